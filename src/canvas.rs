@@ -1,0 +1,307 @@
+//! The canvas's WebGPU context: the seven fields of `configure()`, the
+//! texture of the current frame (fetched every frame, never kept), and
+//! `unconfigure()` on destroy. wgpu's surface API hides some of these fields
+//! and has no unconfigure, so the context is driven directly.
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::error::Error;
+use crate::gpu::Gpu;
+use crate::options::{AlphaMode, CanvasFormat, CanvasOptions, ColorSpace, ToneMapping};
+use crate::output::OutputSpec;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `GPUCanvasContext`, bound here so that every field can be set.
+    pub type RawCanvasContext;
+
+    #[wasm_bindgen(method, catch)]
+    fn configure(this: &RawCanvasContext, configuration: &Object) -> Result<(), JsValue>;
+
+    #[wasm_bindgen(method, catch, js_name = getCurrentTexture)]
+    fn get_current_texture(this: &RawCanvasContext) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(method, catch, js_name = getConfiguration)]
+    fn get_configuration(this: &RawCanvasContext) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(method, catch)]
+    fn unconfigure(this: &RawCanvasContext) -> Result<(), JsValue>;
+}
+
+pub fn format_name(format: wgpu::TextureFormat) -> &'static str {
+    use wgpu::TextureFormat as F;
+    match format {
+        F::Rgba8Unorm => "rgba8unorm",
+        F::Rgba8UnormSrgb => "rgba8unorm-srgb",
+        F::Bgra8Unorm => "bgra8unorm",
+        F::Bgra8UnormSrgb => "bgra8unorm-srgb",
+        F::Rgba16Float => "rgba16float",
+        _ => "unsupported",
+    }
+}
+
+fn parse_format(name: &str) -> Option<wgpu::TextureFormat> {
+    use wgpu::TextureFormat as F;
+    match name {
+        "rgba8unorm" => Some(F::Rgba8Unorm),
+        "bgra8unorm" => Some(F::Bgra8Unorm),
+        "rgba16float" => Some(F::Rgba16Float),
+        _ => None,
+    }
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn set(target: &Object, key: &str, value: &JsValue) {
+    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// `navigator.gpu`, from a window or a worker.
+pub fn navigator_gpu() -> Option<JsValue> {
+    let gpu = get(&get(&js_sys::global(), "navigator"), "gpu");
+    (!gpu.is_undefined() && !gpu.is_null()).then_some(gpu)
+}
+
+/// `navigator.gpu.getPreferredCanvasFormat()`: `rgba8unorm` or `bgra8unorm`,
+/// depending on the platform. Never assumed.
+pub fn preferred_format() -> Result<wgpu::TextureFormat, Error> {
+    let gpu = navigator_gpu().ok_or_else(|| Error::NoGpu("navigator.gpu is missing".into()))?;
+    let f = get(&gpu, "getPreferredCanvasFormat")
+        .dyn_into::<js_sys::Function>()
+        .map_err(|_| Error::NoGpu("getPreferredCanvasFormat is missing".into()))?;
+    let name = f
+        .call0(&gpu)
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default();
+    parse_format(&name)
+        .ok_or_else(|| Error::Canvas(format!("unexpected preferred canvas format '{name}'")))
+}
+
+/// A canvas (`HTMLCanvasElement` or `OffscreenCanvas`) and its WebGPU context.
+pub struct Canvas {
+    element: JsValue,
+    context: RawCanvasContext,
+    /// The configuration last applied, for the per-frame texture descriptor.
+    applied: Option<Applied>,
+}
+
+#[derive(Clone, Copy)]
+struct Applied {
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+}
+
+impl Canvas {
+    /// Takes the canvas's `webgpu` context.
+    pub fn new(element: JsValue) -> Result<Canvas, Error> {
+        let not_canvas = || {
+            Error::Canvas(format!(
+                "expected an HTMLCanvasElement or OffscreenCanvas, got {}",
+                describe_js(&element)
+            ))
+        };
+        if !element.is_object() {
+            return Err(not_canvas());
+        }
+        let get_context = get(&element, "getContext")
+            .dyn_into::<js_sys::Function>()
+            .map_err(|_| not_canvas())?;
+        if !get(&element, "width").as_f64().is_some() {
+            return Err(not_canvas());
+        }
+        let context = get_context
+            .call1(&element, &JsValue::from_str("webgpu"))
+            .map_err(|e| {
+                Error::Canvas(format!("getContext('webgpu') threw: {}", js_message(&e)))
+            })?;
+        if context.is_null() || context.is_undefined() {
+            return Err(Error::Canvas(
+                "getContext('webgpu') returned null: the canvas already has another kind of \
+                 context (2d, webgl), or this browser has no WebGPU"
+                    .into(),
+            ));
+        }
+        Ok(Canvas {
+            element,
+            context: context.unchecked_into(),
+            applied: None,
+        })
+    }
+
+    /// The canvas's size in device pixels (its `width`/`height` attributes).
+    pub fn size(&self) -> (u32, u32) {
+        let dim = |k| get(&self.element, k).as_f64().unwrap_or(0.0).max(0.0) as u32;
+        (dim("width"), dim("height"))
+    }
+
+    /// Sets the canvas's `width`/`height` attributes. Changing them expires
+    /// the current texture; the next `getCurrentTexture()` has the new size.
+    pub fn set_size(&self, size: (u32, u32)) {
+        let _ = Reflect::set(&self.element, &"width".into(), &size.0.into());
+        let _ = Reflect::set(&self.element, &"height".into(), &size.1.into());
+    }
+
+    /// Calls `configure()` with all seven fields.
+    pub fn configure(
+        &mut self,
+        gpu: &Gpu,
+        output: &OutputSpec,
+        options: &CanvasOptions,
+    ) -> Result<(), Error> {
+        let device = gpu
+            .device
+            .as_webgpu()
+            .ok_or_else(|| Error::Canvas("the device is not a WebGPU device".into()))?;
+        let usage = canvas_usage(options);
+        let config = Object::new();
+        set(&config, "device", device.as_ref());
+        set(&config, "format", &format_name(output.format).into());
+        set(&config, "usage", &usage.bits().into());
+        let view_formats = Array::new();
+        for f in output.view_formats() {
+            view_formats.push(&format_name(f).into());
+        }
+        set(&config, "viewFormats", &view_formats);
+        set(
+            &config,
+            "colorSpace",
+            &match options.color_space {
+                ColorSpace::Srgb => "srgb",
+                ColorSpace::DisplayP3 => "display-p3",
+            }
+            .into(),
+        );
+        let tone_mapping = Object::new();
+        set(
+            &tone_mapping,
+            "mode",
+            &match options.tone_mapping {
+                ToneMapping::Standard => "standard",
+                ToneMapping::Extended => "extended",
+            }
+            .into(),
+        );
+        set(&config, "toneMapping", &tone_mapping);
+        set(
+            &config,
+            "alphaMode",
+            &match options.alpha_mode {
+                AlphaMode::Opaque => "opaque",
+                AlphaMode::Premultiplied => "premultiplied",
+            }
+            .into(),
+        );
+        self.context
+            .configure(&config)
+            .map_err(|e| Error::Canvas(format!("configure() threw: {}", js_message(&e))))?;
+        self.applied = Some(Applied {
+            format: output.format,
+            usage,
+        });
+        Ok(())
+    }
+
+    /// What the context holds now: `getConfiguration()` where the browser
+    /// has it, otherwise what was passed to `configure()`. Adds `width` and
+    /// `height` of the canvas. `null` when unconfigured.
+    pub fn configuration(&self) -> JsValue {
+        let read = if Reflect::has(&self.context, &"getConfiguration".into()).unwrap_or(false) {
+            self.context.get_configuration().ok()
+        } else {
+            None
+        };
+        match read {
+            Some(config) if config.is_object() => {
+                let config: Object = config.unchecked_into();
+                let (w, h) = self.size();
+                set(&config, "width", &w.into());
+                set(&config, "height", &h.into());
+                config.into()
+            }
+            _ => JsValue::NULL,
+        }
+    }
+
+    /// The texture of this frame, wrapped for wgpu. Valid for this frame only.
+    pub fn current_texture(&self, gpu: &Gpu) -> Result<wgpu::Texture, Error> {
+        let applied = self
+            .applied
+            .ok_or_else(|| Error::Canvas("the canvas is not configured".into()))?;
+        let raw = self
+            .context
+            .get_current_texture()
+            .map_err(|e| Error::Canvas(format!("getCurrentTexture() threw: {}", js_message(&e))))?;
+        let (width, height) = self.size();
+        Ok(gpu.device.create_texture_from_webgpu_handle(
+            raw.unchecked_into(),
+            &wgpu::TextureDescriptor {
+                label: Some("canvas texture"),
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: applied.format,
+                usage: applied.usage,
+                view_formats: &[],
+            },
+            None,
+        ))
+    }
+
+    /// Releases the swap chain images; the canvas stays in the page.
+    pub fn unconfigure(&mut self) {
+        let _ = self.context.unconfigure();
+        self.applied = None;
+    }
+}
+
+/// `RENDER_ATTACHMENT`, plus `COPY_SRC` only when screenshots are on.
+pub fn canvas_usage(options: &CanvasOptions) -> wgpu::TextureUsages {
+    // wgpu's low usage bits are WebGPU's GPUTextureUsage bits.
+    if options.screenshots {
+        wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
+    } else {
+        wgpu::TextureUsages::RENDER_ATTACHMENT
+    }
+}
+
+/// The texture format the canvas is configured with.
+pub fn resolve_format(format: CanvasFormat) -> Result<wgpu::TextureFormat, Error> {
+    match format {
+        CanvasFormat::Preferred => preferred_format(),
+        CanvasFormat::Rgba16Float => Ok(wgpu::TextureFormat::Rgba16Float),
+    }
+}
+
+/// A JS exception's message.
+pub fn js_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn describe_js(v: &JsValue) -> String {
+    if v.is_undefined() {
+        "undefined".into()
+    } else if v.is_null() {
+        "null".into()
+    } else if let Some(s) = v.as_string() {
+        format!("the string '{s}'")
+    } else if v.as_f64().is_some() {
+        "a number".into()
+    } else {
+        let name = get(&get(v, "constructor"), "name").as_string();
+        name.map(|n| format!("a {n}"))
+            .unwrap_or_else(|| "an object".into())
+    }
+}

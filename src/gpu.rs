@@ -1,0 +1,211 @@
+//! Instance, adapter and device: what the renderer was given to work with,
+//! plus the bookkeeping every test relies on (uncaptured GPU errors, device
+//! loss, and a count of the GPU objects the crate creates).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::error::Error;
+
+/// How many GPU objects of each kind the crate has created. Rendering a
+/// frame after warm-up must not move any of these.
+#[derive(Default, Debug)]
+pub struct Counters {
+    pub textures: AtomicU64,
+    pub views: AtomicU64,
+    pub bind_groups: AtomicU64,
+    pub pipelines: AtomicU64,
+    pub buffers: AtomicU64,
+}
+
+/// A snapshot of [`Counters`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CounterSnapshot {
+    pub textures: u64,
+    pub views: u64,
+    pub bind_groups: u64,
+    pub pipelines: u64,
+    pub buffers: u64,
+}
+
+impl Counters {
+    pub fn snapshot(&self) -> CounterSnapshot {
+        CounterSnapshot {
+            textures: self.textures.load(Ordering::Relaxed),
+            views: self.views.load(Ordering::Relaxed),
+            bind_groups: self.bind_groups.load(Ordering::Relaxed),
+            pipelines: self.pipelines.load(Ordering::Relaxed),
+            buffers: self.buffers.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The device and what the crate knows about it.
+pub struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub adapter_info: wgpu::AdapterInfo,
+    pub features: wgpu::Features,
+    pub limits: wgpu::Limits,
+    pub counters: Arc<Counters>,
+    errors: Arc<ErrorLog>,
+    lost: Arc<Mutex<Option<String>>>,
+    destroyed_on_purpose: Arc<AtomicBool>,
+}
+
+/// Uncaptured GPU errors: counted (tests assert zero) and kept for messages.
+#[derive(Default)]
+struct ErrorLog {
+    count: AtomicU64,
+    last: Mutex<Option<String>>,
+}
+
+impl Gpu {
+    /// Requests an adapter and a device from `instance`.
+    ///
+    /// Optional features the renderer can use are enabled when the adapter
+    /// has them; the limits are the defaults raised to the adapter's texture
+    /// size limits, so large canvases work where the hardware allows.
+    pub async fn request(
+        instance: &wgpu::Instance,
+        compatible_surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Gpu, Error> {
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter: false,
+                compatible_surface,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| Error::NoGpu(format!("no adapter: {e}")))?;
+        let wanted = wgpu::Features::RG11B10UFLOAT_RENDERABLE | wgpu::Features::TIMESTAMP_QUERY;
+        let features = adapter.features() & wanted;
+        let limits = wgpu::Limits::default().using_resolution(adapter.limits());
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("afterglow device"),
+                required_features: features,
+                required_limits: limits.clone(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| Error::NoGpu(format!("no device: {e}")))?;
+        Ok(Gpu::from_device(adapter.get_info(), device, queue))
+    }
+
+    /// Wraps a device created elsewhere (for embedding in a native app).
+    pub fn from_device(
+        adapter_info: wgpu::AdapterInfo,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Gpu {
+        let errors = Arc::new(ErrorLog::default());
+        {
+            let errors = errors.clone();
+            device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+                let message = e.to_string();
+                log_error(&format!("afterglow: uncaptured GPU error: {message}"));
+                errors.count.fetch_add(1, Ordering::Relaxed);
+                if let Ok(mut last) = errors.last.lock() {
+                    *last = Some(message);
+                }
+            }));
+        }
+        let lost = Arc::new(Mutex::new(None));
+        let destroyed_on_purpose = Arc::new(AtomicBool::new(false));
+        {
+            let lost = lost.clone();
+            let on_purpose = destroyed_on_purpose.clone();
+            device.set_device_lost_callback(move |reason, message| {
+                if !on_purpose.load(Ordering::Relaxed) {
+                    log_error(&format!(
+                        "afterglow: GPU device lost ({reason:?}): {message}"
+                    ));
+                }
+                if let Ok(mut lost) = lost.lock() {
+                    *lost = Some(format!("{reason:?}: {message}"));
+                }
+            });
+        }
+        Gpu {
+            features: device.features(),
+            limits: device.limits(),
+            device,
+            queue,
+            adapter_info,
+            counters: Arc::new(Counters::default()),
+            errors,
+            lost,
+            destroyed_on_purpose,
+        }
+    }
+
+    /// Uncaptured GPU errors (validation, out of memory) since creation.
+    pub fn error_count(&self) -> u64 {
+        self.errors.count.load(Ordering::Relaxed)
+    }
+
+    /// The message of the last uncaptured GPU error.
+    pub fn last_error(&self) -> Option<String> {
+        self.errors.last.lock().ok().and_then(|l| l.clone())
+    }
+
+    /// `Some(reason)` once the device is lost.
+    pub fn lost(&self) -> Option<String> {
+        self.lost.lock().ok().and_then(|l| l.clone())
+    }
+
+    /// Destroys the device (releasing its memory now rather than at GC).
+    pub fn destroy(&self) {
+        self.destroyed_on_purpose.store(true, Ordering::Relaxed);
+        self.device.destroy();
+    }
+
+    /// Largest accepted width or height of a 2D texture.
+    pub fn max_texture_size(&self) -> u32 {
+        self.limits.max_texture_dimension_2d
+    }
+
+    pub fn create_texture(&self, desc: &wgpu::TextureDescriptor<'_>) -> wgpu::Texture {
+        self.counters.textures.fetch_add(1, Ordering::Relaxed);
+        self.device.create_texture(desc)
+    }
+
+    pub fn create_view(
+        &self,
+        texture: &wgpu::Texture,
+        desc: &wgpu::TextureViewDescriptor<'_>,
+    ) -> wgpu::TextureView {
+        self.counters.views.fetch_add(1, Ordering::Relaxed);
+        texture.create_view(desc)
+    }
+
+    pub fn create_bind_group(&self, desc: &wgpu::BindGroupDescriptor<'_>) -> wgpu::BindGroup {
+        self.counters.bind_groups.fetch_add(1, Ordering::Relaxed);
+        self.device.create_bind_group(desc)
+    }
+
+    pub fn create_render_pipeline(
+        &self,
+        desc: &wgpu::RenderPipelineDescriptor<'_>,
+    ) -> wgpu::RenderPipeline {
+        self.counters.pipelines.fetch_add(1, Ordering::Relaxed);
+        self.device.create_render_pipeline(desc)
+    }
+
+    pub fn create_buffer(&self, desc: &wgpu::BufferDescriptor<'_>) -> wgpu::Buffer {
+        self.counters.buffers.fetch_add(1, Ordering::Relaxed);
+        self.device.create_buffer(desc)
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn log_error(message: &str) {
+    web_sys::console::error_1(&message.into());
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn log_error(message: &str) {
+    eprintln!("{message}");
+}

@@ -1,0 +1,107 @@
+//! Rendering without a canvas (native): the chain writes into an ordinary
+//! texture configured the way a canvas would be, and frames can be read
+//! back. Used by the native tests (lavapipe) and the benchmarks.
+
+use crate::chain::Chain;
+use crate::error::Error;
+use crate::gpu::Gpu;
+use crate::output::OutputSpec;
+use crate::readback::{Image, Readback};
+
+/// Creates a Vulkan device (lavapipe where there is no GPU).
+pub async fn vulkan_gpu() -> Result<Gpu, Error> {
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    Gpu::request(&instance, None).await
+}
+
+/// An output texture standing in for a canvas, with the chain drawing into it.
+pub struct Headless {
+    pub gpu: Gpu,
+    pub chain: Chain,
+    output: wgpu::Texture,
+    output_view: wgpu::TextureView,
+}
+
+impl Headless {
+    pub fn new(gpu: Gpu, output: OutputSpec, size: (u32, u32)) -> Headless {
+        let chain = Chain::new(&gpu, output, size);
+        let (texture, view) = Self::make_output(&gpu, &output, size);
+        Headless {
+            gpu,
+            chain,
+            output: texture,
+            output_view: view,
+        }
+    }
+
+    fn make_output(
+        gpu: &Gpu,
+        output: &OutputSpec,
+        size: (u32, u32),
+    ) -> (wgpu::Texture, wgpu::TextureView) {
+        let view_formats = output.view_formats();
+        let texture = gpu.create_texture(&wgpu::TextureDescriptor {
+            label: Some("headless output"),
+            size: wgpu::Extent3d {
+                width: size.0.max(1),
+                height: size.1.max(1),
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: output.format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &view_formats,
+        });
+        let view = gpu.create_view(
+            &texture,
+            &wgpu::TextureViewDescriptor {
+                label: Some("headless output view"),
+                format: Some(output.view_format),
+                ..Default::default()
+            },
+        );
+        (texture, view)
+    }
+
+    pub fn resize(&mut self, size: (u32, u32)) {
+        self.chain.resize(&self.gpu, size);
+        let (texture, view) = Self::make_output(&self.gpu, self.chain.output(), size);
+        self.output = texture;
+        self.output_view = view;
+    }
+
+    /// Renders one frame: one encoder, one submit.
+    pub fn render(&self, time_seconds: f64) -> bool {
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
+        let drawn = self
+            .chain
+            .encode(&self.gpu, &mut encoder, &self.output_view, time_seconds);
+        self.gpu.queue.submit([encoder.finish()]);
+        drawn
+    }
+
+    /// Renders one frame and reads the output back.
+    pub async fn render_and_read(&self, time_seconds: f64) -> Result<Image, Error> {
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
+        self.chain
+            .encode(&self.gpu, &mut encoder, &self.output_view, time_seconds);
+        let readback = Readback::record(&self.gpu, &mut encoder, &self.output);
+        self.gpu.queue.submit([encoder.finish()]);
+        readback.read(&self.gpu).await
+    }
+}

@@ -1,0 +1,35 @@
+//! afterglow: an HDR renderer for the HTML canvas.
+//!
+//! The crate configures a canvas's WebGPU context (all seven fields of
+//! `configure()`), renders content into an offscreen `rgba16float` target and
+//! writes the result to the canvas texture it fetches every frame, encoding
+//! sRGB exactly once. JavaScript uses it through [`web::Renderer`]
+//! (wasm32 only); natively the same [`chain::Chain`] renders into any
+//! texture, which is how it is tested on a software Vulkan device and
+//! benchmarked on real GPUs.
+//!
+//! Layout: [`options`] (validated options, pure Rust), [`gpu`] (device,
+//! errors, object counters), [`output`] (the output encoding rules),
+//! [`targets`] (size-dependent textures), [`passes`] (one module per pass),
+//! [`chain`] (the frame), [`readback`] (pixels back to the CPU).
+
+pub mod chain;
+pub mod error;
+pub mod gpu;
+pub mod options;
+pub mod output;
+pub mod passes;
+pub mod readback;
+pub mod targets;
+
+#[cfg(target_arch = "wasm32")]
+pub mod canvas;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod headless;
+
+pub use chain::{Chain, Content};
+pub use error::Error;
+pub use options::Options;

@@ -1,0 +1,128 @@
+//! How the last pass writes into the output texture (the canvas, natively a
+//! plain texture): which view format, who encodes sRGB, what alpha means.
+//!
+//! The fourth coherence: lighting stays linear and is encoded to sRGB exactly
+//! once. Where the output format has an `-srgb` twin the pass renders through
+//! that view and the hardware encodes; where it has none (`rgba16float`) the
+//! shader encodes.
+
+use crate::error::Error;
+use crate::options::{AlphaMode, OptionError, ToneMapping};
+
+/// Everything the composite pass needs to know about its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutputSpec {
+    /// Format of the output texture itself.
+    pub format: wgpu::TextureFormat,
+    /// Format of the view the composite pass renders through.
+    pub view_format: wgpu::TextureFormat,
+    pub alpha_mode: AlphaMode,
+    pub tone_mapping: ToneMapping,
+}
+
+impl OutputSpec {
+    pub fn new(
+        format: wgpu::TextureFormat,
+        alpha_mode: AlphaMode,
+        tone_mapping: ToneMapping,
+    ) -> Result<OutputSpec, Error> {
+        use wgpu::TextureFormat as F;
+        if !matches!(format, F::Rgba8Unorm | F::Bgra8Unorm | F::Rgba16Float) {
+            return Err(Error::Canvas(format!(
+                "output format {format:?} is not a canvas format; expected rgba8unorm, \
+                 bgra8unorm or rgba16float"
+            )));
+        }
+        if tone_mapping == ToneMapping::Extended && format != F::Rgba16Float {
+            return Err(Error::Option(OptionError {
+                field: "canvas.toneMapping".into(),
+                message: "'extended' needs canvas.format 'rgba16float'".into(),
+            }));
+        }
+        Ok(OutputSpec {
+            format,
+            view_format: format.add_srgb_suffix(),
+            alpha_mode,
+            tone_mapping,
+        })
+    }
+
+    /// `true` when the view is `-srgb` and the hardware does the encoding.
+    pub fn hardware_encodes(&self) -> bool {
+        self.view_format != self.format
+    }
+
+    /// The `viewFormats` the output must be configured with: the `-srgb`
+    /// twin where there is one, nothing otherwise.
+    pub fn view_formats(&self) -> Vec<wgpu::TextureFormat> {
+        if self.hardware_encodes() {
+            vec![self.view_format]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Flag bits for the composite shader; keep in sync with composite.wgsl.
+    pub fn shader_flags(&self) -> u32 {
+        let mut flags = 0;
+        if !self.hardware_encodes() {
+            flags |= FLAG_SHADER_ENCODES;
+        }
+        if self.alpha_mode == AlphaMode::Premultiplied {
+            flags |= FLAG_PREMULTIPLIED;
+        }
+        if self.tone_mapping == ToneMapping::Extended {
+            flags |= FLAG_EXTENDED;
+        }
+        flags
+    }
+}
+
+/// The shader writes sRGB-encoded values itself (no `-srgb` view).
+pub const FLAG_SHADER_ENCODES: u32 = 1;
+/// Output is premultiplied by alpha; otherwise alpha is written as 1.
+pub const FLAG_PREMULTIPLIED: u32 = 2;
+/// Values above 1 are kept (extended tone mapping); otherwise clamped.
+pub const FLAG_EXTENDED: u32 = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::TextureFormat as F;
+
+    #[test]
+    fn eight_bit_formats_encode_in_hardware() {
+        for (format, view) in [
+            (F::Rgba8Unorm, F::Rgba8UnormSrgb),
+            (F::Bgra8Unorm, F::Bgra8UnormSrgb),
+        ] {
+            let o = OutputSpec::new(format, AlphaMode::Opaque, ToneMapping::Standard).unwrap();
+            assert_eq!(o.view_format, view);
+            assert!(o.hardware_encodes());
+            assert_eq!(o.view_formats(), vec![view]);
+            assert_eq!(o.shader_flags() & FLAG_SHADER_ENCODES, 0);
+        }
+    }
+
+    #[test]
+    fn float_format_encodes_in_shader() {
+        let o = OutputSpec::new(
+            F::Rgba16Float,
+            AlphaMode::Premultiplied,
+            ToneMapping::Extended,
+        )
+        .unwrap();
+        assert!(!o.hardware_encodes());
+        assert!(o.view_formats().is_empty());
+        assert_eq!(
+            o.shader_flags(),
+            FLAG_SHADER_ENCODES | FLAG_PREMULTIPLIED | FLAG_EXTENDED
+        );
+    }
+
+    #[test]
+    fn rejects_non_canvas_formats_and_extended_8bit() {
+        assert!(OutputSpec::new(F::R8Unorm, AlphaMode::Opaque, ToneMapping::Standard).is_err());
+        assert!(OutputSpec::new(F::Rgba8Unorm, AlphaMode::Opaque, ToneMapping::Extended).is_err());
+    }
+}
