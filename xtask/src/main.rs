@@ -1,1 +1,242 @@
-fn main() {}
+//! Build helper: `cargo xtask <command>`.
+//!
+//! - `setup`  installs what is missing (wasm target, wasm-pack,
+//!   wasm-bindgen-cli at the lockfile's version, binaryen, Chromium +
+//!   ChromeDriver, software Vulkan, the end-to-end test's npm packages).
+//! - `build`  builds the web package as `wasm-pack.toml` says.
+//! - `serve`  set-up, build, then serves `www/` on 127.0.0.1.
+//! - `test`   set-up, then every test: native (lavapipe), browser
+//!   (wasm-pack test in headless Chromium) and end-to-end (the served demo).
+//! - `size`   builds and prints the wasm size, raw and gzipped.
+
+mod serve;
+mod setup;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+pub type Result<T> = std::result::Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = project_root();
+    put_cargo_bin_on_path();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup::ensure(&root, setup::Need::Test),
+        Some("build") => setup::ensure(&root, setup::Need::Build).and_then(|_| build(&root)),
+        Some("serve") => serve_command(&root, &args[1..]),
+        Some("test") => test(&root, &args[1..]),
+        Some("size") => setup::ensure(&root, setup::Need::Build)
+            .and_then(|_| build(&root))
+            .and_then(|_| size(&root)),
+        _ => {
+            eprintln!(
+                "usage: cargo xtask <setup | build | serve [--port N] | test [native|browser|e2e] | size>"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Tools installed by `cargo install` land in $CARGO_HOME/bin; make sure
+/// child processes find them even where that is not on PATH yet.
+fn put_cargo_bin_on_path() {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    if let Some(bin) = cargo_home.map(|h| h.join("bin")) {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut parts: Vec<PathBuf> = std::env::split_paths(&path).collect();
+        if !parts.contains(&bin) {
+            parts.insert(0, bin);
+            if let Ok(joined) = std::env::join_paths(parts) {
+                // Single-threaded at this point.
+                unsafe { std::env::set_var("PATH", joined) };
+            }
+        }
+    }
+}
+
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Runs a command, failing with its name if it fails.
+pub fn run(cmd: &mut Command) -> Result<()> {
+    eprintln!("+ {}", describe(cmd));
+    let status = cmd
+        .status()
+        .map_err(|e| format!("could not start {}: {e}", describe(cmd)))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{} failed ({status})", describe(cmd)))
+    }
+}
+
+fn describe(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
+}
+
+/// The web build settings from wasm-pack.toml.
+struct WebBuild {
+    target: String,
+    out_dir: String,
+    profile: String,
+    wasm_opt: bool,
+    wasm_opt_flags: Vec<String>,
+}
+
+fn read_wasm_pack_toml(root: &Path) -> Result<WebBuild> {
+    let path = root.join("wasm-pack.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let doc: toml::Table = text
+        .parse()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let s = |table: &str, key: &str, default: &str| -> String {
+        doc.get(table)
+            .and_then(|t| t.get(key))
+            .and_then(|v| v.as_str())
+            .unwrap_or(default)
+            .to_string()
+    };
+    let opt = doc.get("wasm-opt");
+    Ok(WebBuild {
+        target: s("build", "target", "web"),
+        out_dir: s("build", "out-dir", "www/pkg"),
+        profile: s("build", "profile", "release"),
+        wasm_opt: opt
+            .and_then(|t| t.get("enabled"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true),
+        wasm_opt_flags: opt
+            .and_then(|t| t.get("flags"))
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    })
+}
+
+/// wasm-pack build, then wasm-opt with the flags from wasm-pack.toml.
+fn build(root: &Path) -> Result<()> {
+    let cfg = read_wasm_pack_toml(root)?;
+    let profile_flag = match cfg.profile.as_str() {
+        "release" => "--release",
+        "dev" => "--dev",
+        "profiling" => "--profiling",
+        other => return Err(format!("wasm-pack.toml: unknown profile '{other}'")),
+    };
+    run(Command::new("wasm-pack")
+        .current_dir(root)
+        .args(["build", profile_flag, "--no-opt", "--no-pack"])
+        .args(["--target", &cfg.target, "--out-dir"])
+        .arg(root.join(&cfg.out_dir)))?;
+    if cfg.wasm_opt && cfg.profile != "dev" {
+        let wasm = root.join(&cfg.out_dir).join("afterglow_bg.wasm");
+        run(Command::new("wasm-opt")
+            .args(&cfg.wasm_opt_flags)
+            .arg(&wasm)
+            .arg("-o")
+            .arg(&wasm))?;
+    }
+    Ok(())
+}
+
+fn size(root: &Path) -> Result<()> {
+    let cfg = read_wasm_pack_toml(root)?;
+    let wasm = root.join(&cfg.out_dir).join("afterglow_bg.wasm");
+    let js = root.join(&cfg.out_dir).join("afterglow.js");
+    for file in [&wasm, &js] {
+        let raw = std::fs::metadata(file)
+            .map_err(|e| format!("{}: {e}", file.display()))?
+            .len();
+        let out = Command::new("gzip")
+            .args(["-9", "-c"])
+            .arg(file)
+            .output()
+            .map_err(|e| format!("gzip: {e}"))?;
+        println!(
+            "{}: {raw} bytes, {} bytes gzipped (gzip -9)",
+            file.strip_prefix(root).unwrap_or(file).display(),
+            out.stdout.len()
+        );
+    }
+    Ok(())
+}
+
+fn serve_command(root: &Path, args: &[String]) -> Result<()> {
+    let port = match args {
+        [] => 8000,
+        [flag, value] if flag == "--port" => value
+            .parse()
+            .map_err(|_| format!("--port expects a number, got '{value}'"))?,
+        _ => return Err("usage: cargo xtask serve [--port N]".into()),
+    };
+    setup::ensure(root, setup::Need::Build)?;
+    build(root)?;
+    let server = serve::Server::start(&root.join("www"), port)?;
+    println!(
+        "serving {} at http://{}/ (Ctrl-C to stop)",
+        root.join("www").display(),
+        server.addr()
+    );
+    server.join();
+    Ok(())
+}
+
+fn test(root: &Path, args: &[String]) -> Result<()> {
+    let all = args.is_empty();
+    let want = |name: &str| all || args.iter().any(|a| a == name);
+    setup::ensure(root, setup::Need::Test)?;
+    // lavapipe's WSI layer complains without a runtime dir; give it one.
+    let runtime_dir = std::env::temp_dir().join("afterglow-xdg");
+    let _ = std::fs::create_dir_all(&runtime_dir);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700));
+    }
+    if want("native") {
+        run(Command::new("cargo")
+            .current_dir(root)
+            .env("XDG_RUNTIME_DIR", &runtime_dir)
+            .args(["test", "--workspace"]))?;
+    }
+    if want("browser") {
+        run(Command::new("wasm-pack")
+            .current_dir(root)
+            .env("CHROMEDRIVER", setup::chromedriver())
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+            .args(["test", "--headless", "--chrome"]))?;
+    }
+    if want("e2e") {
+        build(root)?;
+        let server = serve::Server::start(&root.join("www"), 0)?;
+        let url = format!("http://{}/", server.addr());
+        run(Command::new("node")
+            .current_dir(root.join("tests/e2e"))
+            .env("AFTERGLOW_URL", &url)
+            .env("CHROMIUM", setup::chromium())
+            .args(["--test", "--test-reporter=spec"]))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,195 @@
+//! Installs what the build and the tests need, when it is missing. Every
+//! step checks first, so a machine that has everything pays a few
+//! milliseconds. Written for Debian (apt-get); run as root or with sudo.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::{run, Result};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Enough to build the web package.
+    Build,
+    /// Everything: the build plus browser, driver, software Vulkan, npm packages.
+    Test,
+}
+
+pub fn chromium() -> &'static str {
+    "/usr/bin/chromium"
+}
+
+pub fn chromedriver() -> &'static str {
+    "/usr/bin/chromedriver"
+}
+
+pub fn ensure(root: &Path, need: Need) -> Result<()> {
+    wasm_target()?;
+    apt_packages(need)?;
+    wasm_pack()?;
+    wasm_bindgen_cli(root)?;
+    if need == Need::Test {
+        npm_packages(root)?;
+    }
+    Ok(())
+}
+
+fn output_of(program: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new(program).args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn wasm_target() -> Result<()> {
+    let installed = output_of("rustup", &["target", "list", "--installed"]).unwrap_or_default();
+    if installed
+        .lines()
+        .any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
+        return Ok(());
+    }
+    run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
+}
+
+/// (what must exist, the Debian package that provides it)
+fn apt_requirements(need: Need) -> Vec<(&'static str, &'static str)> {
+    let mut v = vec![("/usr/bin/wasm-opt", "binaryen")];
+    if need == Need::Test {
+        v.extend([
+            ("/usr/bin/chromium", "chromium"),
+            ("/usr/bin/chromedriver", "chromium-driver"),
+            (
+                "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+                "mesa-vulkan-drivers",
+            ),
+            ("/usr/lib/x86_64-linux-gnu/libvulkan.so.1", "libvulkan1"),
+        ]);
+        if which("node").is_none() || which("npm").is_none() {
+            v.push(("/usr/bin/npm", "npm"));
+        }
+    }
+    v
+}
+
+fn which(program: &str) -> Option<String> {
+    output_of("which", &[program]).map(|s| s.trim().to_string())
+}
+
+fn apt_packages(need: Need) -> Result<()> {
+    let mut missing: Vec<&str> = apt_requirements(need)
+        .into_iter()
+        .filter(|(path, _)| !present(path))
+        .map(|(_, pkg)| pkg)
+        .collect();
+    missing.dedup();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let sudo = !is_root();
+    let apt = |args: &[&str]| -> Result<()> {
+        let mut cmd = if sudo {
+            let mut c = Command::new("sudo");
+            c.arg("apt-get");
+            c
+        } else {
+            Command::new("apt-get")
+        };
+        cmd.env("DEBIAN_FRONTEND", "noninteractive").args(args);
+        run(&mut cmd)
+    };
+    apt(&["update", "-qq"])?;
+    let mut args = vec!["install", "-y", "-qq", "--no-install-recommends"];
+    args.extend(&missing);
+    apt(&args)
+}
+
+/// A file that exists, or for the lavapipe/loader checks, any file of the
+/// same name under the other usual multiarch directories.
+fn present(path: &str) -> bool {
+    if Path::new(path).exists() {
+        return true;
+    }
+    let name = Path::new(path)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    if name.starts_with("lvp_icd") {
+        return std::fs::read_dir("/usr/share/vulkan/icd.d")
+            .map(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with("lvp_icd"))
+            })
+            .unwrap_or(false);
+    }
+    if name.starts_with("libvulkan.so") {
+        return output_of("ldconfig", &["-p"])
+            .map(|s| s.contains("libvulkan.so.1"))
+            .unwrap_or(false);
+    }
+    false
+}
+
+fn is_root() -> bool {
+    output_of("id", &["-u"])
+        .map(|s| s.trim() == "0")
+        .unwrap_or(false)
+}
+
+/// `cargo install --locked`, falling back to a fresh resolution when a
+/// locked dependency is no longer available from the registry.
+fn cargo_install(args: &[&str]) -> Result<()> {
+    let mut locked = vec!["install", "--locked"];
+    locked.extend(args);
+    if run(Command::new("cargo").args(&locked)).is_ok() {
+        return Ok(());
+    }
+    eprintln!("xtask: retrying without --locked");
+    let mut unlocked = vec!["install"];
+    unlocked.extend(args);
+    run(Command::new("cargo").args(&unlocked))
+}
+
+fn wasm_pack() -> Result<()> {
+    if output_of("wasm-pack", &["--version"]).is_some() {
+        return Ok(());
+    }
+    cargo_install(&["wasm-pack"])
+}
+
+/// The wasm-bindgen version in Cargo.lock; wasm-pack only uses a CLI on
+/// PATH of exactly this version (otherwise it tries to download one).
+pub fn locked_wasm_bindgen_version(root: &Path) -> Result<String> {
+    let lock =
+        std::fs::read_to_string(root.join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let doc: toml::Table = lock.parse().map_err(|e| format!("Cargo.lock: {e}"))?;
+    doc.get("package")
+        .and_then(|p| p.as_array())
+        .and_then(|pkgs| {
+            pkgs.iter()
+                .find(|p| p.get("name").and_then(|n| n.as_str()) == Some("wasm-bindgen"))
+        })
+        .and_then(|p| p.get("version"))
+        .and_then(|v| v.as_str())
+        .map(String::from)
+        .ok_or_else(|| "Cargo.lock has no wasm-bindgen package".into())
+}
+
+fn wasm_bindgen_cli(root: &Path) -> Result<()> {
+    let version = locked_wasm_bindgen_version(root)?;
+    let have = output_of("wasm-bindgen", &["--version"]).unwrap_or_default();
+    if have.split_whitespace().nth(1) == Some(version.as_str()) {
+        return Ok(());
+    }
+    cargo_install(&["wasm-bindgen-cli", "--version", &version, "--force"])
+}
+
+fn npm_packages(root: &Path) -> Result<()> {
+    let dir = root.join("tests/e2e");
+    if dir.join("node_modules/playwright-core").exists() {
+        return Ok(());
+    }
+    run(Command::new("npm")
+        .current_dir(&dir)
+        .args(["ci", "--no-audit", "--no-fund"]))
+}
