@@ -119,10 +119,10 @@ impl Renderer {
     pub async fn create(
         #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement | OffscreenCanvas")]
         canvas: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RendererOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RendererOptions")] options: Option<JsValue>,
     ) -> Result<Renderer, JsValue> {
         console_error_panic_hook::set_once();
-        WebRenderer::create(canvas, options)
+        WebRenderer::create(canvas, options.unwrap_or(JsValue::UNDEFINED))
             .await
             .map(|inner| Renderer { inner: Some(inner) })
             .map_err(js_error)
@@ -133,10 +133,11 @@ impl Renderer {
     /// canvas is 0×0.
     pub fn render(
         &mut self,
-        #[wasm_bindgen(js_name = timeSeconds, unchecked_param_type = "number")]
-        time_seconds: JsValue,
+        #[wasm_bindgen(js_name = timeSeconds, unchecked_optional_param_type = "number")]
+        time_seconds: Option<JsValue>,
     ) -> Result<(), JsValue> {
-        let time = options::parse_time(&to_value(&time_seconds)).map_err(|e| js_error(e.into()))?;
+        let time = options::parse_time(&to_value(&time_seconds.unwrap_or(JsValue::UNDEFINED)))
+            .map_err(|e| js_error(e.into()))?;
         self.live("render")?
             .render(time)
             .map(|_| ())

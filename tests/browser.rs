@@ -64,7 +64,7 @@ fn spy_current_texture(c: &JsValue) -> js_sys::Array {
 }
 
 async fn create(c: &JsValue, options: &str) -> Renderer {
-    match Renderer::create(c.clone(), opts(options)).await {
+    match Renderer::create(c.clone(), Some(opts(options))).await {
         Ok(r) => r,
         Err(e) => panic!("create failed: {}", message(&e)),
     }
@@ -216,7 +216,11 @@ async fn rgba16float_configures_hdr_fields() {
 async fn extended_tone_mapping_needs_rgba16float() {
     let c = canvas(8, 8);
     assert_error(
-        Renderer::create(c.into(), opts(r#"{"canvas":{"toneMapping":"extended"}}"#)).await,
+        Renderer::create(
+            c.into(),
+            Some(opts(r#"{"canvas":{"toneMapping":"extended"}}"#)),
+        )
+        .await,
         &["canvas.toneMapping", "rgba16float"],
     );
 }
@@ -227,7 +231,7 @@ async fn every_frame_fetches_a_fresh_texture() {
     let mut r = create(&c, "{}").await;
     let seen = spy_current_texture(&c);
     for i in 0..3 {
-        r.render(JsValue::from(i as f64 / 60.0)).unwrap();
+        r.render(Some(JsValue::from(i as f64 / 60.0))).unwrap();
         next_frame().await;
     }
     assert_eq!(seen.length(), 3, "one getCurrentTexture() per frame");
@@ -326,11 +330,11 @@ async fn zero_size_renders_nothing_and_throws_nothing() {
     let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
     let seen = spy_current_texture(&c);
     r.resize(JsValue::from(0), JsValue::from(0)).unwrap();
-    r.render(JsValue::from(0.5)).unwrap();
-    r.render(JsValue::from(1.0)).unwrap();
+    r.render(Some(JsValue::from(0.5))).unwrap();
+    r.render(Some(JsValue::from(1.0))).unwrap();
     assert_eq!(seen.length(), 0, "a 0×0 renderer must not touch the canvas");
     r.resize(JsValue::from(24), JsValue::from(0)).unwrap();
-    r.render(JsValue::from(1.5)).unwrap();
+    r.render(Some(JsValue::from(1.5))).unwrap();
     assert_eq!(seen.length(), 0);
     r.resize(JsValue::from(24), JsValue::from(12)).unwrap();
     let img = read(&mut r).await;
@@ -378,14 +382,18 @@ async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
 async fn bad_render_times_are_refused() {
     let c = canvas(8, 8);
     let mut r = create(&c, "{}").await;
-    assert_error(r.render(JsValue::from(f64::NAN)), &["timeSeconds", "NaN"]);
     assert_error(
-        r.render(JsValue::from(f64::INFINITY)),
+        r.render(Some(JsValue::from(f64::NAN))),
+        &["timeSeconds", "NaN"],
+    );
+    assert_error(
+        r.render(Some(JsValue::from(f64::INFINITY))),
         &["timeSeconds", "Infinity"],
     );
-    assert_error(r.render(JsValue::from("1")), &["timeSeconds"]);
-    r.render(JsValue::UNDEFINED).unwrap();
-    r.render(JsValue::from(2.5)).unwrap();
+    assert_error(r.render(Some(JsValue::from("1"))), &["timeSeconds"]);
+    r.render(Some(JsValue::UNDEFINED)).unwrap();
+    r.render(None).unwrap();
+    r.render(Some(JsValue::from(2.5))).unwrap();
     assert_no_gpu_errors(&r);
 }
 
@@ -393,14 +401,17 @@ async fn bad_render_times_are_refused() {
 async fn destroy_unconfigures_and_later_calls_throw() {
     let c = canvas(16, 16);
     let mut r = create(&c, "{}").await;
-    r.render(JsValue::from(0.0)).unwrap();
+    r.render(Some(JsValue::from(0.0))).unwrap();
     assert_no_gpu_errors(&r);
     r.destroy().unwrap();
     assert!(
         context_configuration(&c).is_null(),
         "getConfiguration() after unconfigure()"
     );
-    assert_error(r.render(JsValue::from(0.0)), &["render()", "destroy()"]);
+    assert_error(
+        r.render(Some(JsValue::from(0.0))),
+        &["render()", "destroy()"],
+    );
     assert_error(
         r.resize(JsValue::from(8), JsValue::from(8)),
         &["resize()", "destroy()"],
@@ -448,23 +459,23 @@ async fn bad_options_are_rejected_with_the_field_named() {
     ];
     for (json, needles) in cases {
         let c = canvas(8, 8);
-        assert_error(Renderer::create(c.into(), opts(json)).await, needles);
+        assert_error(Renderer::create(c.into(), Some(opts(json))).await, needles);
     }
     // Not a canvas at all.
     let div = document().create_element("div").unwrap();
     assert_error(
-        Renderer::create(div.into(), JsValue::UNDEFINED).await,
+        Renderer::create(div.into(), None).await,
         &["canvas", "HTMLDivElement"],
     );
     assert_error(
-        Renderer::create(JsValue::NULL, JsValue::UNDEFINED).await,
+        Renderer::create(JsValue::NULL, None).await,
         &["canvas", "null"],
     );
     // A canvas that already has a 2d context.
     let taken = canvas(8, 8);
     taken.get_context("2d").unwrap();
     assert_error(
-        Renderer::create(taken.into(), JsValue::UNDEFINED).await,
+        Renderer::create(taken.into(), None).await,
         &["another kind of context"],
     );
 }

@@ -1,8 +1,9 @@
 //! Build helper: `cargo xtask <command>`.
 //!
 //! - `setup`  installs what is missing (wasm target, wasm-pack,
-//!   wasm-bindgen-cli at the lockfile's version, binaryen, Chromium +
-//!   ChromeDriver, software Vulkan, the end-to-end test's npm packages).
+//!   wasm-bindgen-cli at the lockfile's version, Chromium + ChromeDriver,
+//!   software Vulkan, and package.json's npm tools: binaryen's wasm-opt,
+//!   playwright-core and pngjs).
 //! - `build`  builds the web package as `wasm-pack.toml` says.
 //! - `serve`  set-up, build, then serves `www/` on 127.0.0.1.
 //! - `test`   set-up, then every test: native (lavapipe), browser
@@ -152,7 +153,7 @@ fn build(root: &Path) -> Result<()> {
         .arg(root.join(&cfg.out_dir)))?;
     if cfg.wasm_opt && cfg.profile != "dev" {
         let wasm = root.join(&cfg.out_dir).join("afterglow_bg.wasm");
-        run(Command::new("wasm-opt")
+        run(Command::new(setup::wasm_opt(root))
             .args(&cfg.wasm_opt_flags)
             .arg(&wasm)
             .arg("-o")
@@ -233,10 +234,10 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         let server = serve::Server::start(&root.join("www"), 0)?;
         let url = format!("http://{}/", server.addr());
         run(Command::new("node")
-            .current_dir(root.join("tests/e2e"))
+            .current_dir(root)
             .env("AFTERGLOW_URL", &url)
             .env("CHROMIUM", setup::chromium())
-            .args(["--test", "--test-reporter=spec"]))?;
+            .args(["--test", "--test-reporter=spec", "tests/e2e/"]))?;
     }
     Ok(())
 }

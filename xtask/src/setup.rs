@@ -28,10 +28,7 @@ pub fn ensure(root: &Path, need: Need) -> Result<()> {
     apt_packages(need)?;
     wasm_pack()?;
     wasm_bindgen_cli(root)?;
-    if need == Need::Test {
-        npm_packages(root)?;
-    }
-    Ok(())
+    npm_packages(root)
 }
 
 fn output_of(program: &str, args: &[&str]) -> Option<String> {
@@ -54,7 +51,10 @@ fn wasm_target() -> Result<()> {
 
 /// (what must exist, the Debian package that provides it)
 fn apt_requirements(need: Need) -> Vec<(&'static str, &'static str)> {
-    let mut v = vec![("/usr/bin/wasm-opt", "binaryen")];
+    let mut v = Vec::new();
+    if which("node").is_none() || which("npm").is_none() {
+        v.push(("/usr/bin/npm", "npm"));
+    }
     if need == Need::Test {
         v.extend([
             ("/usr/bin/chromium", "chromium"),
@@ -65,9 +65,6 @@ fn apt_requirements(need: Need) -> Vec<(&'static str, &'static str)> {
             ),
             ("/usr/lib/x86_64-linux-gnu/libvulkan.so.1", "libvulkan1"),
         ]);
-        if which("node").is_none() || which("npm").is_none() {
-            v.push(("/usr/bin/npm", "npm"));
-        }
     }
     v
 }
@@ -184,12 +181,24 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
     cargo_install(&["wasm-bindgen-cli", "--version", &version, "--force"])
 }
 
+/// The npm tools of package.json (wasm-opt from binaryen, the end-to-end
+/// test's browser driver), installed exactly as package-lock.json says.
 fn npm_packages(root: &Path) -> Result<()> {
-    let dir = root.join("tests/e2e");
-    if dir.join("node_modules/playwright-core").exists() {
+    let installed = ["binaryen", "playwright-core", "pngjs"].iter().all(|p| {
+        root.join("node_modules")
+            .join(p)
+            .join("package.json")
+            .exists()
+    });
+    if installed {
         return Ok(());
     }
     run(Command::new("npm")
-        .current_dir(&dir)
+        .current_dir(root)
         .args(["ci", "--no-audit", "--no-fund"]))
+}
+
+/// binaryen's wasm-opt, from node_modules.
+pub fn wasm_opt(root: &Path) -> std::path::PathBuf {
+    root.join("node_modules/.bin/wasm-opt")
 }
