@@ -1,23 +1,29 @@
 // Composite: the only pass that touches the output (canvas) texture.
-// Reads the HDR target, applies exposure, and writes the output encoding:
-// linear through an -srgb view (the hardware encodes), or sRGB-encoded by
-// this shader where the format has no -srgb view (rgba16float).
-// Keep CompositeParams and the FLAG_* bits in sync with src/passes/composite.rs
-// and src/output.rs.
+// HDR scene x exposure + bloom x intensity, tonemapped, dithered, and written
+// in the output's encoding: linear through an -srgb view (the hardware
+// encodes), or sRGB-encoded here where the format has no -srgb view
+// (rgba16float). The bloom is added here, so the full-resolution HDR target
+// is read once and never written back.
+// Keep CompositeParams and the FLAG_* bits in sync with
+// src/passes/composite.rs and src/output.rs.
 
 const FLAG_SHADER_ENCODES: u32 = 1u;
 const FLAG_PREMULTIPLIED: u32 = 2u;
 const FLAG_EXTENDED: u32 = 4u;
+const FLAG_DITHER: u32 = 8u;
 
 struct CompositeParams {
     exposure: f32,
     flags: u32,
-    _pad: vec2f,
+    tonemapper: u32,
+    // bloom.intensity divided by the number of accumulated levels; 0 when off.
+    bloom_scale: f32,
 }
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
-@group(0) @binding(1) var hdr_sampler: sampler;
+@group(0) @binding(1) var linear_sampler: sampler;
 @group(0) @binding(2) var<uniform> params: CompositeParams;
+@group(0) @binding(3) var bloom: texture_2d<f32>;
 
 // sRGB transfer function (IEC 61966-2-1), continued as an odd function
 // beyond [0, 1] the way extended-range canvases expect.
@@ -42,32 +48,53 @@ fn has(flag: u32) -> bool {
     return (params.flags & flag) != 0u;
 }
 
+fn finite4(c: vec4f) -> vec4f {
+    let bits = bitcast<vec4u>(c) & vec4u(0x7f800000u);
+    return select(c, vec4f(0.0), bits == vec4u(0x7f800000u));
+}
+
+// Interleaved gradient noise (Jimenez 2014) in [-0.5, 0.5) of one 8-bit step.
+fn dither_noise(p: vec2f) -> f32 {
+    return (fract(52.9829189 * fract(dot(p, vec2f(0.06711056, 0.00583715)))) - 0.5) / 255.0;
+}
+
 @fragment
 fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
-    let src = textureSampleLevel(hdr, hdr_sampler, in.uv, 0.0);
-    // Premultiplied linear radiance. Guard against NaN/Inf reaching the screen.
-    var rgb = src.rgb * params.exposure;
-    rgb = select(rgb, vec3f(0.0), rgb != rgb);
+    let scene = finite4(textureSampleLevel(hdr, linear_sampler, in.uv, 0.0));
+    // Premultiplied linear radiance.
+    var rgb = max(scene.rgb, vec3f(0.0)) * params.exposure;
+    if params.bloom_scale > 0.0 {
+        let glow = finite4(textureSampleLevel(bloom, linear_sampler, in.uv, 0.0)).rgb;
+        rgb += max(glow, vec3f(0.0)) * params.bloom_scale;
+    }
+    rgb = tonemap(rgb, params.tonemapper);
     if !has(FLAG_EXTENDED) {
         rgb = clamp(rgb, vec3f(0.0), vec3f(1.0));
     }
+    let noise = select(0.0, dither_noise(in.position.xy), has(FLAG_DITHER));
 
     if !has(FLAG_PREMULTIPLIED) {
         // Opaque canvas: the content over black, alpha exactly 1.
-        let encoded = srgb_encode(rgb);
-        return vec4f(select(rgb, encoded, has(FLAG_SHADER_ENCODES)), 1.0);
+        var encoded = srgb_encode(rgb);
+        if noise != 0.0 {
+            encoded = clamp(encoded + noise, vec3f(0.0), vec3f(1.0));
+        }
+        return vec4f(select(srgb_decode(encoded), encoded, has(FLAG_SHADER_ENCODES)), 1.0);
     }
 
     // Premultiplied canvas. The compositor blends encoded values, so the
     // stored colour must be encode(straight) * alpha, which keeps rgb <= alpha.
-    // Light with no coverage (glow over a transparent page) raises alpha to
-    // its brightest channel so it stays a valid premultiplied colour.
-    let alpha = clamp(max(src.a, max(rgb.r, max(rgb.g, rgb.b))), 0.0, 1.0);
+    // Light with no coverage (bloom over a transparent page) raises alpha to
+    // its brightest channel: a glow, never a dark halo.
+    let alpha = clamp(max(scene.a, max(rgb.r, max(rgb.g, rgb.b))), 0.0, 1.0);
     if alpha <= 0.0 {
         return vec4f(0.0);
     }
-    let straight = rgb / alpha;
-    let encoded = srgb_encode(straight) * alpha;
+    var straight = srgb_encode(rgb / alpha);
+    if noise != 0.0 {
+        straight = clamp(straight + noise, vec3f(0.0), vec3f(1.0));
+    }
+    let encoded = straight * alpha;
     if has(FLAG_SHADER_ENCODES) {
         return vec4f(encoded, alpha);
     }

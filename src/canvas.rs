@@ -111,7 +111,7 @@ impl Canvas {
         let get_context = get(&element, "getContext")
             .dyn_into::<js_sys::Function>()
             .map_err(|_| not_canvas())?;
-        if !get(&element, "width").as_f64().is_some() {
+        if get(&element, "width").as_f64().is_none() {
             return Err(not_canvas());
         }
         let context = get_context

@@ -1,79 +1,422 @@
-//! The HDR chain, independent of where its output goes: content into the
-//! offscreen HDR target, then the composite pass into the output view. The
-//! web layer points it at the canvas texture of the frame; natively it
-//! renders into any texture, which is how it is tested and benchmarked.
+//! The HDR chain, independent of where its output goes:
+//!
+//! ```text
+//! scene (MSAA color + depth) ─resolve─▶ HDR target
+//!   ─▶ bloom: extract ─▶ downsample chain ─▶ upsample chain   (or Gaussian ping-pong)
+//!   ─▶ composite (HDR + bloom, exposure, tonemap, dither, encoding) ─▶ output
+//! ```
+//!
+//! The frame is built as a list of steps together with its pass graph
+//! ([`crate::graph`]) whenever the size or the shape-changing options
+//! change; the graph is validated then, and recording a frame only walks
+//! the steps: no texture, view, bind group or pipeline is created per frame.
+//! The web layer points the last step at the canvas texture of the frame;
+//! natively it renders into any texture, which is how it is tested and
+//! benchmarked.
 
+use crate::error::Error;
 use crate::gpu::Gpu;
+use crate::graph::{ColorDecl, DepthDecl, Graph, PassDecl, ViewDecl};
+use crate::options::{BlurMode, Options, Resolve};
 use crate::output::OutputSpec;
+use crate::passes::bloom::BloomPass;
 use crate::passes::composite::CompositePass;
-use crate::passes::pattern::PatternPass;
-use crate::targets::{Targets, HDR_FORMAT};
+use crate::passes::resolve::ResolvePass;
+use crate::passes::scene::ScenePass;
+use crate::passes::Pipe;
+use crate::targets::Targets;
 
-/// What the scene pass draws.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Content {
-    /// The built-in animated HDR pattern.
-    Pattern,
-    /// One premultiplied linear colour everywhere (for image tests).
-    Solid([f32; 4]),
+pub use crate::passes::scene::{Content, PixelImage};
+
+/// Where a full-screen step renders.
+enum Target {
+    View(wgpu::TextureView),
+    /// The output view handed to [`Chain::encode`] (the canvas texture).
+    Output,
+}
+
+struct FullscreenStep {
+    name: String,
+    pipeline: wgpu::RenderPipeline,
+    bind_group: wgpu::BindGroup,
+    target: Target,
+    /// Add onto the target's content (bloom upsample) instead of clearing.
+    accumulate: bool,
+}
+
+enum Step {
+    Scene {
+        color: wgpu::TextureView,
+        resolve: Option<wgpu::TextureView>,
+        store: bool,
+        depth: wgpu::TextureView,
+    },
+    Fullscreen(FullscreenStep),
+}
+
+struct Frame {
+    targets: Targets,
+    steps: Vec<Step>,
+    graph: Graph,
 }
 
 pub struct Chain {
     output: OutputSpec,
-    content: Content,
-    /// `None` while the size is 0 in either dimension: frames are skipped.
-    targets: Option<Targets>,
+    options: Options,
     size: (u32, u32),
-    pattern: PatternPass,
+    scene: ScenePass,
+    bloom: BloomPass,
+    resolve: ResolvePass,
     composite: CompositePass,
+    /// `None` while the size is 0 in either dimension: frames are skipped.
+    frame: Option<Frame>,
+}
+
+/// Collects the steps and their declarations side by side, so the graph
+/// that is checked is the frame that is recorded.
+struct Builder {
+    graph: Graph,
+    steps: Vec<Step>,
+}
+
+impl Builder {
+    fn fullscreen(
+        &mut self,
+        name: String,
+        pipe: &Pipe,
+        bind_group: wgpu::BindGroup,
+        target: (ViewDecl, Target),
+        sampled: Vec<ViewDecl>,
+        accumulate: bool,
+    ) {
+        self.graph.passes.push(PassDecl {
+            name: name.clone(),
+            colors: vec![ColorDecl {
+                view: target.0,
+                resolve_target: None,
+                pipeline_format: pipe.color_format,
+            }],
+            depth: None,
+            pipeline_samples: pipe.samples,
+            sampled,
+        });
+        self.steps.push(Step::Fullscreen(FullscreenStep {
+            name,
+            pipeline: pipe.raw.clone(),
+            bind_group,
+            target: target.1,
+            accumulate,
+        }));
+    }
 }
 
 impl Chain {
-    pub fn new(gpu: &Gpu, output: OutputSpec, size: (u32, u32)) -> Chain {
+    pub fn new(
+        gpu: &Gpu,
+        output: OutputSpec,
+        options: Options,
+        size: (u32, u32),
+    ) -> Result<Chain, Error> {
+        options.validate()?;
         let mut chain = Chain {
             output,
-            content: Content::Pattern,
-            targets: None,
-            size: (0, 0),
-            pattern: PatternPass::new(gpu, HDR_FORMAT),
+            options,
+            size,
+            scene: ScenePass::new(gpu, options.msaa.sample_count()),
+            bloom: BloomPass::new(gpu),
+            resolve: ResolvePass::new(gpu),
             composite: CompositePass::new(gpu, &output),
+            frame: None,
         };
-        chain.resize(gpu, size);
-        chain
+        chain.rebuild(gpu)?;
+        Ok(chain)
     }
 
     pub fn output(&self) -> &OutputSpec {
         &self.output
     }
 
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
     pub fn size(&self) -> (u32, u32) {
         self.size
     }
 
-    pub fn set_content(&mut self, content: Content) {
-        self.content = content;
+    /// The pass graph of the current frame (`None` at 0×0).
+    pub fn graph(&self) -> Option<&Graph> {
+        self.frame.as_ref().map(|f| &f.graph)
     }
 
-    /// Rebuilds the size-dependent targets and the bind groups that
-    /// reference them, together. A zero dimension drops them.
-    pub fn resize(&mut self, gpu: &Gpu, size: (u32, u32)) {
-        if size == self.size && (self.targets.is_some() || size.0 == 0 || size.1 == 0) {
-            return;
+    /// Names of the passes of a frame, in order.
+    pub fn pass_names(&self) -> Vec<String> {
+        self.graph()
+            .map(|g| g.passes.iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Bytes held by the size-dependent targets.
+    pub fn target_bytes(&self) -> u64 {
+        self.frame.as_ref().map(|f| f.targets.bytes()).unwrap_or(0)
+    }
+
+    /// The bloom texture format in use.
+    pub fn bloom_format(&self) -> wgpu::TextureFormat {
+        self.bloom.format
+    }
+
+    pub fn content(&self) -> &Content {
+        self.scene.content()
+    }
+
+    pub fn set_content(&mut self, gpu: &Gpu, content: Content) -> Result<(), Error> {
+        self.scene.set_content(gpu, content)
+    }
+
+    /// Rebuilds the size-dependent targets and every bind group that
+    /// references them, together. A zero dimension drops them.
+    pub fn resize(&mut self, gpu: &Gpu, size: (u32, u32)) -> Result<(), Error> {
+        if size == self.size && (self.frame.is_some() || size.0 == 0 || size.1 == 0) {
+            return Ok(());
         }
         self.size = size;
-        if size.0 == 0 || size.1 == 0 {
-            self.targets = None;
-            return;
-        }
-        let targets = Targets::new(gpu, size);
-        self.composite.bind_input(gpu, &targets.hdr_view);
-        self.targets = Some(targets);
+        self.rebuild(gpu)
     }
 
     /// Switches to a new output description (format, alpha, tone mapping).
-    pub fn set_output(&mut self, gpu: &Gpu, output: OutputSpec) {
-        self.composite.reconfigure(gpu, &output);
+    pub fn set_output(&mut self, gpu: &Gpu, output: OutputSpec) -> Result<(), Error> {
+        self.composite.set_output(gpu, &output);
         self.output = output;
+        self.rebuild(gpu)
+    }
+
+    /// Applies new options. Options that change the shape of the frame
+    /// (MSAA, resolve, bloom on/off, blur mode, levels, iterations) rebuild
+    /// it; the others only rewrite uniforms.
+    pub fn set_options(&mut self, gpu: &Gpu, options: Options) -> Result<(), Error> {
+        options.validate()?;
+        let (a, b) = (&self.options, &options);
+        let reshape = a.msaa != b.msaa
+            || a.resolve != b.resolve
+            || a.bloom.enabled != b.bloom.enabled
+            || a.bloom.blur != b.bloom.blur
+            || a.bloom.levels != b.bloom.levels
+            || a.bloom.iterations != b.bloom.iterations;
+        self.options = options;
+        if reshape {
+            self.scene.set_samples(gpu, options.msaa.sample_count());
+            self.rebuild(gpu)
+        } else {
+            self.write_params(gpu);
+            Ok(())
+        }
+    }
+
+    fn bloom_levels(&self) -> u32 {
+        let Some(frame) = &self.frame else { return 0 };
+        match (&frame.targets.bloom_plan, self.options.bloom.blur) {
+            (None, _) => 0,
+            (Some(plan), BlurMode::Mip) => plan.levels,
+            (Some(_), BlurMode::Gaussian) => 1,
+        }
+    }
+
+    fn write_params(&self, gpu: &Gpu) {
+        self.bloom
+            .write_params(&gpu.queue, &self.options, self.size);
+        self.composite
+            .write_params(&gpu.queue, &self.options, &self.output, self.bloom_levels());
+    }
+
+    /// Builds the frame for the current size and options: targets, views,
+    /// bind groups, the steps and their graph, which is validated here.
+    fn rebuild(&mut self, gpu: &Gpu) -> Result<(), Error> {
+        self.frame = None;
+        if self.size.0 == 0 || self.size.1 == 0 {
+            return Ok(());
+        }
+        let targets = Targets::new(
+            gpu,
+            self.size,
+            &self.options,
+            self.bloom.format,
+            &self.output,
+        )?;
+        let mut b = Builder {
+            graph: targets.graph.clone(),
+            steps: Vec::new(),
+        };
+
+        // Scene.
+        let (hdr_decl, hdr_view) = targets.view(gpu, &targets.hdr, 0);
+        let (depth_decl, depth_view) = targets.view(gpu, &targets.depth, 0);
+        let scene_pipe = self.scene.pipe();
+        let depth = Some(DepthDecl {
+            view: depth_decl,
+            pipeline_format: scene_pipe.depth_format.unwrap_or(depth_decl.format),
+        });
+        match &targets.msaa {
+            Some(msaa) => {
+                let (msaa_decl, msaa_view) = targets.view(gpu, msaa, 0);
+                let tonemapped = self.options.resolve == Resolve::Tonemapped;
+                b.graph.passes.push(PassDecl {
+                    name: "scene".into(),
+                    colors: vec![ColorDecl {
+                        view: msaa_decl,
+                        resolve_target: (!tonemapped).then_some(hdr_decl),
+                        pipeline_format: scene_pipe.color_format,
+                    }],
+                    depth,
+                    pipeline_samples: scene_pipe.samples,
+                    sampled: vec![],
+                });
+                let resolve_group = tonemapped.then(|| self.resolve.bind(gpu, &msaa_view));
+                b.steps.push(Step::Scene {
+                    color: msaa_view,
+                    resolve: (!tonemapped).then(|| hdr_view.clone()),
+                    store: tonemapped,
+                    depth: depth_view,
+                });
+                if let Some(group) = resolve_group {
+                    b.fullscreen(
+                        "resolve".into(),
+                        &self.resolve.pipe,
+                        group,
+                        (hdr_decl, Target::View(hdr_view.clone())),
+                        vec![msaa_decl],
+                        false,
+                    );
+                }
+            }
+            None => {
+                b.graph.passes.push(PassDecl {
+                    name: "scene".into(),
+                    colors: vec![ColorDecl {
+                        view: hdr_decl,
+                        resolve_target: None,
+                        pipeline_format: scene_pipe.color_format,
+                    }],
+                    depth,
+                    pipeline_samples: scene_pipe.samples,
+                    sampled: vec![],
+                });
+                b.steps.push(Step::Scene {
+                    color: hdr_view.clone(),
+                    resolve: None,
+                    store: true,
+                    depth: depth_view,
+                });
+            }
+        }
+
+        // Bloom.
+        let mut bloom_result: Option<(ViewDecl, wgpu::TextureView)> = None;
+        if let Some(tex) = &targets.bloom {
+            let levels = tex.texture.mip_level_count();
+            let mips: Vec<(ViewDecl, wgpu::TextureView)> =
+                (0..levels).map(|m| targets.view(gpu, tex, m)).collect();
+            let bloom = &self.bloom;
+            b.fullscreen(
+                "bloom extract".into(),
+                &bloom.extract,
+                bloom.bind(gpu, "bloom extract bind group", &hdr_view),
+                (mips[0].0, Target::View(mips[0].1.clone())),
+                vec![hdr_decl],
+                false,
+            );
+            for i in 1..levels as usize {
+                b.fullscreen(
+                    format!("bloom downsample {i}"),
+                    &bloom.downsample,
+                    bloom.bind(
+                        gpu,
+                        &format!("bloom downsample {i} bind group"),
+                        &mips[i - 1].1,
+                    ),
+                    (mips[i].0, Target::View(mips[i].1.clone())),
+                    vec![mips[i - 1].0],
+                    false,
+                );
+            }
+            for i in (0..levels as usize - 1).rev() {
+                b.fullscreen(
+                    format!("bloom upsample {i}"),
+                    &bloom.upsample,
+                    bloom.bind(
+                        gpu,
+                        &format!("bloom upsample {i} bind group"),
+                        &mips[i + 1].1,
+                    ),
+                    (mips[i].0, Target::View(mips[i].1.clone())),
+                    vec![mips[i + 1].0],
+                    true,
+                );
+            }
+            bloom_result = Some(mips[0].clone());
+        } else if let Some((ping, pong)) = &targets.ping_pong {
+            let bloom = &self.bloom;
+            let ping = targets.view(gpu, ping, 0);
+            let pong = targets.view(gpu, pong, 0);
+            // Made once per size: one bind group reading each target.
+            let read_ping = bloom.bind(gpu, "bloom read ping bind group", &ping.1);
+            let read_pong = bloom.bind(gpu, "bloom read pong bind group", &pong.1);
+            b.fullscreen(
+                "bloom extract".into(),
+                &bloom.extract,
+                bloom.bind(gpu, "bloom extract bind group", &hdr_view),
+                (ping.0, Target::View(ping.1.clone())),
+                vec![hdr_decl],
+                false,
+            );
+            for k in 0..self.options.bloom.iterations {
+                b.fullscreen(
+                    format!("bloom blur {k} horizontal"),
+                    &bloom.blur_h,
+                    read_ping.clone(),
+                    (pong.0, Target::View(pong.1.clone())),
+                    vec![ping.0],
+                    false,
+                );
+                b.fullscreen(
+                    format!("bloom blur {k} vertical"),
+                    &bloom.blur_v,
+                    read_pong.clone(),
+                    (ping.0, Target::View(ping.1.clone())),
+                    vec![pong.0],
+                    false,
+                );
+            }
+            bloom_result = Some(ping);
+        }
+
+        // Composite. Without bloom the HDR view stands in for the bloom
+        // binding; the shader does not sample it (bloom scale 0).
+        let (bloom_decl, bloom_view) = bloom_result.unwrap_or_else(|| (hdr_decl, hdr_view.clone()));
+        let output_decl = ViewDecl {
+            texture: targets.output,
+            mip: 0,
+            format: self.output.view_format,
+        };
+        b.fullscreen(
+            "composite".into(),
+            &self.composite.pipe,
+            self.composite.bind(gpu, &hdr_view, &bloom_view),
+            (output_decl, Target::Output),
+            vec![hdr_decl, bloom_decl],
+            false,
+        );
+
+        b.graph
+            .validate()
+            .map_err(|e| Error::Internal(format!("frame graph: {e}")))?;
+        self.frame = Some(Frame {
+            targets,
+            steps: b.steps,
+            graph: b.graph,
+        });
+        self.write_params(gpu);
+        Ok(())
     }
 
     /// Records the frame into `encoder`, ending with the composite pass into
@@ -86,22 +429,56 @@ impl Chain {
         output_view: &wgpu::TextureView,
         time_seconds: f64,
     ) -> bool {
-        let Some(targets) = &self.targets else {
+        let Some(frame) = &self.frame else {
             return false;
         };
-        let solid = match self.content {
-            Content::Pattern => None,
-            Content::Solid(c) => Some(c),
-        };
-        self.pattern.record(
-            &gpu.queue,
-            encoder,
-            &targets.hdr_view,
-            targets.size,
-            time_seconds as f32,
-            solid,
-        );
-        self.composite.record(encoder, output_view);
+        for step in &frame.steps {
+            match step {
+                Step::Scene {
+                    color,
+                    resolve,
+                    store,
+                    depth,
+                } => self.scene.record(
+                    &gpu.queue,
+                    encoder,
+                    color,
+                    resolve.as_ref(),
+                    *store,
+                    depth,
+                    self.size,
+                    time_seconds as f32,
+                ),
+                Step::Fullscreen(s) => {
+                    let view = match &s.target {
+                        Target::View(v) => v,
+                        Target::Output => output_view,
+                    };
+                    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                        label: Some(&s.name),
+                        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                            view,
+                            depth_slice: None,
+                            resolve_target: None,
+                            ops: wgpu::Operations {
+                                // Every pass writes every pixel: clear, never
+                                // load, except where it adds onto the target.
+                                load: if s.accumulate {
+                                    wgpu::LoadOp::Load
+                                } else {
+                                    wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                                },
+                                store: wgpu::StoreOp::Store,
+                            },
+                        })],
+                        ..Default::default()
+                    });
+                    pass.set_pipeline(&s.pipeline);
+                    pass.set_bind_group(0, &s.bind_group, &[]);
+                    pass.draw(0..3, 0..1);
+                }
+            }
+        }
         true
     }
 }

@@ -19,6 +19,9 @@ pub enum Error {
     Destroyed(&'static str),
     /// A frame could not be read back.
     Readback(String),
+    /// A rule the crate checks on its own GPU objects failed (a bug in the
+    /// crate, reported instead of handed to the GPU).
+    Internal(String),
 }
 
 impl fmt::Display for Error {
@@ -33,6 +36,7 @@ impl fmt::Display for Error {
                 "afterglow: {method}() was called after destroy(); create a new Renderer"
             ),
             Error::Readback(m) => write!(f, "afterglow: reading the frame back failed: {m}"),
+            Error::Internal(m) => write!(f, "afterglow: internal error: {m}"),
         }
     }
 }

@@ -48,6 +48,8 @@ pub struct Gpu {
     pub features: wgpu::Features,
     pub limits: wgpu::Limits,
     pub counters: Arc<Counters>,
+    /// `TRANSIENT_ATTACHMENT` can be used (and is worth using) on this device.
+    pub transient_attachments: bool,
     errors: Arc<ErrorLog>,
     lost: Arc<Mutex<Option<String>>>,
     destroyed_on_purpose: Arc<AtomicBool>,
@@ -91,7 +93,10 @@ impl Gpu {
             })
             .await
             .map_err(|e| Error::NoGpu(format!("no device: {e}")))?;
-        Ok(Gpu::from_device(adapter.get_info(), device, queue))
+        let info = adapter.get_info();
+        let mut gpu = Gpu::from_device(info.clone(), device, queue);
+        gpu.transient_attachments = transient_supported(&info);
+        Ok(gpu)
     }
 
     /// Wraps a device created elsewhere (for embedding in a native app).
@@ -135,6 +140,7 @@ impl Gpu {
             queue,
             adapter_info,
             counters: Arc::new(Counters::default()),
+            transient_attachments: false,
             errors,
             lost,
             destroyed_on_purpose,
@@ -167,9 +173,15 @@ impl Gpu {
         self.limits.max_texture_dimension_2d
     }
 
-    pub fn create_texture(&self, desc: &wgpu::TextureDescriptor<'_>) -> wgpu::Texture {
+    /// Creates a texture after checking its descriptor against the WebGPU
+    /// rules ([`crate::texture_rules::check`]).
+    pub fn create_texture(
+        &self,
+        desc: &wgpu::TextureDescriptor<'_>,
+    ) -> Result<wgpu::Texture, Error> {
+        crate::texture_rules::check(desc).map_err(Error::Internal)?;
         self.counters.textures.fetch_add(1, Ordering::Relaxed);
-        self.device.create_texture(desc)
+        Ok(self.device.create_texture(desc))
     }
 
     pub fn create_view(
@@ -198,6 +210,24 @@ impl Gpu {
         self.counters.buffers.fetch_add(1, Ordering::Relaxed);
         self.device.create_buffer(desc)
     }
+}
+
+/// Natively the adapter says whether transient attachments save memory; on
+/// the web, the browser exposes `GPUTextureUsage.TRANSIENT_ATTACHMENT` when
+/// it accepts the usage.
+#[cfg(not(target_arch = "wasm32"))]
+fn transient_supported(info: &wgpu::AdapterInfo) -> bool {
+    info.transient_saves_memory == Some(true)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn transient_supported(_info: &wgpu::AdapterInfo) -> bool {
+    let usage = js_sys::Reflect::get(&js_sys::global(), &"GPUTextureUsage".into())
+        .unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
+    !usage.is_undefined()
+        && js_sys::Reflect::get(&usage, &"TRANSIENT_ATTACHMENT".into())
+            .map(|v| v.as_f64().is_some())
+            .unwrap_or(false)
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -2,9 +2,10 @@
 //! texture configured the way a canvas would be, and frames can be read
 //! back. Used by the native tests (lavapipe) and the benchmarks.
 
-use crate::chain::Chain;
+use crate::chain::{Chain, Content};
 use crate::error::Error;
 use crate::gpu::Gpu;
+use crate::options::Options;
 use crate::output::OutputSpec;
 use crate::readback::{Image, Readback};
 
@@ -26,22 +27,35 @@ pub struct Headless {
 }
 
 impl Headless {
-    pub fn new(gpu: Gpu, output: OutputSpec, size: (u32, u32)) -> Headless {
-        let chain = Chain::new(&gpu, output, size);
-        let (texture, view) = Self::make_output(&gpu, &output, size);
-        Headless {
+    pub fn new(
+        gpu: Gpu,
+        output: OutputSpec,
+        options: Options,
+        size: (u32, u32),
+    ) -> Result<Headless, Error> {
+        let chain = Chain::new(&gpu, output, options, size)?;
+        let (texture, view) = Self::make_output(&gpu, &output, size)?;
+        Ok(Headless {
             gpu,
             chain,
             output: texture,
             output_view: view,
-        }
+        })
+    }
+
+    pub fn set_content(&mut self, content: Content) -> Result<(), Error> {
+        self.chain.set_content(&self.gpu, content)
+    }
+
+    pub fn set_options(&mut self, options: Options) -> Result<(), Error> {
+        self.chain.set_options(&self.gpu, options)
     }
 
     fn make_output(
         gpu: &Gpu,
         output: &OutputSpec,
         size: (u32, u32),
-    ) -> (wgpu::Texture, wgpu::TextureView) {
+    ) -> Result<(wgpu::Texture, wgpu::TextureView), Error> {
         let view_formats = output.view_formats();
         let texture = gpu.create_texture(&wgpu::TextureDescriptor {
             label: Some("headless output"),
@@ -56,7 +70,7 @@ impl Headless {
             format: output.format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &view_formats,
-        });
+        })?;
         let view = gpu.create_view(
             &texture,
             &wgpu::TextureViewDescriptor {
@@ -65,14 +79,15 @@ impl Headless {
                 ..Default::default()
             },
         );
-        (texture, view)
+        Ok((texture, view))
     }
 
-    pub fn resize(&mut self, size: (u32, u32)) {
-        self.chain.resize(&self.gpu, size);
-        let (texture, view) = Self::make_output(&self.gpu, self.chain.output(), size);
+    pub fn resize(&mut self, size: (u32, u32)) -> Result<(), Error> {
+        self.chain.resize(&self.gpu, size)?;
+        let (texture, view) = Self::make_output(&self.gpu, self.chain.output(), size)?;
         self.output = texture;
         self.output_view = view;
+        Ok(())
     }
 
     /// Renders one frame: one encoder, one submit.

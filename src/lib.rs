@@ -16,11 +16,13 @@
 pub mod chain;
 pub mod error;
 pub mod gpu;
+pub mod graph;
 pub mod options;
 pub mod output;
 pub mod passes;
 pub mod readback;
 pub mod targets;
+pub mod texture_rules;
 
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
@@ -30,6 +32,6 @@ pub mod web;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
 
-pub use chain::{Chain, Content};
+pub use chain::{Chain, Content, PixelImage};
 pub use error::Error;
 pub use options::Options;

@@ -120,10 +120,171 @@ pub struct CanvasOptions {
     pub screenshots: bool,
 }
 
-/// All renderer options, defaults filled in.
+/// Multisampling of the scene pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Msaa {
+    /// No multisampling: the scene renders straight into the HDR target.
+    Off,
+    /// 4× multisampling (the only other count WebGPU allows).
+    #[default]
+    X4,
+}
+
+impl Msaa {
+    pub fn sample_count(self) -> u32 {
+        match self {
+            Msaa::Off => 1,
+            Msaa::X4 => 4,
+        }
+    }
+}
+
+/// How the multisampled scene is resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Resolve {
+    /// The fixed-function resolve (`resolveTarget`): an average of linear
+    /// HDR samples. Bright edges against dark ones can alias after tonemapping.
+    #[default]
+    Hardware,
+    /// A resolve pass that tonemaps each sample before averaging and inverts
+    /// after, so bright edges stay antialiased. Costs a stored MSAA target.
+    Tonemapped,
+}
+
+/// The curve that maps HDR radiance to the display range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Tonemapper {
+    /// AgX (Troy Sobotka): filmic, desaturates highlights gracefully.
+    #[default]
+    Agx,
+    /// The ACES RRT+ODT fit by Stephen Hill.
+    Aces,
+    /// Khronos PBR Neutral: keeps base colors up to 0.8 unchanged.
+    KhronosNeutral,
+    /// x / (1 + x) per channel.
+    Reinhard,
+    /// No curve: values are clamped (or passed through with extended tone mapping).
+    None,
+}
+
+impl Tonemapper {
+    /// Index used by composite.wgsl; keep in sync with its TONEMAP_* constants.
+    pub fn shader_index(self) -> u32 {
+        match self {
+            Tonemapper::None => 0,
+            Tonemapper::Agx => 1,
+            Tonemapper::Aces => 2,
+            Tonemapper::KhronosNeutral => 3,
+            Tonemapper::Reinhard => 4,
+        }
+    }
+}
+
+/// How the bright extract is blurred.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BlurMode {
+    /// A downsample chain into the mips of one texture, then a tent-filtered
+    /// additive upsample chain (Jimenez, Call of Duty: Advanced Warfare).
+    #[default]
+    Mip,
+    /// Separable Gaussian passes ping-ponging between two half-size targets.
+    Gaussian,
+}
+
+/// The `bloom` group of options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BloomOptions {
+    /// Default `true`.
+    pub enabled: bool,
+    /// Luminance above which light blooms, in scene units (after exposure). Default 1.
+    pub threshold: f32,
+    /// Softness of the threshold, 0 (hard) to 1. Default 0.5.
+    pub knee: f32,
+    /// How much of the blurred light is added back. Default 0.6.
+    pub intensity: f32,
+    /// Spread of the blur, relative to the default, 0.1 to 4. Independent of
+    /// resolution and devicePixelRatio. Default 1.
+    pub radius: f32,
+    /// Most mip levels the chain may use, 1 to 12 (a cost cap). Default 8.
+    pub levels: u32,
+    /// Default `'mip'`.
+    pub blur: BlurMode,
+    /// Gaussian mode: horizontal + vertical pass pairs, 1 to 16. Default 3.
+    pub iterations: u32,
+}
+
+impl Default for BloomOptions {
+    fn default() -> Self {
+        BloomOptions {
+            enabled: true,
+            threshold: 1.0,
+            knee: 0.5,
+            intensity: 0.6,
+            radius: 1.0,
+            levels: 8,
+            blur: BlurMode::Mip,
+            iterations: 3,
+        }
+    }
+}
+
+/// All renderer options, defaults filled in.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
     pub canvas: CanvasOptions,
+    /// Samples per pixel of the scene pass, 1 or 4. Default 4.
+    pub msaa: Msaa,
+    /// Default `'hardware'`.
+    pub resolve: Resolve,
+    /// Multiplier applied to the scene before bloom and tonemapping, above 0. Default 1.
+    pub exposure: f32,
+    /// Default `'agx'`.
+    pub tonemapper: Tonemapper,
+    /// Adds sub-quantum noise before 8-bit output to break up banding. Default `true`.
+    pub dither: bool,
+    pub bloom: BloomOptions,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            canvas: CanvasOptions::default(),
+            msaa: Msaa::X4,
+            resolve: Resolve::Hardware,
+            exposure: 1.0,
+            tonemapper: Tonemapper::Agx,
+            dither: true,
+            bloom: BloomOptions::default(),
+        }
+    }
+}
+
+impl Options {
+    /// Options for exact image tests: no MSAA, no dither, no bloom, no curve.
+    pub const PREDICTABLE: Options = Options {
+        canvas: CanvasOptions {
+            format: CanvasFormat::Preferred,
+            alpha_mode: AlphaMode::Opaque,
+            color_space: ColorSpace::Srgb,
+            tone_mapping: ToneMapping::Standard,
+            screenshots: false,
+        },
+        msaa: Msaa::Off,
+        resolve: Resolve::Hardware,
+        exposure: 1.0,
+        tonemapper: Tonemapper::None,
+        dither: false,
+        bloom: BloomOptions {
+            enabled: false,
+            threshold: 1.0,
+            knee: 0.5,
+            intensity: 0.6,
+            radius: 1.0,
+            levels: 8,
+            blur: BlurMode::Mip,
+            iterations: 3,
+        },
+    };
 }
 
 /// One option name and the string each variant is spelled with in JS.
@@ -164,6 +325,41 @@ impl Named for ToneMapping {
         (ToneMapping::Standard, "standard"),
         (ToneMapping::Extended, "extended"),
     ];
+}
+
+impl Named for Resolve {
+    const ALL: &'static [(Self, &'static str)] = &[
+        (Resolve::Hardware, "hardware"),
+        (Resolve::Tonemapped, "tonemapped"),
+    ];
+}
+impl Named for Tonemapper {
+    const ALL: &'static [(Self, &'static str)] = &[
+        (Tonemapper::Agx, "agx"),
+        (Tonemapper::Aces, "aces"),
+        (Tonemapper::KhronosNeutral, "khronos-neutral"),
+        (Tonemapper::Reinhard, "reinhard"),
+        (Tonemapper::None, "none"),
+    ];
+}
+impl Named for BlurMode {
+    const ALL: &'static [(Self, &'static str)] =
+        &[(BlurMode::Mip, "mip"), (BlurMode::Gaussian, "gaussian")];
+}
+impl Resolve {
+    pub fn as_str(self) -> &'static str {
+        self.name()
+    }
+}
+impl Tonemapper {
+    pub fn as_str(self) -> &'static str {
+        self.name()
+    }
+}
+impl BlurMode {
+    pub fn as_str(self) -> &'static str {
+        self.name()
+    }
 }
 
 impl CanvasFormat {
@@ -279,6 +475,42 @@ impl<'a> ObjectReader<'a> {
         }
     }
 
+    /// A finite number in `[min, max]`.
+    fn number(&self, key: &str, current: f32, min: f32, max: f32) -> Result<f32, OptionError> {
+        match self.get(key) {
+            Value::Undefined => Ok(current),
+            Value::Number(n) if n.is_finite() && *n >= min as f64 && *n <= max as f64 => {
+                Ok(*n as f32)
+            }
+            other => Err(OptionError {
+                field: self.field(key),
+                message: format!(
+                    "must be a number from {min} to {max}, got {}",
+                    other.describe()
+                ),
+            }),
+        }
+    }
+
+    /// A whole number in `[min, max]`.
+    fn integer(&self, key: &str, current: u32, min: u32, max: u32) -> Result<u32, OptionError> {
+        match self.get(key) {
+            Value::Undefined => Ok(current),
+            Value::Number(n)
+                if n.is_finite() && n.fract() == 0.0 && *n >= min as f64 && *n <= max as f64 =>
+            {
+                Ok(*n as u32)
+            }
+            other => Err(OptionError {
+                field: self.field(key),
+                message: format!(
+                    "must be a whole number from {min} to {max}, got {}",
+                    other.describe()
+                ),
+            }),
+        }
+    }
+
     fn boolean(&self, key: &str, current: bool) -> Result<bool, OptionError> {
         match self.get(key) {
             Value::Undefined => Ok(current),
@@ -317,9 +549,70 @@ impl Options {
         if let Value::Null = value {
             return Ok(out);
         }
-        let Some(root) = ObjectReader::new("", value, &["canvas"])? else {
+        let Some(root) = ObjectReader::new(
+            "",
+            value,
+            &[
+                "canvas",
+                "msaa",
+                "resolve",
+                "exposure",
+                "tonemapper",
+                "dither",
+                "bloom",
+            ],
+        )?
+        else {
             return Ok(out);
         };
+        out.msaa = match root.get("msaa") {
+            Value::Undefined => out.msaa,
+            Value::Number(n) if *n == 1.0 => Msaa::Off,
+            Value::Number(n) if *n == 4.0 => Msaa::X4,
+            other => {
+                return Err(OptionError {
+                    field: "msaa".into(),
+                    message: format!(
+                        "must be 1 or 4 (WebGPU allows no other sample count), got {}",
+                        other.describe()
+                    ),
+                })
+            }
+        };
+        out.resolve = root.choice("resolve", out.resolve)?;
+        out.exposure = root.number("exposure", out.exposure, 0.0, 1.0e4)?;
+        if out.exposure <= 0.0 {
+            return Err(OptionError {
+                field: "exposure".into(),
+                message: "must be above 0 (up to 10000), got 0".into(),
+            });
+        }
+        out.tonemapper = root.choice("tonemapper", out.tonemapper)?;
+        out.dither = root.boolean("dither", out.dither)?;
+        if let Some(bloom) = ObjectReader::new(
+            "bloom",
+            root.get("bloom"),
+            &[
+                "enabled",
+                "threshold",
+                "knee",
+                "intensity",
+                "radius",
+                "levels",
+                "blur",
+                "iterations",
+            ],
+        )? {
+            let b = &mut out.bloom;
+            b.enabled = bloom.boolean("enabled", b.enabled)?;
+            b.threshold = bloom.number("threshold", b.threshold, 0.0, 1.0e4)?;
+            b.knee = bloom.number("knee", b.knee, 0.0, 1.0)?;
+            b.intensity = bloom.number("intensity", b.intensity, 0.0, 100.0)?;
+            b.radius = bloom.number("radius", b.radius, 0.1, 4.0)?;
+            b.levels = bloom.integer("levels", b.levels, 1, 12)?;
+            b.blur = bloom.choice("blur", b.blur)?;
+            b.iterations = bloom.integer("iterations", b.iterations, 1, 16)?;
+        }
         if let Some(canvas) = ObjectReader::new(
             "canvas",
             root.get("canvas"),
@@ -344,6 +637,14 @@ impl Options {
 
     /// Rules that involve more than one field.
     pub fn validate(&self) -> Result<(), OptionError> {
+        if self.resolve == Resolve::Tonemapped && self.msaa == Msaa::Off {
+            return Err(OptionError {
+                field: "resolve".into(),
+                message: "'tonemapped' resolves multisampled color and needs msaa: 4; \
+                          use 'hardware' with msaa: 1"
+                    .into(),
+            });
+        }
         if self.canvas.tone_mapping == ToneMapping::Extended
             && self.canvas.format != CanvasFormat::Rgba16Float
         {
@@ -360,25 +661,47 @@ impl Options {
     /// The effective options as a [`Value`] tree, in the shape JS passes them.
     pub fn to_value(&self) -> Value {
         let c = &self.canvas;
-        Value::Object(vec![(
-            "canvas".into(),
-            Value::Object(vec![
-                ("format".into(), Value::String(c.format.as_str().into())),
-                (
-                    "alphaMode".into(),
-                    Value::String(c.alpha_mode.as_str().into()),
-                ),
-                (
-                    "colorSpace".into(),
-                    Value::String(c.color_space.as_str().into()),
-                ),
-                (
-                    "toneMapping".into(),
-                    Value::String(c.tone_mapping.as_str().into()),
-                ),
-                ("screenshots".into(), Value::Bool(c.screenshots)),
-            ]),
-        )])
+        let b = &self.bloom;
+        let s = |v: &str| Value::String(v.into());
+        let n = |v: f32| Value::Number(v as f64);
+        let obj = |entries: Vec<(&str, Value)>| {
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+            )
+        };
+        obj(vec![
+            (
+                "canvas",
+                obj(vec![
+                    ("format", s(c.format.as_str())),
+                    ("alphaMode", s(c.alpha_mode.as_str())),
+                    ("colorSpace", s(c.color_space.as_str())),
+                    ("toneMapping", s(c.tone_mapping.as_str())),
+                    ("screenshots", Value::Bool(c.screenshots)),
+                ]),
+            ),
+            ("msaa", Value::Number(self.msaa.sample_count() as f64)),
+            ("resolve", s(self.resolve.as_str())),
+            ("exposure", n(self.exposure)),
+            ("tonemapper", s(self.tonemapper.as_str())),
+            ("dither", Value::Bool(self.dither)),
+            (
+                "bloom",
+                obj(vec![
+                    ("enabled", Value::Bool(b.enabled)),
+                    ("threshold", n(b.threshold)),
+                    ("knee", n(b.knee)),
+                    ("intensity", n(b.intensity)),
+                    ("radius", n(b.radius)),
+                    ("levels", Value::Number(b.levels as f64)),
+                    ("blur", s(b.blur.as_str())),
+                    ("iterations", Value::Number(b.iterations as f64)),
+                ]),
+            ),
+        ])
     }
 }
 
@@ -528,6 +851,140 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.field, "canvas.toneMapping");
         assert!(e.message.contains("rgba16float"), "{e}");
+    }
+
+    #[test]
+    fn chain_options_parse_and_round_trip() {
+        let v = obj(vec![
+            ("msaa", Value::Number(1.0)),
+            ("exposure", Value::Number(2.5)),
+            ("tonemapper", s("khronos-neutral")),
+            ("dither", Value::Bool(false)),
+            (
+                "bloom",
+                obj(vec![
+                    ("enabled", Value::Bool(true)),
+                    ("threshold", Value::Number(0.8)),
+                    ("knee", Value::Number(0.2)),
+                    ("intensity", Value::Number(1.5)),
+                    ("radius", Value::Number(2.0)),
+                    ("levels", Value::Number(5.0)),
+                    ("blur", s("gaussian")),
+                    ("iterations", Value::Number(6.0)),
+                ]),
+            ),
+        ]);
+        let o = Options::from_value(&v).expect("valid");
+        assert_eq!(o.msaa, Msaa::Off);
+        assert_eq!(o.exposure, 2.5);
+        assert_eq!(o.tonemapper, Tonemapper::KhronosNeutral);
+        assert!(!o.dither);
+        assert_eq!(o.bloom.blur, BlurMode::Gaussian);
+        assert_eq!(o.bloom.levels, 5);
+        assert_eq!(o.bloom.iterations, 6);
+        assert_eq!(Options::from_value(&o.to_value()), Ok(o));
+        assert_eq!(
+            Options::from_value(&Options::default().to_value()),
+            Ok(Options::default())
+        );
+        let d = Options::default();
+        assert_eq!(
+            (d.msaa, d.resolve, d.tonemapper),
+            (Msaa::X4, Resolve::Hardware, Tonemapper::Agx)
+        );
+        assert!(d.dither && d.bloom.enabled);
+    }
+
+    #[test]
+    fn chain_options_reject_bad_values() {
+        let cases: Vec<(Value, &str, &str)> = vec![
+            (obj(vec![("msaa", Value::Number(2.0))]), "msaa", "1 or 4"),
+            (obj(vec![("msaa", s("4"))]), "msaa", "1 or 4"),
+            (
+                obj(vec![("exposure", Value::Number(f64::NAN))]),
+                "exposure",
+                "NaN",
+            ),
+            (
+                obj(vec![("exposure", Value::Number(0.0))]),
+                "exposure",
+                "above 0",
+            ),
+            (
+                obj(vec![("exposure", Value::Number(-1.0))]),
+                "exposure",
+                "-1",
+            ),
+            (
+                obj(vec![("tonemapper", s("filmic"))]),
+                "tonemapper",
+                "'agx', 'aces', 'khronos-neutral', 'reinhard', 'none'",
+            ),
+            (
+                obj(vec![
+                    ("resolve", s("tonemapped")),
+                    ("msaa", Value::Number(1.0)),
+                ]),
+                "resolve",
+                "msaa: 4",
+            ),
+            (
+                obj(vec![("bloom", obj(vec![("levels", Value::Number(0.0))]))]),
+                "bloom.levels",
+                "1 to 12",
+            ),
+            (
+                obj(vec![("bloom", obj(vec![("levels", Value::Number(2.5))]))]),
+                "bloom.levels",
+                "whole number",
+            ),
+            (
+                obj(vec![("bloom", obj(vec![("knee", Value::Number(1.5))]))]),
+                "bloom.knee",
+                "0 to 1",
+            ),
+            (
+                obj(vec![(
+                    "bloom",
+                    obj(vec![("intensity", Value::Number(f64::INFINITY))]),
+                )]),
+                "bloom.intensity",
+                "Infinity",
+            ),
+            (
+                obj(vec![("bloom", obj(vec![("blur", s("box"))]))]),
+                "bloom.blur",
+                "'mip', 'gaussian'",
+            ),
+            (
+                obj(vec![(
+                    "bloom",
+                    obj(vec![("iterations", Value::Number(100.0))]),
+                )]),
+                "bloom.iterations",
+                "1 to 16",
+            ),
+            (
+                obj(vec![("bloom", obj(vec![("radius", Value::Number(0.0))]))]),
+                "bloom.radius",
+                "0.1 to 4",
+            ),
+            (
+                obj(vec![("bloom", obj(vec![("size", Value::Number(1.0))]))]),
+                "bloom.size",
+                "'threshold'",
+            ),
+            (
+                obj(vec![("bloom", Value::Bool(true))]),
+                "bloom",
+                "must be an object",
+            ),
+        ];
+        for (value, field, needle) in cases {
+            let e = Options::from_value(&value).unwrap_err();
+            assert_eq!(e.field, field, "{e}");
+            assert!(e.to_string().contains(needle), "{e} lacks {needle}");
+        }
     }
 
     #[test]

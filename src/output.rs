@@ -63,8 +63,13 @@ impl OutputSpec {
     }
 
     /// Flag bits for the composite shader; keep in sync with composite.wgsl.
-    pub fn shader_flags(&self) -> u32 {
+    /// Dithering applies to 8-bit outputs only (a float canvas has no
+    /// visible quantization step).
+    pub fn shader_flags(&self, dither: bool) -> u32 {
         let mut flags = 0;
+        if dither && self.format != wgpu::TextureFormat::Rgba16Float {
+            flags |= FLAG_DITHER;
+        }
         if !self.hardware_encodes() {
             flags |= FLAG_SHADER_ENCODES;
         }
@@ -84,6 +89,8 @@ pub const FLAG_SHADER_ENCODES: u32 = 1;
 pub const FLAG_PREMULTIPLIED: u32 = 2;
 /// Values above 1 are kept (extended tone mapping); otherwise clamped.
 pub const FLAG_EXTENDED: u32 = 4;
+/// Noise of one 8-bit step is added before quantization.
+pub const FLAG_DITHER: u32 = 8;
 
 #[cfg(test)]
 mod tests {
@@ -100,7 +107,8 @@ mod tests {
             assert_eq!(o.view_format, view);
             assert!(o.hardware_encodes());
             assert_eq!(o.view_formats(), vec![view]);
-            assert_eq!(o.shader_flags() & FLAG_SHADER_ENCODES, 0);
+            assert_eq!(o.shader_flags(false) & FLAG_SHADER_ENCODES, 0);
+            assert_eq!(o.shader_flags(true) & FLAG_DITHER, FLAG_DITHER);
         }
     }
 
@@ -115,7 +123,7 @@ mod tests {
         assert!(!o.hardware_encodes());
         assert!(o.view_formats().is_empty());
         assert_eq!(
-            o.shader_flags(),
+            o.shader_flags(true),
             FLAG_SHADER_ENCODES | FLAG_PREMULTIPLIED | FLAG_EXTENDED
         );
     }

@@ -33,9 +33,43 @@ export interface CanvasOptions {
   screenshots?: boolean;
 }
 
+/** Bloom: bright extract, blur, added back in the composite pass. */
+export interface BloomOptions {
+  /** Default `true`. */
+  enabled?: boolean;
+  /** Brightness (after exposure) above which light blooms, 0 to 10000. Default 1. */
+  threshold?: number;
+  /** Softness of the threshold, 0 (hard) to 1. Default 0.5. */
+  knee?: number;
+  /** How much blurred light is added back, 0 to 100. Default 0.6. */
+  intensity?: number;
+  /** Spread of the blur relative to the default, 0.1 to 4; independent of
+   * resolution and devicePixelRatio. Default 1. */
+  radius?: number;
+  /** Most mip levels of the chain, 1 to 12 (a cost cap). Default 8. */
+  levels?: number;
+  /** `'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong). Default `'mip'`. */
+  blur?: 'mip' | 'gaussian';
+  /** Gaussian mode: horizontal + vertical pass pairs, 1 to 16. Default 3. */
+  iterations?: number;
+}
+
 /** Options of `Renderer.create`. Every field is optional. */
 export interface RendererOptions {
   canvas?: CanvasOptions;
+  /** Samples per pixel of the scene: 4 (default) or 1. */
+  msaa?: 1 | 4;
+  /** `'hardware'` (default) or `'tonemapped'`: a resolve pass that tonemaps each
+   * sample before averaging, so bright edges stay antialiased (needs msaa 4;
+   * keeps the multisampled color in memory). */
+  resolve?: 'hardware' | 'tonemapped';
+  /** Multiplier on the scene radiance, above 0 up to 10000. Default 1. */
+  exposure?: number;
+  /** Default `'agx'`. */
+  tonemapper?: 'agx' | 'aces' | 'khronos-neutral' | 'reinhard' | 'none';
+  /** Noise of one 8-bit step against banding (8-bit canvases). Default `true`. */
+  dither?: boolean;
+  bloom?: BloomOptions;
 }
 
 /** What the canvas context was configured with (from `getConfiguration()`),
@@ -196,10 +230,9 @@ impl Renderer {
     }
 
     /// Replaces the content of the scene pass.
-    pub fn set_content(&mut self, content: Content) {
-        if let Some(inner) = &mut self.inner {
-            inner.chain.set_content(content);
-        }
+    pub fn set_content(&mut self, content: Content) -> Result<(), Error> {
+        let inner = self.inner.as_mut().ok_or(Error::Destroyed("setContent"))?;
+        inner.chain.set_content(&inner.gpu, content)
     }
 
     /// The effective options.
@@ -251,7 +284,7 @@ impl WebRenderer {
         let size = (w.min(max), h.min(max));
         canvas.set_size(size);
         canvas.configure(&gpu, &output, &options.canvas)?;
-        let chain = Chain::new(&gpu, output, size);
+        let chain = Chain::new(&gpu, output, options, size)?;
         Ok(WebRenderer {
             gpu,
             canvas,
@@ -311,7 +344,6 @@ impl WebRenderer {
             self.canvas
                 .configure(&self.gpu, &output, &self.options.canvas)?;
         }
-        self.chain.resize(&self.gpu, size);
-        Ok(())
+        self.chain.resize(&self.gpu, size)
     }
 }

@@ -2,6 +2,7 @@
 //! real WebGPU canvas. Pixels are read back from the canvas texture itself.
 //! Every test ends by asserting that no uncaptured GPU error occurred.
 #![cfg(target_arch = "wasm32")]
+#![allow(clippy::needless_range_loop)]
 
 use afterglow::web::Renderer;
 use afterglow::Content;
@@ -136,7 +137,11 @@ fn assert_close(got: u8, want: u8, tol: u8, what: &str) {
 #[wasm_bindgen_test]
 async fn preferred_format_configures_all_seven_fields() {
     let c = canvas(64, 32);
-    let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
+    let mut r = create(
+        &c,
+        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
+    )
+    .await;
     let cfg = context_configuration(&c);
     let preferred = preferred_format();
     let device = r.gpu().unwrap().device.as_webgpu().unwrap().clone();
@@ -249,8 +254,12 @@ async fn every_frame_fetches_a_fresh_texture() {
 #[wasm_bindgen_test]
 async fn linear_half_reads_back_as_188() {
     let c = canvas(40, 30);
-    let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
-    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0]));
+    let mut r = create(
+        &c,
+        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
+    )
+    .await;
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     let img = read(&mut r).await;
     assert_eq!((img.width, img.height), (40, 30));
     for (x, y) in [(0, 0), (39, 29), (20, 15)] {
@@ -267,10 +276,10 @@ async fn rgba16float_canvas_is_encoded_once_by_the_shader() {
     let c = canvas(16, 16);
     let mut r = create(
         &c,
-        r#"{"canvas":{"format":"rgba16float","screenshots":true}}"#,
+        r#"{"canvas":{"format":"rgba16float","screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
     )
     .await;
-    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0]));
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     let img = read(&mut r).await;
     assert_eq!(img.format, wgpu::TextureFormat::Rgba16Float);
     let p = img.rgba_f32(8, 8);
@@ -288,7 +297,7 @@ async fn premultiplied_gives_alpha_zero_where_transparent() {
         r#"{"canvas":{"alphaMode":"premultiplied","screenshots":true}}"#,
     )
     .await;
-    r.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0]));
+    r.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0])).unwrap();
     assert_eq!(read(&mut r).await.rgba8(5, 5), [0, 0, 0, 0]);
     assert_no_gpu_errors(&r);
 }
@@ -301,7 +310,7 @@ async fn opaque_gives_alpha_255_where_transparent() {
         r#"{"canvas":{"alphaMode":"opaque","screenshots":true}}"#,
     )
     .await;
-    r.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0]));
+    r.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0])).unwrap();
     assert_eq!(read(&mut r).await.rgba8(5, 5)[3], 255);
     assert_no_gpu_errors(&r);
 }
@@ -309,8 +318,12 @@ async fn opaque_gives_alpha_255_where_transparent() {
 #[wasm_bindgen_test]
 async fn resize_changes_the_canvas_and_the_next_frame() {
     let c = canvas(32, 32);
-    let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
-    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0]));
+    let mut r = create(
+        &c,
+        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
+    )
+    .await;
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     read(&mut r).await;
     r.resize(JsValue::from(200), JsValue::from(120)).unwrap();
     assert_eq!((c.width(), c.height()), (200, 120));
@@ -327,7 +340,11 @@ async fn resize_changes_the_canvas_and_the_next_frame() {
 #[wasm_bindgen_test]
 async fn zero_size_renders_nothing_and_throws_nothing() {
     let c = canvas(32, 32);
-    let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
+    let mut r = create(
+        &c,
+        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
+    )
+    .await;
     let seen = spy_current_texture(&c);
     r.resize(JsValue::from(0), JsValue::from(0)).unwrap();
     r.render(Some(JsValue::from(0.5))).unwrap();
@@ -345,7 +362,11 @@ async fn zero_size_renders_nothing_and_throws_nothing() {
 #[wasm_bindgen_test]
 async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
     let c = canvas(32, 32);
-    let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
+    let mut r = create(
+        &c,
+        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
+    )
+    .await;
     let max = r.gpu().unwrap().max_texture_size();
     assert_error(
         r.resize(JsValue::from(max + 1), JsValue::from(10)),
@@ -373,7 +394,7 @@ async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
         (32, 32),
         "a refused resize changes nothing"
     );
-    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0]));
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     assert_close(read(&mut r).await.rgba8(1, 1)[0], 188, 2, "still rendering");
     assert_no_gpu_errors(&r);
 }
@@ -481,7 +502,7 @@ async fn bad_options_are_rejected_with_the_field_named() {
 }
 
 #[wasm_bindgen_test]
-async fn the_pattern_is_lit_and_animated() {
+async fn the_demo_scene_is_lit_and_animated() {
     let c = canvas(96, 64);
     let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
     let a = r.render_and_read(0.0).await.unwrap();
@@ -499,8 +520,12 @@ async fn the_pattern_is_lit_and_animated() {
 #[wasm_bindgen_test]
 async fn offscreen_canvas_works() {
     let c = web_sys::OffscreenCanvas::new(20, 10).unwrap();
-    let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
-    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0]));
+    let mut r = create(
+        &c,
+        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
+    )
+    .await;
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     let img = read(&mut r).await;
     assert_eq!((img.width, img.height), (20, 10));
     assert_close(img.rgba8(3, 3)[2], 188, 2, "offscreen");

@@ -1,19 +1,44 @@
 //! Native tests: the HDR chain on a real Vulkan device (lavapipe on a
-//! machine without a GPU), pixels read back from the GPU.
+//! machine without a GPU), pixels read back from the GPU and compared with
+//! stated tolerances.
 #![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::needless_range_loop, clippy::field_reassign_with_default)]
 
 use afterglow::headless::{vulkan_gpu, Headless};
-use afterglow::options::{AlphaMode, ToneMapping};
+use afterglow::options::{AlphaMode, BlurMode, Msaa, Options, Resolve, ToneMapping, Tonemapper};
 use afterglow::output::OutputSpec;
 use afterglow::readback::Image;
-use afterglow::Content;
+use afterglow::{Content, PixelImage};
 use wgpu::TextureFormat as F;
 
-fn headless(format: F, alpha: AlphaMode, tone: ToneMapping, size: (u32, u32)) -> Headless {
+/// A renderer on lavapipe writing into an output of `format`.
+fn headless_with(mut options: Options, format: F, size: (u32, u32)) -> Headless {
     let gpu =
         pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter (lavapipe: mesa-vulkan-drivers)");
-    let output = OutputSpec::new(format, alpha, tone).expect("valid output");
-    Headless::new(gpu, output, size)
+    options.canvas.format = if format == F::Rgba16Float {
+        afterglow::options::CanvasFormat::Rgba16Float
+    } else {
+        afterglow::options::CanvasFormat::Preferred
+    };
+    let output = OutputSpec::new(
+        format,
+        options.canvas.alpha_mode,
+        options.canvas.tone_mapping,
+    )
+    .expect("valid output");
+    Headless::new(gpu, output, options, size).expect("renderer")
+}
+
+/// The predictable preset (no MSAA, bloom, dither or curve) with a canvas setup.
+fn predictable(alpha: AlphaMode, tone: ToneMapping) -> Options {
+    let mut o = Options::PREDICTABLE;
+    o.canvas.alpha_mode = alpha;
+    o.canvas.tone_mapping = tone;
+    o
+}
+
+fn headless(format: F, alpha: AlphaMode, tone: ToneMapping, size: (u32, u32)) -> Headless {
+    headless_with(predictable(alpha, tone), format, size)
 }
 
 fn frame(h: &Headless, t: f64) -> Image {
@@ -34,12 +59,49 @@ fn assert_close(got: u8, want: u8, tol: u8, what: &str) {
     );
 }
 
+fn pixels(w: u32, h: u32, f: impl Fn(u32, u32) -> [f32; 4]) -> Content {
+    let data = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| f(x, y))
+        .collect();
+    Content::Pixels(PixelImage {
+        width: w,
+        height: h,
+        data,
+    })
+}
+
+/// Float options for measuring light: rgba16float output, extended range
+/// (nothing clamped), no curve, no MSAA, no dither, bloom on.
+fn measuring(intensity: f32, blur: BlurMode) -> Options {
+    let mut o = predictable(AlphaMode::Opaque, ToneMapping::Extended);
+    o.canvas.format = afterglow::options::CanvasFormat::Rgba16Float;
+    o.bloom.enabled = true;
+    o.bloom.intensity = intensity;
+    o.bloom.blur = blur;
+    o
+}
+
+fn bright_pixel(size: u32, at: (u32, u32), value: f32) -> Content {
+    pixels(size, size, move |x, y| {
+        if (x, y) == at {
+            [value, value, value, 1.0]
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        }
+    })
+}
+
+fn red(img: &Image, x: u32, y: u32) -> f32 {
+    img.rgba_f32(x, y)[0]
+}
+
 /// Linear 0.5 through the -srgb view comes out as 188 (encoded once).
 #[test]
 fn linear_half_encodes_to_188_on_8bit_outputs() {
     for format in [F::Rgba8Unorm, F::Bgra8Unorm] {
         let mut h = headless(format, AlphaMode::Opaque, ToneMapping::Standard, (64, 48));
-        h.chain.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0]));
+        h.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
         let img = frame(&h, 0.0);
         assert_eq!((img.width, img.height), (64, 48));
         for (x, y) in [(0, 0), (63, 47), (32, 24)] {
@@ -52,12 +114,29 @@ fn linear_half_encodes_to_188_on_8bit_outputs() {
     }
 }
 
+/// The wording: tonemapper 'none', exposure 1, bloom off, with the
+/// other defaults (MSAA 4, dithering on), still 188 ± 2.
+#[test]
+fn srgb_encoding_happens_exactly_once_with_defaults() {
+    let mut o = Options::default();
+    o.tonemapper = Tonemapper::None;
+    o.bloom.enabled = false;
+    let mut h = headless_with(o, F::Rgba8Unorm, (32, 32));
+    h.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    let img = frame(&h, 0.0);
+    for y in 0..32 {
+        for x in 0..32 {
+            assert_close(img.rgba8(x, y)[1], 188, 2, &format!("pixel {x},{y}"));
+        }
+    }
+}
+
 /// Channels stay in their places (catches an RGBA/BGRA mix-up).
 #[test]
 fn channel_order_is_preserved() {
     for format in [F::Rgba8Unorm, F::Bgra8Unorm, F::Rgba16Float] {
         let mut h = headless(format, AlphaMode::Opaque, ToneMapping::Standard, (8, 8));
-        h.chain.set_content(Content::Solid([1.0, 0.0, 0.0, 1.0]));
+        h.set_content(Content::Solid([1.0, 0.0, 0.0, 1.0])).unwrap();
         let p = frame(&h, 0.0).rgba8(4, 4);
         assert_eq!(p, [255, 0, 0, 255], "{format:?}");
     }
@@ -72,9 +151,8 @@ fn float_output_is_encoded_by_the_shader() {
         ToneMapping::Standard,
         (16, 16),
     );
-    h.chain.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0]));
+    h.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     let p = frame(&h, 0.0).rgba_f32(3, 3);
-    // sRGB(0.5) = 0.7354
     for c in 0..3 {
         assert!((p[c] - 0.7354).abs() < 0.002, "channel {c}: {}", p[c]);
     }
@@ -92,8 +170,8 @@ fn extended_keeps_values_above_one() {
         (8, 8),
     );
     std_h
-        .chain
-        .set_content(Content::Solid([4.0, 4.0, 4.0, 1.0]));
+        .set_content(Content::Solid([4.0, 4.0, 4.0, 1.0]))
+        .unwrap();
     assert!((frame(&std_h, 0.0).rgba_f32(1, 1)[0] - 1.0).abs() < 1e-3);
 
     let mut ext = headless(
@@ -102,15 +180,16 @@ fn extended_keeps_values_above_one() {
         ToneMapping::Extended,
         (8, 8),
     );
-    ext.chain.set_content(Content::Solid([4.0, 4.0, 4.0, 1.0]));
+    ext.set_content(Content::Solid([4.0, 4.0, 4.0, 1.0]))
+        .unwrap();
     let v = frame(&ext, 0.0).rgba_f32(1, 1)[0];
     let want = 1.055 * 4f32.powf(1.0 / 2.4) - 0.055; // 1.7932
     assert!((v - want).abs() < 0.01, "got {v}, want {want}");
 }
 
 /// Premultiplied output: transparent stays alpha 0; half-covered white is
-/// stored as encode(1) * 0.5 = 128, so rgb <= alpha (a valid premultiplied
-/// colour), on both the hardware-encoded and the shader-encoded path.
+/// stored as encode(1) * 0.5 = 128, so rgb <= alpha, on both the
+/// hardware-encoded and the shader-encoded path.
 #[test]
 fn premultiplied_output_is_valid() {
     for format in [F::Rgba8Unorm, F::Rgba16Float] {
@@ -120,14 +199,14 @@ fn premultiplied_output_is_valid() {
             ToneMapping::Standard,
             (8, 8),
         );
-        h.chain.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0]));
+        h.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0])).unwrap();
         assert_eq!(
             frame(&h, 0.0).rgba8(2, 2),
             [0, 0, 0, 0],
             "{format:?} transparent"
         );
 
-        h.chain.set_content(Content::Solid([0.5, 0.5, 0.5, 0.5]));
+        h.set_content(Content::Solid([0.5, 0.5, 0.5, 0.5])).unwrap();
         let p = frame(&h, 0.0).rgba8(2, 2);
         assert_close(p[3], 128, 1, "alpha");
         for c in 0..3 {
@@ -142,6 +221,39 @@ fn premultiplied_output_is_valid() {
     }
 }
 
+/// The demo scene with bloom over a transparent canvas: every pixel is a
+/// valid premultiplied colour (rgb <= alpha), and the glow reaches the
+/// transparent background as light (partial alpha), not as a dark halo.
+#[test]
+fn premultiplied_bloom_keeps_rgb_at_most_alpha() {
+    for format in [F::Rgba8Unorm, F::Rgba16Float] {
+        let mut o = Options::default();
+        o.canvas.alpha_mode = AlphaMode::Premultiplied;
+        o.bloom.intensity = 2.0;
+        let h = headless_with(o, format, (160, 120));
+        let img = frame(&h, 1.0);
+        let mut glow = 0;
+        for y in 0..img.height {
+            for x in 0..img.width {
+                let p = img.rgba_f32(x, y);
+                for c in 0..3 {
+                    assert!(
+                        p[c] <= p[3] + 1.5 / 255.0,
+                        "{format:?} pixel {x},{y}: rgb {p:?} exceeds alpha"
+                    );
+                }
+                if p[3] > 0.02 && p[3] < 0.9 {
+                    glow += 1;
+                }
+            }
+        }
+        assert!(
+            glow > 50,
+            "{format:?}: partially transparent glow pixels: {glow}"
+        );
+    }
+}
+
 /// Opaque output writes alpha 1 even where the content is transparent.
 #[test]
 fn opaque_output_has_full_alpha() {
@@ -151,19 +263,14 @@ fn opaque_output_has_full_alpha() {
         ToneMapping::Standard,
         (8, 8),
     );
-    h.chain.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0]));
+    h.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0])).unwrap();
     assert_eq!(frame(&h, 0.0).rgba8(0, 0), [0, 0, 0, 255]);
 }
 
-/// The demo pattern is animated, HDR and not black.
+/// The demo scene is lit, HDR, depth-tested geometry, and animated.
 #[test]
-fn pattern_animates() {
-    let h = headless(
-        F::Rgba8Unorm,
-        AlphaMode::Opaque,
-        ToneMapping::Standard,
-        (96, 64),
-    );
+fn demo_scene_renders_and_animates() {
+    let h = headless_with(Options::default(), F::Rgba8Unorm, (160, 100));
     let a = frame(&h, 0.0);
     let b = frame(&h, 1.0);
     let lit = a
@@ -172,6 +279,12 @@ fn pattern_animates() {
         .filter(|p| p[0].max(p[1]).max(p[2]) > 200)
         .count();
     assert!(lit > 20, "bright pixels: {lit}");
+    let dark = a
+        .data
+        .chunks(4)
+        .filter(|p| p[0].max(p[1]).max(p[2]) < 10)
+        .count();
+    assert!(dark > 500, "the background stays dark: {dark}");
     let changed = a.data.iter().zip(&b.data).filter(|(x, y)| x != y).count();
     assert!(
         changed > 100,
@@ -188,29 +301,419 @@ fn resize_and_zero_size() {
         ToneMapping::Standard,
         (32, 32),
     );
-    h.chain.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0]));
-    h.resize((0, 0));
+    h.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    h.resize((0, 0)).unwrap();
     assert!(!h.render(0.0), "a 0×0 frame must be skipped");
-    h.resize((17, 5));
+    h.resize((17, 5)).unwrap();
     let img = frame(&h, 0.0);
     assert_eq!((img.width, img.height), (17, 5));
     assert_close(img.rgba8(16, 4)[0], 188, 2, "after resize");
 }
 
-/// After warm-up a frame creates no texture, view, bind group, pipeline or buffer.
+/// Light entirely below the threshold (and its knee) gets no bloom: the
+/// output is bit-identical to the output with bloom off.
+#[test]
+fn below_threshold_gets_no_bloom() {
+    let content = pixels(64, 64, |x, y| {
+        let v = 0.4 * ((x * 7 + y * 3) % 13) as f32 / 12.0;
+        [v, v * 0.5, v, 1.0]
+    });
+    for blur in [BlurMode::Mip, BlurMode::Gaussian] {
+        let mut on = measuring(3.0, blur);
+        on.bloom.threshold = 1.0;
+        on.bloom.knee = 0.5; // soft knee starts at 0.5
+        let mut off = on;
+        off.bloom.enabled = false;
+        let mut a = headless_with(on, F::Rgba16Float, (64, 64));
+        a.set_content(content.clone()).unwrap();
+        let mut b = headless_with(off, F::Rgba16Float, (64, 64));
+        b.set_content(content.clone()).unwrap();
+        assert_eq!(frame(&a, 0.0).data, frame(&b, 0.0).data, "{blur:?}");
+    }
+}
+
+/// One bright pixel on black: a halo that is symmetric and falls off
+/// monotonically with distance, in both blur modes. Symmetry is within 20%
+/// (+0.002) from 3 px out: the half-resolution grid centres a single
+/// pixel's blur half a pixel off, which shows right next to it.
+#[test]
+fn bright_pixel_halo_is_symmetric_and_monotonic() {
+    for blur in [BlurMode::Mip, BlurMode::Gaussian] {
+        // Eight Gaussian iterations at twice the radius: a glow wide enough
+        // that the half-pixel offset is a small part of it.
+        let mut o = measuring(1.0, blur);
+        o.bloom.iterations = 8;
+        o.bloom.radius = 2.0;
+        let mut h = headless_with(o, F::Rgba16Float, (128, 128));
+        h.set_content(bright_pixel(128, (64, 64), 200.0)).unwrap();
+        let img = frame(&h, 0.0);
+        let c = 64;
+        if std::env::var("PROFILE").is_ok() {
+            for d in 0..40 {
+                eprintln!(
+                    "{blur:?} d={d}: R {} L {} D {} U {}",
+                    red(&img, c + d, c),
+                    red(&img, c - d, c),
+                    red(&img, c, c + d),
+                    red(&img, c, c - d)
+                );
+            }
+        }
+        assert!(red(&img, c + 6, c) > 1e-3, "{blur:?}: no halo 6 px away");
+        for d in 3..40u32 {
+            let right = red(&img, c + d, c);
+            let left = red(&img, c - d, c);
+            let down = red(&img, c, c + d);
+            let up = red(&img, c, c - d);
+            for (a, b, what) in [
+                (right, left, "right/left"),
+                (down, up, "down/up"),
+                (right, down, "right/down"),
+            ] {
+                assert!(
+                    (a - b).abs() <= 0.2 * a.max(b) + 2e-3,
+                    "{blur:?} {what} asymmetric at distance {d}: {a} vs {b}"
+                );
+            }
+            // Monotonic decrease along each axis (f16 rounding allowed).
+            for (near, far) in [
+                (red(&img, c + d - 1, c), right),
+                (red(&img, c - d + 1, c), left),
+                (red(&img, c, c + d - 1), down),
+                (red(&img, c, c - d + 1), up),
+            ] {
+                assert!(
+                    far <= near + 1e-3,
+                    "{blur:?}: halo rises at distance {d}: {near} -> {far}"
+                );
+            }
+        }
+        // Diagonal as well, so the halo is round rather than a cross.
+        let diag = red(&img, c + 7, c + 7);
+        let axis = red(&img, c + 10, c);
+        assert!(
+            (diag - axis).abs() <= 0.35 * diag.max(axis) + 2e-3,
+            "{blur:?}: diagonal {diag} vs axis {axis}"
+        );
+    }
+}
+
+fn energy(img: &Image, skip: (u32, u32)) -> f64 {
+    let mut sum = 0.0;
+    for y in 0..img.height {
+        for x in 0..img.width {
+            if (x, y) != skip {
+                let p = img.rgba_f32(x, y);
+                sum += (p[0] + p[1] + p[2]) as f64;
+            }
+        }
+    }
+    sum
+}
+
+/// More intensity, more energy around the bright pixel.
+#[test]
+fn more_intensity_more_energy() {
+    let mut last = 0.0;
+    for intensity in [0.25, 1.0, 4.0] {
+        let mut h = headless_with(
+            measuring(intensity, BlurMode::Mip),
+            F::Rgba16Float,
+            (96, 96),
+        );
+        h.set_content(bright_pixel(96, (48, 48), 100.0)).unwrap();
+        let e = energy(&frame(&h, 0.0), (48, 48));
+        assert!(
+            e > last * 1.5,
+            "intensity {intensity}: energy {e} not above {last}"
+        );
+        last = e;
+    }
+}
+
+/// With bloom off the output is the HDR image alone: black stays exactly
+/// black next to the bright pixel, and the pixel keeps its value.
+#[test]
+fn bloom_disabled_leaves_the_image_untouched() {
+    let mut o = measuring(1.0, BlurMode::Mip);
+    o.bloom.enabled = false;
+    let mut h = headless_with(o, F::Rgba16Float, (64, 64));
+    h.set_content(bright_pixel(64, (32, 32), 100.0)).unwrap();
+    let img = frame(&h, 0.0);
+    let want = 1.055 * 100f32.powf(1.0 / 2.4) - 0.055;
+    assert!(
+        (red(&img, 32, 32) - want).abs() < 0.02,
+        "center {}",
+        red(&img, 32, 32)
+    );
+    assert_eq!(energy(&img, (32, 32)), 0.0);
+}
+
+/// Every tonemapper maps 0 to 0, is monotonic, and stays in [0, 1] for
+/// inputs up to 1e4.
+#[test]
+fn tonemappers_are_monotonic_and_bounded() {
+    let n = 256;
+    let ramp = |i: u32| {
+        if i == 0 {
+            0.0
+        } else {
+            1e-4 * 1e8f32.powf(i as f32 / (n - 1) as f32)
+        }
+    };
+    let content = pixels(n, 1, |x, _| {
+        let v = ramp(x);
+        [v, v, v, 1.0]
+    });
+    let mut at_one = Vec::new();
+    for t in [
+        Tonemapper::Agx,
+        Tonemapper::Aces,
+        Tonemapper::KhronosNeutral,
+        Tonemapper::Reinhard,
+        Tonemapper::None,
+    ] {
+        let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
+        o.canvas.format = afterglow::options::CanvasFormat::Rgba16Float;
+        o.tonemapper = t;
+        let mut h = headless_with(o, F::Rgba16Float, (n, 1));
+        h.set_content(content.clone()).unwrap();
+        let img = frame(&h, 0.0);
+        assert_eq!(img.rgba_f32(0, 0)[..3], [0.0; 3], "{t:?}: 0 must map to 0");
+        let mut prev = [0.0f32; 3];
+        for x in 0..n {
+            let p = img.rgba_f32(x, 0);
+            for c in 0..3 {
+                assert!(
+                    (0.0..=1.0).contains(&p[c]),
+                    "{t:?}: {} -> {}",
+                    ramp(x),
+                    p[c]
+                );
+                assert!(
+                    p[c] >= prev[c] - 1e-3,
+                    "{t:?}: not monotonic at {}: {} after {}",
+                    ramp(x),
+                    p[c],
+                    prev[c]
+                );
+            }
+            prev = [p[0], p[1], p[2]];
+        }
+        assert!(prev[0] > 0.9, "{t:?}: 1e4 maps to {}", prev[0]);
+        // The value at input ~1.
+        let one = (0..n)
+            .min_by(|&a, &b| (ramp(a) - 1.0).abs().total_cmp(&(ramp(b) - 1.0).abs()))
+            .unwrap();
+        at_one.push((t, img.rgba_f32(one, 0)[0]));
+    }
+    // The curves really differ.
+    for i in 0..at_one.len() {
+        for j in i + 1..at_one.len() {
+            assert!(
+                (at_one[i].1 - at_one[j].1).abs() > 0.01,
+                "{:?} and {:?} agree at 1",
+                at_one[i],
+                at_one[j]
+            );
+        }
+    }
+}
+
+/// A white square on black: MSAA 4 gives intermediate coverage values along
+/// its edges; MSAA 1 gives none.
+#[test]
+fn msaa_antialiases_geometric_edges() {
+    let count = |msaa| {
+        let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
+        o.msaa = msaa;
+        let mut h = headless_with(o, F::Rgba8Unorm, (96, 96));
+        h.set_content(Content::Shape([1.0, 1.0, 1.0, 1.0])).unwrap();
+        let img = frame(&h, 0.0);
+        let full = img.data.chunks(4).filter(|p| p[0] == 255).count();
+        assert!(
+            full > 1000,
+            "{msaa:?}: the square is drawn ({full} white pixels)"
+        );
+        img.data
+            .chunks(4)
+            .filter(|p| p[0] > 8 && p[0] < 247)
+            .count()
+    };
+    assert_eq!(
+        count(Msaa::Off),
+        0,
+        "msaa 1 must not produce intermediate values"
+    );
+    let partial = count(Msaa::X4);
+    assert!(
+        partial > 60,
+        "msaa 4 edge pixels with partial coverage: {partial}"
+    );
+}
+
+/// A very bright square: the hardware resolve averages linear HDR, so after
+/// tonemapping its edges stay nearly as bright as the inside (aliased);
+/// the tonemap-aware resolve keeps a coverage gradient.
+#[test]
+fn tonemapped_resolve_keeps_bright_edges_antialiased() {
+    let edge_levels = |resolve| {
+        let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
+        o.msaa = Msaa::X4;
+        o.resolve = resolve;
+        o.tonemapper = Tonemapper::Reinhard;
+        let mut h = headless_with(o, F::Rgba8Unorm, (96, 96));
+        h.set_content(Content::Shape([50.0, 50.0, 50.0, 1.0]))
+            .unwrap();
+        let img = frame(&h, 0.0);
+        // Edge pixels: neither background nor the fully covered inside.
+        let inside = img.rgba8(48, 48)[0];
+        let edge: Vec<u8> = img
+            .data
+            .chunks(4)
+            .map(|p| p[0])
+            .filter(|&v| v > 8 && v < inside.saturating_sub(3))
+            .collect();
+        (inside, edge)
+    };
+    let (inside_hw, edge_hw) = edge_levels(Resolve::Hardware);
+    let (inside_tm, edge_tm) = edge_levels(Resolve::Tonemapped);
+    assert!(
+        inside_hw.abs_diff(inside_tm) <= 1,
+        "{inside_hw} vs {inside_tm}"
+    );
+    let mid = |e: &[u8]| e.iter().filter(|&&v| v < 200).count();
+    assert!(
+        mid(&edge_tm) > 2 * mid(&edge_hw) + 20,
+        "tonemapped resolve: {} mid-level edge pixels, hardware: {}",
+        mid(&edge_tm),
+        mid(&edge_hw)
+    );
+}
+
+/// One NaN (or Inf) pixel does not spread: the frame equals the frame
+/// with that pixel black everywhere except the pixel itself.
+#[test]
+fn one_nan_pixel_does_not_spread() {
+    let scene = |bad: f32| {
+        pixels(64, 64, move |x, y| match (x, y) {
+            (20, 20) => [30.0, 20.0, 10.0, 1.0],
+            (40, 36) => [bad, bad, bad, 1.0],
+            _ => [0.05, 0.05, 0.1, 1.0],
+        })
+    };
+    for blur in [BlurMode::Mip, BlurMode::Gaussian] {
+        let mut o = measuring(1.0, blur);
+        o.canvas.tone_mapping = ToneMapping::Standard;
+        o.tonemapper = Tonemapper::Agx;
+        let mut clean = headless_with(o, F::Rgba16Float, (64, 64));
+        clean.set_content(scene(0.0)).unwrap();
+        let want = frame(&clean, 0.0);
+        for bad in [f32::NAN, f32::INFINITY] {
+            let mut h = headless_with(o, F::Rgba16Float, (64, 64));
+            h.set_content(scene(bad)).unwrap();
+            let got = frame(&h, 0.0);
+            for y in 0..64u32 {
+                for x in 0..64u32 {
+                    if x.abs_diff(40) <= 1 && y.abs_diff(36) <= 1 {
+                        continue;
+                    }
+                    assert_eq!(
+                        got.rgba_f32(x, y),
+                        want.rgba_f32(x, y),
+                        "{blur:?} {bad}: pixel {x},{y} changed"
+                    );
+                }
+            }
+            let p = got.rgba_f32(40, 36);
+            assert!(
+                p.iter().all(|v| v.is_finite()),
+                "{blur:?} {bad}: {p:?} reached the output"
+            );
+        }
+    }
+}
+
+/// Every shape of the chain renders at awkward sizes without a GPU error,
+/// and writes finite values.
+#[test]
+fn all_chains_render_at_odd_sizes() {
+    let mut variants = Vec::new();
+    for blur in [BlurMode::Mip, BlurMode::Gaussian] {
+        for (msaa, resolve) in [
+            (Msaa::X4, Resolve::Hardware),
+            (Msaa::X4, Resolve::Tonemapped),
+            (Msaa::Off, Resolve::Hardware),
+        ] {
+            let mut o = Options::default();
+            o.bloom.blur = blur;
+            o.msaa = msaa;
+            o.resolve = resolve;
+            variants.push(o);
+        }
+    }
+    for o in variants {
+        let mut h = headless_with(o, F::Rgba8Unorm, (1, 1));
+        for size in [(1, 1), (3, 7), (1366, 768)] {
+            h.resize(size).unwrap();
+            let img = frame(&h, 0.5);
+            assert_eq!((img.width, img.height), size);
+            let names = h.chain.pass_names();
+            assert_eq!(names.first().map(String::as_str), Some("scene"));
+            assert_eq!(names.last().map(String::as_str), Some("composite"));
+        }
+    }
+}
+
+/// After warm-up a frame creates no texture, view, bind group, pipeline or
+/// buffer, in every chain shape.
 #[test]
 fn frames_create_no_gpu_objects() {
-    let h = headless(
-        F::Rgba8Unorm,
-        AlphaMode::Opaque,
-        ToneMapping::Standard,
-        (32, 32),
-    );
-    h.render(0.0);
-    let before = h.gpu.counters.snapshot();
-    for i in 0..5 {
-        h.render(i as f64 * 0.1);
+    for (blur, resolve) in [
+        (BlurMode::Mip, Resolve::Hardware),
+        (BlurMode::Gaussian, Resolve::Tonemapped),
+    ] {
+        let mut o = Options::default();
+        o.bloom.blur = blur;
+        o.resolve = resolve;
+        let h = headless_with(o, F::Rgba8Unorm, (64, 48));
+        h.render(0.0);
+        let before = h.gpu.counters.snapshot();
+        for i in 0..5 {
+            h.render(i as f64 * 0.1);
+        }
+        assert_eq!(h.gpu.counters.snapshot(), before, "{blur:?} {resolve:?}");
+        assert_eq!(h.gpu.error_count(), 0);
     }
-    assert_eq!(h.gpu.counters.snapshot(), before);
-    assert_eq!(h.gpu.error_count(), 0);
+}
+
+/// The frame's pass graph: the bloom chain renders each mip through its own
+/// view, and the graph the frame records validates.
+#[test]
+fn the_frame_graph_names_every_pass() {
+    // 256×128: a 128×64 bloom base, 8 levels less the 3 a base below the
+    // reference height loses.
+    let h = headless_with(Options::default(), F::Rgba8Unorm, (256, 128));
+    let names = h.chain.pass_names();
+    assert_eq!(
+        names,
+        [
+            "scene",
+            "bloom extract",
+            "bloom downsample 1",
+            "bloom downsample 2",
+            "bloom downsample 3",
+            "bloom downsample 4",
+            "bloom upsample 3",
+            "bloom upsample 2",
+            "bloom upsample 1",
+            "bloom upsample 0",
+            "composite"
+        ]
+    );
+    let g = h.chain.graph().unwrap();
+    assert_eq!(g.validate(), Ok(()));
+    let down2 = &g.passes[3];
+    assert_eq!(g.view_name(&down2.colors[0].view), "bloom mip 2");
+    assert_eq!(g.view_name(&down2.sampled[0]), "bloom mip 1");
 }

@@ -1,110 +1,186 @@
-//! One module per pass. Each owns its pipeline(s), its uniform buffer and
-//! the bind groups that depend only on it; bind groups that reference
-//! size-dependent targets are rebuilt with those targets, never per frame.
+//! One module per pass. Each owns its pipelines and uniform buffers; the
+//! bind groups that reference size-dependent targets are built with those
+//! targets (by `chain::Chain::rebuild`), never per frame.
 
+pub mod bloom;
 pub mod composite;
-pub mod pattern;
+pub mod resolve;
+pub mod scene;
+
+use crate::gpu::Gpu;
 
 /// The full-screen triangle vertex stage, shared by every full-screen pass.
 pub const FULLSCREEN_WGSL: &str = include_str!("../../shaders/fullscreen.wgsl");
 
-/// Compiles a full-screen pass: the shared vertex stage plus `fragment_src`.
-pub fn fullscreen_module(
-    device: &wgpu::Device,
-    label: &str,
-    fragment_src: &str,
-) -> wgpu::ShaderModule {
-    let source = format!("{FULLSCREEN_WGSL}\n{fragment_src}");
+/// Compiles a shader made of the shared full-screen vertex stage and `parts`.
+pub fn shader_module(device: &wgpu::Device, label: &str, parts: &[&str]) -> wgpu::ShaderModule {
+    let mut source = String::from(FULLSCREEN_WGSL);
+    for p in parts {
+        source.push('\n');
+        source.push_str(p);
+    }
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(source.into()),
     })
 }
 
-/// A uniform buffer binding visible to the fragment stage.
-pub fn uniform_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
+/// A render pipeline together with what it was created for, so the pass
+/// graph can check it against the attachments it is used with.
+pub struct Pipe {
+    pub raw: wgpu::RenderPipeline,
+    pub color_format: wgpu::TextureFormat,
+    pub depth_format: Option<wgpu::TextureFormat>,
+    pub samples: u32,
 }
 
-/// A filterable float 2D texture binding visible to the fragment stage.
-pub fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Float { filterable: true },
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
+/// How a pipeline's fragment output is combined with the target.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Blend {
+    Replace,
+    /// `one + one`: accumulate (bloom upsample).
+    Add,
 }
 
-/// A filtering sampler binding visible to the fragment stage.
-pub fn sampler_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-        count: None,
-    }
+/// Everything that varies between the crate's render pipelines.
+pub struct PipeDesc<'a> {
+    pub label: &'a str,
+    pub layout: &'a wgpu::PipelineLayout,
+    pub module: &'a wgpu::ShaderModule,
+    pub vertex_entry: &'a str,
+    pub fragment_entry: &'a str,
+    pub color_format: wgpu::TextureFormat,
+    pub blend: Blend,
+    /// Depth attachment format and whether the pipeline tests and writes it.
+    pub depth: Option<(wgpu::TextureFormat, bool)>,
+    pub samples: u32,
 }
 
-/// A full-screen render pipeline with one color target and no blending.
-pub fn fullscreen_pipeline(
-    gpu: &crate::gpu::Gpu,
-    label: &str,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    fragment_entry: &str,
-    format: wgpu::TextureFormat,
-) -> wgpu::RenderPipeline {
-    gpu.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some(label),
-        layout: Some(layout),
+pub fn pipeline(gpu: &Gpu, d: &PipeDesc<'_>) -> Pipe {
+    let blend = match d.blend {
+        Blend::Replace => None,
+        Blend::Add => Some(wgpu::BlendState {
+            color: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::One,
+                dst_factor: wgpu::BlendFactor::One,
+                operation: wgpu::BlendOperation::Add,
+            },
+            alpha: wgpu::BlendComponent::REPLACE,
+        }),
+    };
+    let raw = gpu.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(d.label),
+        layout: Some(d.layout),
         vertex: wgpu::VertexState {
-            module,
-            entry_point: Some("vs_fullscreen"),
+            module: d.module,
+            entry_point: Some(d.vertex_entry),
             compilation_options: Default::default(),
             buffers: &[],
         },
         primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: None,
-        multisample: wgpu::MultisampleState::default(),
+        depth_stencil: d.depth.map(|(format, test)| wgpu::DepthStencilState {
+            format,
+            depth_write_enabled: Some(test),
+            depth_compare: Some(if test {
+                wgpu::CompareFunction::Less
+            } else {
+                wgpu::CompareFunction::Always
+            }),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: wgpu::MultisampleState {
+            count: d.samples,
+            ..Default::default()
+        },
         fragment: Some(wgpu::FragmentState {
-            module,
-            entry_point: Some(fragment_entry),
+            module: d.module,
+            entry_point: Some(d.fragment_entry),
             compilation_options: Default::default(),
             targets: &[Some(wgpu::ColorTargetState {
-                format,
-                blend: None,
+                format: d.color_format,
+                blend,
                 write_mask: wgpu::ColorWrites::ALL,
             })],
         }),
         multiview_mask: None,
         cache: None,
+    });
+    Pipe {
+        raw,
+        color_format: d.color_format,
+        depth_format: d.depth.map(|(f, _)| f),
+        samples: d.samples,
+    }
+}
+
+/// A bind group layout entry visible to the fragment stage.
+pub fn entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::VERTEX,
+        ty,
+        count: None,
+    }
+}
+
+pub const UNIFORM: wgpu::BindingType = wgpu::BindingType::Buffer {
+    ty: wgpu::BufferBindingType::Uniform,
+    has_dynamic_offset: false,
+    min_binding_size: None,
+};
+
+pub const FILTERABLE_TEXTURE: wgpu::BindingType = wgpu::BindingType::Texture {
+    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+    view_dimension: wgpu::TextureViewDimension::D2,
+    multisampled: false,
+};
+
+pub const FILTERING_SAMPLER: wgpu::BindingType =
+    wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering);
+
+pub fn layout(
+    gpu: &Gpu,
+    label: &str,
+    entries: &[wgpu::BindGroupLayoutEntry],
+) -> wgpu::BindGroupLayout {
+    gpu.device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(label),
+            entries,
+        })
+}
+
+pub fn pipeline_layout(
+    gpu: &Gpu,
+    label: &str,
+    groups: &[&wgpu::BindGroupLayout],
+) -> wgpu::PipelineLayout {
+    let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
+    gpu.device
+        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(label),
+            bind_group_layouts: &groups,
+            immediate_size: 0,
+        })
+}
+
+pub fn uniform_buffer(gpu: &Gpu, label: &str, size: usize) -> wgpu::Buffer {
+    gpu.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
     })
 }
 
-/// A color attachment that clears (the pass writes every pixel, so loading
-/// would only cost bandwidth) and stores (a later pass reads it).
-pub fn clear_store(view: &wgpu::TextureView) -> wgpu::RenderPassColorAttachment<'_> {
-    wgpu::RenderPassColorAttachment {
-        view,
-        depth_slice: None,
-        resolve_target: None,
-        ops: wgpu::Operations {
-            load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-            store: wgpu::StoreOp::Store,
-        },
-    }
+pub fn linear_sampler(gpu: &Gpu, label: &str) -> wgpu::Sampler {
+    gpu.device.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some(label),
+        address_mode_u: wgpu::AddressMode::ClampToEdge,
+        address_mode_v: wgpu::AddressMode::ClampToEdge,
+        mag_filter: wgpu::FilterMode::Linear,
+        min_filter: wgpu::FilterMode::Linear,
+        ..Default::default()
+    })
 }

@@ -1,0 +1,46 @@
+//! Renders one frame natively (Vulkan; lavapipe without a GPU) and writes
+//! it as a PNG: `cargo run --example snapshot -- out.png [width height time]`.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    native::main()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use afterglow::headless::{vulkan_gpu, Headless};
+    use afterglow::options::Options;
+    use afterglow::output::OutputSpec;
+
+    pub fn main() -> Result<(), Box<dyn std::error::Error>> {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let path = args
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "snapshot.png".into());
+        let num = |i: usize, d: f64| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
+        let (w, h, t) = (num(1, 960.0) as u32, num(2, 540.0) as u32, num(3, 2.0));
+        let gpu = pollster::block_on(vulkan_gpu())?;
+        let options = Options::default();
+        let output = OutputSpec::new(
+            wgpu::TextureFormat::Rgba8Unorm,
+            options.canvas.alpha_mode,
+            options.canvas.tone_mapping,
+        )?;
+        let headless = Headless::new(gpu, output, options, (w, h))?;
+        let img = pollster::block_on(headless.render_and_read(t))?;
+        let file = std::fs::File::create(&path)?;
+        let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.write_header()?.write_image_data(&img.data)?;
+        println!(
+            "wrote {path} ({w}×{h}, t = {t} s, adapter {})",
+            headless.gpu.adapter_info.name
+        );
+        Ok(())
+    }
+}

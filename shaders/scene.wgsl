@@ -1,0 +1,164 @@
+// Scene content, drawn into the HDR target (through the MSAA attachment
+// when msaa is 4). Writes premultiplied linear radiance.
+//
+// - vs_scene/fs_scene: the demo scene, instanced emissive cubes generated
+//   from vertex_index and instance_index (no vertex buffers), depth-tested.
+// - vs_shape/fs_solid: one tilted square of a solid colour, for edge tests.
+// - vs_fullscreen with fs_solid, fs_pattern, fs_pixels: full-screen content.
+//
+// Keep SceneParams in sync with src/passes/scene.rs.
+
+struct SceneParams {
+    // Premultiplied linear colour of the solid and shape content.
+    color: vec4f,
+    time: f32,
+    aspect: f32,
+    instances: u32,
+    _pad: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: SceneParams;
+// Pixels content: one texel per output pixel (nearest), rgba32float.
+@group(1) @binding(0) var pixels: texture_2d<f32>;
+
+fn hash(n: u32) -> f32 {
+    var x = n * 747796405u + 2891336453u;
+    x = ((x >> ((x >> 28u) + 4u)) ^ x) * 277803737u;
+    x = (x >> 22u) ^ x;
+    return f32(x) / 4294967295.0;
+}
+
+fn rotate_y(a: f32) -> mat3x3f {
+    let c = cos(a);
+    let s = sin(a);
+    return mat3x3f(vec3f(c, 0.0, -s), vec3f(0.0, 1.0, 0.0), vec3f(s, 0.0, c));
+}
+
+fn rotate_x(a: f32) -> mat3x3f {
+    let c = cos(a);
+    let s = sin(a);
+    return mat3x3f(vec3f(1.0, 0.0, 0.0), vec3f(0.0, c, s), vec3f(0.0, -s, c));
+}
+
+// Perspective projection of a view-space point (camera looking down -z).
+fn project(p: vec3f) -> vec4f {
+    let f = 1.0 / tan(radians(45.0) * 0.5);
+    let near = 0.1;
+    let far = 100.0;
+    let z = p.z * far / (near - far) + near * far / (near - far);
+    return vec4f(p.x * f / params.aspect, p.y * f, z, -p.z);
+}
+
+struct SceneOut {
+    @builtin(position) position: vec4f,
+    @location(0) @interpolate(flat) radiance: vec3f,
+    @location(1) @interpolate(flat) normal: vec3f,
+}
+
+// The 36 corners of a unit cube, two triangles per face.
+fn cube_corner(i: u32) -> vec3f {
+    let face = i / 6u;
+    let corner = array<vec2f, 6>(
+        vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0),
+        vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0),
+    )[i % 6u];
+    let axis = face / 2u;
+    let side = select(-1.0, 1.0, face % 2u == 0u);
+    // Winding flips with the side so every face is front-facing outward.
+    let uv = vec2f(corner.x * side, corner.y);
+    if axis == 0u {
+        return vec3f(side, uv.y, -uv.x);
+    } else if axis == 1u {
+        return vec3f(uv.x, side, -uv.y);
+    }
+    return vec3f(uv.x, uv.y, side);
+}
+
+fn cube_normal(i: u32) -> vec3f {
+    let face = i / 6u;
+    let side = select(-1.0, 1.0, face % 2u == 0u);
+    let axis = face / 2u;
+    return vec3f(
+        select(0.0, side, axis == 0u),
+        select(0.0, side, axis == 1u),
+        select(0.0, side, axis == 2u),
+    );
+}
+
+@vertex
+fn vs_scene(@builtin(vertex_index) vi: u32, @builtin(instance_index) ii: u32) -> SceneOut {
+    let t = params.time;
+    let h0 = hash(ii * 4u);
+    let h1 = hash(ii * 4u + 1u);
+    let h2 = hash(ii * 4u + 2u);
+    let h3 = hash(ii * 4u + 3u);
+    // A slowly turning spiral of cubes around the origin.
+    let n = f32(params.instances);
+    let k = f32(ii) / n;
+    let angle = k * 6.2832 * 3.0 + t * (0.15 + 0.1 * h0);
+    let radius = 1.2 + 3.4 * k;
+    let center = vec3f(cos(angle) * radius, (h1 - 0.5) * 2.6 + sin(t * 0.7 + h2 * 6.0) * 0.3, sin(angle) * radius);
+    let size = 0.1 + 0.2 * h3;
+    let spin = rotate_y(t * (0.5 + h2) + h0 * 6.0) * rotate_x(t * (0.3 + h1) + h3 * 6.0);
+    let world = center + spin * (cube_corner(vi) * size);
+    let normal = spin * cube_normal(vi);
+    // Camera orbiting slowly, looking at the origin from above.
+    let cam = rotate_x(0.35) * rotate_y(-t * 0.1);
+    let view = cam * world - vec3f(0.0, 0.0, 9.0);
+    var out: SceneOut;
+    out.position = project(view);
+    // Emission from 0.1 to 40: most cubes dim, a few blinding.
+    let emission = 0.1 * pow(400.0, pow(h0, 2.5));
+    let hue = vec3f(0.5) + 0.5 * cos(6.2832 * (vec3f(0.0, 0.33, 0.67) + h1));
+    out.radiance = hue * emission;
+    out.normal = cam * normal;
+    return out;
+}
+
+@fragment
+fn fs_scene(in: SceneOut) -> @location(0) vec4f {
+    let light = normalize(vec3f(0.4, 0.8, 0.6));
+    let shade = 0.35 + 0.65 * max(dot(in.normal, light), 0.0);
+    return vec4f(in.radiance * shade, 1.0);
+}
+
+// One square, tilted by 30 degrees, covering the middle of the target: its
+// edges are the geometric edges of the MSAA tests.
+@vertex
+fn vs_shape(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4f {
+    let corner = array<vec2f, 6>(
+        vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0),
+        vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0),
+    )[vi % 6u] * 0.5;
+    let a = radians(30.0);
+    let p = vec2f(corner.x * cos(a) - corner.y * sin(a), corner.x * sin(a) + corner.y * cos(a));
+    return vec4f(p.x / params.aspect, p.y, 0.5, 1.0);
+}
+
+@fragment
+fn fs_solid() -> @location(0) vec4f {
+    return params.color;
+}
+
+// An animated full-screen HDR pattern: orbs peaking far above 1.
+@fragment
+fn fs_pattern(in: FullscreenOut) -> @location(0) vec4f {
+    let t = params.time;
+    let p = vec2f((in.uv.x - 0.5) * params.aspect, in.uv.y - 0.5);
+    var c = vec3f(0.02, 0.025, 0.05) + vec3f(0.03, 0.02, 0.06) * (1.0 - in.uv.y);
+    for (var i = 0u; i < 3u; i++) {
+        let phase = t * (0.6 + 0.25 * f32(i)) + f32(i) * 2.094;
+        let center = vec2f(cos(phase), sin(phase * 1.3)) * 0.28;
+        let hue = vec3f(0.5) + 0.5 * cos(vec3f(0.0, 2.094, 4.189) + f32(i) * 2.094);
+        let d = length(p - center) / 0.09;
+        c += hue * 8.0 * exp(-d * d * 4.0);
+    }
+    return vec4f(c, 1.0);
+}
+
+@fragment
+fn fs_pixels(in: FullscreenOut) -> @location(0) vec4f {
+    let dims = vec2f(textureDimensions(pixels));
+    let coord = vec2i(clamp(floor(in.uv * dims), vec2f(0.0), dims - 1.0));
+    return textureLoad(pixels, coord, 0);
+}

@@ -1,0 +1,241 @@
+//! Bloom passes. Two blurs share the bright extract:
+//!
+//! - `mip` (default): extract into mip 0 of one half-resolution texture, a
+//!   13-tap downsample into each next mip, then a tent upsample added back
+//!   up the chain. Every pass renders into a one-mip view and samples
+//!   another one-mip view of the same texture: different subresources, so
+//!   legal within the same-subresource rule.
+//! - `gaussian`: extract into a ping target, then horizontal/vertical passes
+//!   ping-ponging between two targets. Their bind groups are made with the
+//!   targets, once per size, never per frame or per iteration.
+//!
+//! The format is `rg11b10ufloat` where the adapter can render it (half the
+//! bytes of `rgba16float`; bloom needs no alpha and no negative values).
+//! Sizes and the blur radius are set in screen terms (see [`plan`]) so the
+//! look does not change with resolution or devicePixelRatio.
+
+use bytemuck::{Pod, Zeroable};
+
+use super::{
+    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform_buffer, Blend,
+    Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
+};
+use crate::gpu::Gpu;
+use crate::options::Options;
+
+/// Height of the bloom base (mip 0) at and above 1080p: the chain has the
+/// same shape in screen terms at every resolution from there up.
+pub const REFERENCE_HEIGHT: u32 = 540;
+
+/// Upsample tent radius, in fractions of the screen height, at radius 1.
+const TENT_RADIUS: f32 = 0.004;
+
+/// The size of the bloom base and its number of mip levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BloomPlan {
+    pub size: (u32, u32),
+    pub levels: u32,
+}
+
+/// Sizes the chain for a frame of `size`. The base is half the frame,
+/// at most [`REFERENCE_HEIGHT`] high (aspect kept). The level count makes
+/// the smallest mip the same fraction of the screen as `levels` mips of a
+/// reference-height base would, capped by the largest chain the size
+/// allows.
+pub fn plan(size: (u32, u32), levels: u32) -> BloomPlan {
+    let half_h = size.1.div_ceil(2).max(1);
+    let base_h = half_h.min(REFERENCE_HEIGHT);
+    let base_w =
+        ((size.0 as u64 * base_h as u64 + size.1 as u64 / 2) / size.1.max(1) as u64).max(1) as u32;
+    // Fewer levels where the base is smaller than the reference.
+    let shortfall = (REFERENCE_HEIGHT as f32 / base_h as f32).log2().round() as u32;
+    let max_levels = 1 + base_w.max(base_h).ilog2();
+    let levels = levels.saturating_sub(shortfall).clamp(1, max_levels);
+    BloomPlan {
+        size: (base_w, base_h),
+        levels,
+    }
+}
+
+/// Keep in sync with `BloomParams` in bloom.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct BloomParams {
+    threshold: f32,
+    knee: f32,
+    exposure: f32,
+    radius_y: f32,
+    radius_x: f32,
+    gauss_step: f32,
+    _pad: [f32; 2],
+}
+
+pub struct BloomPass {
+    pub format: wgpu::TextureFormat,
+    layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    params: wgpu::Buffer,
+    pub extract: Pipe,
+    pub downsample: Pipe,
+    pub upsample: Pipe,
+    pub blur_h: Pipe,
+    pub blur_v: Pipe,
+}
+
+impl BloomPass {
+    pub fn new(gpu: &Gpu) -> BloomPass {
+        let format = if gpu
+            .features
+            .contains(wgpu::Features::RG11B10UFLOAT_RENDERABLE)
+        {
+            wgpu::TextureFormat::Rg11b10Ufloat
+        } else {
+            wgpu::TextureFormat::Rgba16Float
+        };
+        let module = shader_module(
+            &gpu.device,
+            "bloom shader",
+            &[include_str!("../../shaders/bloom.wgsl")],
+        );
+        let layout = layout(
+            gpu,
+            "bloom bind group layout",
+            &[
+                entry(0, FILTERABLE_TEXTURE),
+                entry(1, FILTERING_SAMPLER),
+                entry(2, UNIFORM),
+            ],
+        );
+        let pl = pipeline_layout(gpu, "bloom pipeline layout", &[&layout]);
+        let make = |label: &str, fs: &str, blend| {
+            pipeline(
+                gpu,
+                &PipeDesc {
+                    label,
+                    layout: &pl,
+                    module: &module,
+                    vertex_entry: "vs_fullscreen",
+                    fragment_entry: fs,
+                    color_format: format,
+                    blend,
+                    depth: None,
+                    samples: 1,
+                },
+            )
+        };
+        BloomPass {
+            format,
+            extract: make("bloom: extract pipeline", "fs_extract", Blend::Replace),
+            downsample: make(
+                "bloom: downsample pipeline",
+                "fs_downsample",
+                Blend::Replace,
+            ),
+            upsample: make("bloom: upsample pipeline", "fs_upsample", Blend::Add),
+            blur_h: make(
+                "bloom: horizontal blur pipeline",
+                "fs_blur_h",
+                Blend::Replace,
+            ),
+            blur_v: make("bloom: vertical blur pipeline", "fs_blur_v", Blend::Replace),
+            params: uniform_buffer(gpu, "bloom params", std::mem::size_of::<BloomParams>()),
+            sampler: linear_sampler(gpu, "bloom sampler"),
+            layout,
+        }
+    }
+
+    /// Writes the parameters for `options` at frame size `size`.
+    pub fn write_params(&self, queue: &wgpu::Queue, options: &Options, size: (u32, u32)) {
+        let b = &options.bloom;
+        let plan = plan(size, b.levels);
+        let aspect = size.0.max(1) as f32 / size.1.max(1) as f32;
+        let radius_y = TENT_RADIUS * b.radius;
+        let params = BloomParams {
+            threshold: b.threshold,
+            knee: b.threshold * b.knee,
+            exposure: options.exposure,
+            radius_y,
+            radius_x: radius_y / aspect,
+            // Gaussian tap spacing: 4 texels of a reference-height base, and
+            // never under one texel (below that the kernel degenerates).
+            gauss_step: (b.radius * 4.0 * plan.size.1 as f32 / REFERENCE_HEIGHT as f32).max(1.0),
+            _pad: [0.0; 2],
+        };
+        queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+    }
+
+    /// A bind group that samples `source`.
+    pub fn bind(&self, gpu: &Gpu, label: &str, source: &wgpu::TextureView) -> wgpu::BindGroup {
+        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(source),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: self.params.as_entire_binding(),
+                },
+            ],
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chain_has_the_same_shape_in_screen_terms_from_1080p_up() {
+        let p1080 = plan((1920, 1080), 8);
+        let p2160 = plan((3840, 2160), 8);
+        let p1440 = plan((2560, 1440), 8);
+        assert_eq!(
+            p1080,
+            BloomPlan {
+                size: (960, 540),
+                levels: 8
+            }
+        );
+        assert_eq!(p2160, p1080, "4K uses the same base and chain as 1080p");
+        assert_eq!(p1440, p1080);
+        // Same screen at devicePixelRatio 1, 1.5 and 2 from 1280×720 CSS px.
+        assert_eq!(plan((1920, 1080), 8), plan((2560, 1440), 8));
+    }
+
+    #[test]
+    fn smaller_frames_lose_the_finest_levels() {
+        // 720p: base 640×360; one level fewer, so the smallest mip covers
+        // about the same fraction of the screen (360/64 vs 540/128 px).
+        assert_eq!(
+            plan((1280, 720), 8),
+            BloomPlan {
+                size: (640, 360),
+                levels: 7
+            }
+        );
+        assert_eq!(plan((128, 128), 8).levels, 5);
+        assert!(plan((640, 360), 8).levels < 8);
+    }
+
+    #[test]
+    fn degenerate_sizes() {
+        assert_eq!(
+            plan((1, 1), 8),
+            BloomPlan {
+                size: (1, 1),
+                levels: 1
+            }
+        );
+        let p = plan((3, 7), 8);
+        assert_eq!(p.size.1, 4);
+        assert!(p.levels >= 1 && p.levels <= 1 + p.size.0.max(p.size.1).ilog2());
+        assert_eq!(plan((1366, 768), 1).levels, 1, "levels caps the chain");
+    }
+}

@@ -1,0 +1,63 @@
+//! Tonemap-aware resolve (`resolve: 'tonemapped'`): reads the stored 4×
+//! multisampled scene color with `textureLoad` per sample and writes the
+//! HDR target. Needs the MSAA color stored (not discarded) and bound as a
+//! texture, which costs bandwidth that the hardware resolve does not; it
+//! buys antialiased edges between very bright and dark surfaces.
+
+use super::{entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pipe, PipeDesc};
+use crate::gpu::Gpu;
+use crate::targets::HDR_FORMAT;
+
+pub struct ResolvePass {
+    layout: wgpu::BindGroupLayout,
+    pub pipe: Pipe,
+}
+
+impl ResolvePass {
+    pub fn new(gpu: &Gpu) -> ResolvePass {
+        let module = shader_module(
+            &gpu.device,
+            "resolve shader",
+            &[include_str!("../../shaders/resolve.wgsl")],
+        );
+        let layout = layout(
+            gpu,
+            "resolve bind group layout",
+            &[entry(
+                0,
+                wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: true,
+                },
+            )],
+        );
+        let pl = pipeline_layout(gpu, "resolve pipeline layout", &[&layout]);
+        let pipe = pipeline(
+            gpu,
+            &PipeDesc {
+                label: "resolve pipeline",
+                layout: &pl,
+                module: &module,
+                vertex_entry: "vs_fullscreen",
+                fragment_entry: "fs_resolve",
+                color_format: HDR_FORMAT,
+                blend: Blend::Replace,
+                depth: None,
+                samples: 1,
+            },
+        );
+        ResolvePass { layout, pipe }
+    }
+
+    pub fn bind(&self, gpu: &Gpu, msaa_color: &wgpu::TextureView) -> wgpu::BindGroup {
+        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("resolve bind group"),
+            layout: &self.layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(msaa_color),
+            }],
+        })
+    }
+}

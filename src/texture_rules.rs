@@ -1,0 +1,325 @@
+//! The rules of `createTexture`, checked before any texture is created.
+//!
+//! The browser validates these too, but only after the fact and without
+//! saying which of the project's textures was wrong; and some of wgpu's web
+//! paths panic instead of reporting. Every texture the crate creates goes
+//! through [`check`] first (see `Gpu::create_texture`).
+
+use wgpu::{TextureDescriptor, TextureDimension, TextureUsages};
+
+/// The largest mip count for a size: the number of times the largest
+/// dimension can be halved down to 1, plus one. For 3D textures the depth
+/// counts; for 2D arrays the layers do not (they share one chain).
+pub fn max_mip_levels(size: wgpu::Extent3d, dimension: TextureDimension) -> u32 {
+    let depth = match dimension {
+        TextureDimension::D3 => size.depth_or_array_layers,
+        _ => 1,
+    };
+    let largest = size.width.max(size.height).max(depth).max(1);
+    1 + largest.ilog2()
+}
+
+/// Checks a descriptor against the WebGPU rules. The error names the
+/// texture (its label) and the rule.
+pub fn check(desc: &TextureDescriptor<'_>) -> Result<(), String> {
+    let name = desc.label.unwrap_or("unlabelled texture");
+    let fail = |rule: String| Err(format!("texture '{name}': {rule}"));
+    let size = desc.size;
+    if size.width == 0 || size.height == 0 || size.depth_or_array_layers == 0 {
+        return fail(format!(
+            "size {}×{}×{} has a zero dimension",
+            size.width, size.height, size.depth_or_array_layers
+        ));
+    }
+    let compressed_or_depth = desc.format.is_compressed() || desc.format.is_depth_stencil_format();
+    match desc.dimension {
+        TextureDimension::D1 => {
+            if size.height != 1 || size.depth_or_array_layers != 1 {
+                return fail("a 1d texture has height and depthOrArrayLayers 1".into());
+            }
+            if desc.sample_count != 1 {
+                return fail("a 1d texture cannot be multisampled".into());
+            }
+            if compressed_or_depth {
+                return fail("a 1d texture cannot be compressed or depth".into());
+            }
+        }
+        TextureDimension::D3 => {
+            if desc.sample_count != 1 {
+                return fail("a 3d texture cannot be multisampled".into());
+            }
+            if compressed_or_depth {
+                return fail("a 3d texture cannot be compressed or depth".into());
+            }
+        }
+        TextureDimension::D2 => {}
+    }
+    match desc.sample_count {
+        1 => {}
+        4 => {
+            if desc.mip_level_count != 1 {
+                return fail("a multisampled texture has exactly 1 mip level".into());
+            }
+            if size.depth_or_array_layers != 1 {
+                return fail("a multisampled texture has exactly 1 layer".into());
+            }
+            if !desc.usage.contains(TextureUsages::RENDER_ATTACHMENT) {
+                return fail("a multisampled texture needs RENDER_ATTACHMENT".into());
+            }
+            if desc.usage.contains(TextureUsages::STORAGE_BINDING) {
+                return fail("a multisampled texture cannot have STORAGE_BINDING".into());
+            }
+        }
+        n => return fail(format!("sampleCount must be 1 or 4, got {n}")),
+    }
+    let max = max_mip_levels(size, desc.dimension);
+    if desc.mip_level_count == 0 || desc.mip_level_count > max {
+        return fail(format!(
+            "mipLevelCount {} is outside 1..={max} for {}×{}",
+            desc.mip_level_count, size.width, size.height
+        ));
+    }
+    for view in desc.view_formats {
+        if view.remove_srgb_suffix() != desc.format.remove_srgb_suffix() {
+            return fail(format!(
+                "view format {view:?} differs from {:?} by more than -srgb",
+                desc.format
+            ));
+        }
+    }
+    if desc.usage.contains(TextureUsages::TRANSIENT_ATTACHMENT) {
+        if desc.usage != TextureUsages::TRANSIENT_ATTACHMENT | TextureUsages::RENDER_ATTACHMENT {
+            return fail(
+                "TRANSIENT_ATTACHMENT allows exactly TRANSIENT_ATTACHMENT | RENDER_ATTACHMENT"
+                    .into(),
+            );
+        }
+        if desc.dimension != TextureDimension::D2
+            || desc.mip_level_count != 1
+            || size.depth_or_array_layers != 1
+        {
+            return fail("a transient attachment is 2d with 1 mip level and 1 layer".into());
+        }
+    }
+    if desc.usage.is_empty() {
+        return fail("usage is empty".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::{Extent3d, TextureFormat as F};
+
+    fn size(w: u32, h: u32, d: u32) -> Extent3d {
+        Extent3d {
+            width: w,
+            height: h,
+            depth_or_array_layers: d,
+        }
+    }
+
+    fn desc(
+        size: Extent3d,
+        mips: u32,
+        samples: u32,
+        dim: TextureDimension,
+        format: F,
+        usage: TextureUsages,
+    ) -> TextureDescriptor<'static> {
+        TextureDescriptor {
+            label: Some("t"),
+            size,
+            mip_level_count: mips,
+            sample_count: samples,
+            dimension: dim,
+            format,
+            usage,
+            view_formats: &[],
+        }
+    }
+
+    const RT: TextureUsages = TextureUsages::RENDER_ATTACHMENT;
+    const D2: TextureDimension = TextureDimension::D2;
+
+    #[test]
+    fn max_mips_follow_the_largest_dimension() {
+        assert_eq!(max_mip_levels(size(1024, 1024, 1), D2), 11);
+        assert_eq!(max_mip_levels(size(1024, 256, 1), D2), 11);
+        assert_eq!(max_mip_levels(size(300, 200, 1), D2), 9);
+        assert_eq!(max_mip_levels(size(1, 1, 1), D2), 1);
+        // Array layers do not count for 2d; depth does for 3d.
+        assert_eq!(max_mip_levels(size(16, 16, 256), D2), 5);
+        assert_eq!(max_mip_levels(size(16, 16, 256), TextureDimension::D3), 9);
+    }
+
+    #[test]
+    fn mip_count_is_bounded() {
+        let ok = desc(
+            size(300, 200, 1),
+            9,
+            1,
+            D2,
+            F::Rgba8Unorm,
+            TextureUsages::TEXTURE_BINDING,
+        );
+        assert!(check(&ok).is_ok());
+        let bad = TextureDescriptor {
+            mip_level_count: 10,
+            ..ok.clone()
+        };
+        assert!(check(&bad).unwrap_err().contains("mipLevelCount 10"));
+        let zero = TextureDescriptor {
+            mip_level_count: 0,
+            ..ok
+        };
+        assert!(check(&zero).is_err());
+    }
+
+    #[test]
+    fn multisampling_restrictions() {
+        let ok = desc(size(64, 64, 1), 1, 4, D2, F::Rgba16Float, RT);
+        assert!(check(&ok).is_ok());
+        for (bad, needle) in [
+            (
+                TextureDescriptor {
+                    sample_count: 2,
+                    ..ok.clone()
+                },
+                "1 or 4",
+            ),
+            (
+                TextureDescriptor {
+                    sample_count: 8,
+                    ..ok.clone()
+                },
+                "1 or 4",
+            ),
+            (
+                TextureDescriptor {
+                    mip_level_count: 2,
+                    ..ok.clone()
+                },
+                "1 mip",
+            ),
+            (
+                TextureDescriptor {
+                    size: size(64, 64, 2),
+                    ..ok.clone()
+                },
+                "1 layer",
+            ),
+            (
+                TextureDescriptor {
+                    usage: TextureUsages::TEXTURE_BINDING,
+                    ..ok.clone()
+                },
+                "RENDER_ATTACHMENT",
+            ),
+            (
+                TextureDescriptor {
+                    usage: RT | TextureUsages::STORAGE_BINDING,
+                    ..ok.clone()
+                },
+                "STORAGE_BINDING",
+            ),
+            (
+                TextureDescriptor {
+                    dimension: TextureDimension::D3,
+                    ..ok.clone()
+                },
+                "3d",
+            ),
+        ] {
+            let e = check(&bad).unwrap_err();
+            assert!(e.contains(needle), "{e} lacks {needle}");
+        }
+    }
+
+    #[test]
+    fn one_and_three_d_rules() {
+        let d1 = desc(
+            size(64, 1, 1),
+            1,
+            1,
+            TextureDimension::D1,
+            F::R8Unorm,
+            TextureUsages::TEXTURE_BINDING,
+        );
+        assert!(check(&d1).is_ok());
+        assert!(check(&TextureDescriptor {
+            size: size(64, 2, 1),
+            ..d1.clone()
+        })
+        .is_err());
+        assert!(check(&TextureDescriptor {
+            format: F::Depth32Float,
+            ..d1.clone()
+        })
+        .is_err());
+        let d3 = desc(
+            size(8, 8, 8),
+            4,
+            1,
+            TextureDimension::D3,
+            F::Rgba8Unorm,
+            TextureUsages::TEXTURE_BINDING,
+        );
+        assert!(check(&d3).is_ok());
+        assert!(check(&TextureDescriptor {
+            format: F::Depth24Plus,
+            ..d3
+        })
+        .is_err());
+    }
+
+    #[test]
+    fn view_formats_differ_only_in_srgb() {
+        let base = desc(size(8, 8, 1), 1, 1, D2, F::Rgba8Unorm, RT);
+        let srgb = [F::Rgba8UnormSrgb];
+        assert!(check(&TextureDescriptor {
+            view_formats: &srgb,
+            ..base.clone()
+        })
+        .is_ok());
+        let other = [F::Bgra8UnormSrgb];
+        assert!(check(&TextureDescriptor {
+            view_formats: &other,
+            ..base.clone()
+        })
+        .unwrap_err()
+        .contains("-srgb"));
+        let wide = [F::Rgba16Float];
+        assert!(check(&TextureDescriptor {
+            view_formats: &wide,
+            ..base
+        })
+        .is_err());
+    }
+
+    #[test]
+    fn transient_attachment_rule() {
+        let t = TextureUsages::TRANSIENT_ATTACHMENT | RT;
+        let ok = desc(size(64, 64, 1), 1, 4, D2, F::Depth24Plus, t);
+        assert!(check(&ok).is_ok());
+        let extra = TextureDescriptor {
+            usage: t | TextureUsages::TEXTURE_BINDING,
+            ..ok.clone()
+        };
+        assert!(check(&extra).unwrap_err().contains("exactly"));
+        let alone = TextureDescriptor {
+            usage: TextureUsages::TRANSIENT_ATTACHMENT,
+            ..ok.clone()
+        };
+        assert!(check(&alone).is_err());
+        let mips = desc(size(64, 64, 1), 2, 1, D2, F::Rgba8Unorm, t);
+        assert!(check(&mips).is_err());
+    }
+
+    #[test]
+    fn zero_sizes_are_refused() {
+        let z = desc(size(0, 8, 1), 1, 1, D2, F::Rgba8Unorm, RT);
+        assert!(check(&z).unwrap_err().contains("zero"));
+    }
+}
