@@ -206,13 +206,11 @@ impl Renderer {
     /// Unconfigures the canvas context (releasing its images) and the GPU
     /// resources. Any later call throws.
     pub fn destroy(&mut self) -> Result<(), JsValue> {
-        let mut inner = self
-            .inner
+        // Dropping the inner renderer unconfigures and destroys (see Drop).
+        self.inner
             .take()
-            .ok_or_else(|| js_error(Error::Destroyed("destroy")))?;
-        inner.canvas.unconfigure();
-        inner.gpu.destroy();
-        Ok(())
+            .map(drop)
+            .ok_or_else(|| js_error(Error::Destroyed("destroy")))
     }
 }
 
@@ -254,6 +252,16 @@ impl Renderer {
             .flatten()
             .ok_or_else(|| Error::Readback("the canvas is 0×0: nothing was rendered".into()))?;
         readback.read(&inner.gpu).await
+    }
+}
+
+/// Releasing the renderer (`destroy()`, `free()`, or garbage collection of
+/// the JS object) gives the canvas's images and the device's memory back
+/// now rather than whenever the browser collects them.
+impl Drop for WebRenderer {
+    fn drop(&mut self) {
+        self.canvas.unconfigure();
+        self.gpu.destroy();
     }
 }
 

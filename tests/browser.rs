@@ -14,6 +14,9 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+mod common;
+use common::*;
+
 fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
@@ -125,13 +128,6 @@ async fn read(r: &mut Renderer) -> afterglow::readback::Image {
         Ok(img) => img,
         Err(e) => panic!("readback failed: {e}"),
     }
-}
-
-fn assert_close(got: u8, want: u8, tol: u8, what: &str) {
-    assert!(
-        got.abs_diff(want) <= tol,
-        "{what}: got {got}, want {want} ± {tol}"
-    );
 }
 
 #[wasm_bindgen_test]
@@ -507,13 +503,7 @@ async fn the_demo_scene_is_lit_and_animated() {
     let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
     let a = r.render_and_read(0.0).await.unwrap();
     let b = r.render_and_read(1.0).await.unwrap();
-    let lit = (0..a.height)
-        .flat_map(|y| (0..a.width).map(move |x| (x, y)))
-        .filter(|&(x, y)| a.rgba8(x, y)[..3].iter().any(|&v| v > 200))
-        .count();
-    assert!(lit > 20, "bright pixels: {lit}");
-    let changed = a.data.iter().zip(&b.data).filter(|(x, y)| x != y).count();
-    assert!(changed > 100, "changed bytes between frames: {changed}");
+    check_lit_and_animated(&a, &b);
     assert_no_gpu_errors(&r);
 }
 
@@ -530,4 +520,230 @@ async fn offscreen_canvas_works() {
     assert_eq!((img.width, img.height), (20, 10));
     assert_close(img.rgba8(3, 3)[2], 188, 2, "offscreen");
     assert_no_gpu_errors(&r);
+}
+
+// ---- The HDR chain, read back from the canvas ----
+
+/// Options for measuring light on an rgba16float canvas: nothing clamped,
+/// no curve, no MSAA, no dither; `bloom` is spliced in.
+fn measuring(bloom: &str) -> String {
+    format!(
+        r#"{{"canvas":{{"format":"rgba16float","toneMapping":"extended","screenshots":true}},
+            "msaa":1,"tonemapper":"none","dither":false,"bloom":{bloom}}}"#
+    )
+}
+
+async fn render_content(
+    c: &JsValue,
+    options: &str,
+    content: Content,
+) -> (Renderer, afterglow::readback::Image) {
+    let mut r = create(c, options).await;
+    r.set_content(content).unwrap();
+    let img = read(&mut r).await;
+    assert_no_gpu_errors(&r);
+    (r, img)
+}
+
+#[wasm_bindgen_test]
+async fn a_bright_pixel_gets_a_symmetric_falling_halo() {
+    for blur in ["mip", "gaussian"] {
+        let c = canvas(128, 128);
+        let options = measuring(&format!(
+            r#"{{"intensity":1,"blur":"{blur}","iterations":8,"radius":2}}"#
+        ));
+        let (_r, img) = render_content(&c, &options, bright_pixel(128, (64, 64), 200.0)).await;
+        check_halo(&img, 64, blur);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn bloom_follows_threshold_intensity_and_enabled() {
+    // Entirely below the threshold: identical to bloom off.
+    let c = canvas(64, 64);
+    let (_r, on) = render_content(
+        &c,
+        &measuring(r#"{"intensity":3,"threshold":1,"knee":0.5}"#),
+        below_threshold(64),
+    )
+    .await;
+    let c = canvas(64, 64);
+    let (_r, off) =
+        render_content(&c, &measuring(r#"{"enabled":false}"#), below_threshold(64)).await;
+    assert_eq!(on.data, off.data, "light below the threshold bloomed");
+    // Off: black stays black next to a bright pixel.
+    let c = canvas(64, 64);
+    let (_r, img) = render_content(
+        &c,
+        &measuring(r#"{"enabled":false}"#),
+        bright_pixel(64, (32, 32), 100.0),
+    )
+    .await;
+    assert_eq!(energy(&img, (32, 32)), 0.0);
+    // More intensity, more energy.
+    let mut last = 0.0;
+    for intensity in [0.25, 1.0, 4.0] {
+        let c = canvas(96, 96);
+        let options = measuring(&format!(r#"{{"intensity":{intensity}}}"#));
+        let (_r, img) = render_content(&c, &options, bright_pixel(96, (48, 48), 100.0)).await;
+        let e = energy(&img, (48, 48));
+        assert!(
+            e > last * 1.5,
+            "intensity {intensity}: energy {e} not above {last}"
+        );
+        last = e;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn every_tonemapper_is_monotonic_and_bounded() {
+    let mut at_one = Vec::new();
+    for t in ["agx", "aces", "khronos-neutral", "reinhard", "none"] {
+        let c = canvas(256, 1);
+        let options = format!(
+            r#"{{"canvas":{{"format":"rgba16float","screenshots":true}},"msaa":1,"dither":false,
+                "tonemapper":"{t}","bloom":{{"enabled":false}}}}"#
+        );
+        let (_r, img) = render_content(&c, &options, ramp(256)).await;
+        at_one.push((t.to_string(), check_tonemapped_ramp(&img, t)));
+    }
+    check_curves_differ(&at_one);
+}
+
+#[wasm_bindgen_test]
+async fn msaa_4_antialiases_edges_and_msaa_1_does_not() {
+    let mut counts = Vec::new();
+    for msaa in [1, 4] {
+        let c = canvas(96, 96);
+        let options = format!(
+            r#"{{"canvas":{{"screenshots":true}},"msaa":{msaa},"tonemapper":"none","dither":false,"bloom":{{"enabled":false}}}}"#
+        );
+        let (_r, img) = render_content(&c, &options, Content::Shape([1.0, 1.0, 1.0, 1.0])).await;
+        counts.push(partial_edge_pixels(&img, &format!("msaa {msaa}")));
+    }
+    assert_eq!(counts[0], 0, "msaa 1 must not produce intermediate values");
+    assert!(
+        counts[1] > 60,
+        "msaa 4 edge pixels with partial coverage: {}",
+        counts[1]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn premultiplied_bloom_never_has_rgb_above_alpha() {
+    for format in ["preferred", "rgba16float"] {
+        let c = canvas(160, 120);
+        let options = format!(
+            r#"{{"canvas":{{"format":"{format}","alphaMode":"premultiplied","screenshots":true}},"bloom":{{"intensity":2}}}}"#
+        );
+        let mut r = create(&c, &options).await;
+        let img = r.render_and_read(1.0).await.unwrap();
+        let glow = check_premultiplied(&img, format);
+        assert!(
+            glow > 50,
+            "{format}: partially transparent glow pixels: {glow}"
+        );
+        assert_no_gpu_errors(&r);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn one_nan_pixel_does_not_spread() {
+    for blur in ["mip", "gaussian"] {
+        let options = format!(
+            r#"{{"canvas":{{"format":"rgba16float","screenshots":true}},"msaa":1,"dither":false,"bloom":{{"blur":"{blur}"}}}}"#
+        );
+        let (_r, want) = render_content(&canvas(64, 64), &options, scene_with(0.0)).await;
+        for bad in [f32::NAN, f32::INFINITY] {
+            let (_r, got) = render_content(&canvas(64, 64), &options, scene_with(bad)).await;
+            check_same_except_near(&got, &want, BAD_PIXEL, &format!("{blur} {bad}"));
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn every_chain_renders_at_odd_sizes_without_gpu_errors() {
+    for variant in [
+        r#""bloom":{"blur":"mip"}"#,
+        r#""bloom":{"blur":"gaussian"}"#,
+        r#""resolve":"tonemapped","bloom":{"blur":"mip"}"#,
+        r#""msaa":1,"bloom":{"blur":"gaussian"}"#,
+    ] {
+        let c = canvas(1, 1);
+        let mut r = create(
+            &c,
+            &format!(r#"{{"canvas":{{"screenshots":true}},{variant}}}"#),
+        )
+        .await;
+        for (w, h) in [(1, 1), (3, 7), (1366, 768)] {
+            r.resize(JsValue::from(w), JsValue::from(h)).unwrap();
+            let img = read(&mut r).await;
+            assert_eq!((img.width, img.height), (w, h), "{variant}");
+        }
+        assert_no_gpu_errors(&r);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn frames_create_no_gpu_objects_after_warm_up() {
+    for variant in [
+        r#"{"bloom":{"blur":"mip"}}"#,
+        r#"{"resolve":"tonemapped","bloom":{"blur":"gaussian"}}"#,
+    ] {
+        let c = canvas(64, 48);
+        let mut r = create(&c, variant).await;
+        r.render(Some(JsValue::from(0.0))).unwrap();
+        let before = r.gpu().unwrap().counters.snapshot();
+        for i in 1..6 {
+            r.render(Some(JsValue::from(i as f64 * 0.1))).unwrap();
+        }
+        assert_eq!(r.gpu().unwrap().counters.snapshot(), before, "{variant}");
+        assert_no_gpu_errors(&r);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn bad_chain_options_are_rejected_with_the_field_named() {
+    let cases: &[(&str, &[&str])] = &[
+        (r#"{"msaa":2}"#, &["msaa", "1 or 4"]),
+        (r#"{"msaa":"4"}"#, &["msaa", "'4'"]),
+        (
+            r#"{"resolve":"tonemapped","msaa":1}"#,
+            &["resolve", "msaa: 4"],
+        ),
+        (
+            r#"{"tonemapper":"filmic"}"#,
+            &[
+                "tonemapper",
+                "'agx', 'aces', 'khronos-neutral', 'reinhard', 'none'",
+            ],
+        ),
+        (r#"{"exposure":0}"#, &["exposure", "above 0"]),
+        (r#"{"exposure":-2}"#, &["exposure", "-2"]),
+        (r#"{"dither":1}"#, &["dither", "true or false"]),
+        (r#"{"bloom":{"levels":0}}"#, &["bloom.levels", "1 to 12"]),
+        (r#"{"bloom":{"levels":1e9}}"#, &["bloom.levels", "1 to 12"]),
+        (
+            r#"{"bloom":{"blur":"box"}}"#,
+            &["bloom.blur", "'mip', 'gaussian'"],
+        ),
+        (r#"{"bloom":{"knee":2}}"#, &["bloom.knee", "0 to 1"]),
+        (
+            r#"{"bloom":{"iterations":0}}"#,
+            &["bloom.iterations", "1 to 16"],
+        ),
+        (r#"{"bloom":{"glow":1}}"#, &["bloom.glow", "'intensity'"]),
+    ];
+    for (json, needles) in cases {
+        let c = canvas(8, 8);
+        assert_error(Renderer::create(c.into(), Some(opts(json))).await, needles);
+    }
+    // NaN cannot be written in JSON: build the object in JS.
+    let nan = Function::new_no_args("return { exposure: NaN, bloom: { threshold: 1 } };")
+        .call0(&JsValue::NULL)
+        .unwrap();
+    assert_error(
+        Renderer::create(canvas(8, 8).into(), Some(nan)).await,
+        &["exposure", "NaN"],
+    );
 }
