@@ -25,6 +25,7 @@ use crate::passes::resolve::ResolvePass;
 use crate::passes::scene::ScenePass;
 use crate::passes::Pipe;
 use crate::targets::Targets;
+use crate::timing::{PassTimes, Timing};
 
 pub use crate::passes::scene::{Content, PixelImage};
 
@@ -58,6 +59,8 @@ struct Frame {
     targets: Targets,
     steps: Vec<Step>,
     graph: Graph,
+    /// Per-pass GPU timestamps, where the device has them.
+    timing: Option<Timing>,
 }
 
 pub struct Chain {
@@ -410,10 +413,12 @@ impl Chain {
         b.graph
             .validate()
             .map_err(|e| Error::Internal(format!("frame graph: {e}")))?;
+        let names = b.graph.passes.iter().map(|p| p.name.clone()).collect();
         self.frame = Some(Frame {
             targets,
             steps: b.steps,
             graph: b.graph,
+            timing: Timing::new(gpu, names),
         });
         self.write_params(gpu);
         Ok(())
@@ -432,7 +437,9 @@ impl Chain {
         let Some(frame) = &self.frame else {
             return false;
         };
-        for step in &frame.steps {
+        let timing = frame.timing.as_ref();
+        for (index, step) in frame.steps.iter().enumerate() {
+            let timestamp_writes = timing.map(|t| t.writes(index));
             match step {
                 Step::Scene {
                     color,
@@ -448,6 +455,7 @@ impl Chain {
                     depth,
                     self.size,
                     time_seconds as f32,
+                    timestamp_writes,
                 ),
                 Step::Fullscreen(s) => {
                     let view = match &s.target {
@@ -471,6 +479,7 @@ impl Chain {
                                 store: wgpu::StoreOp::Store,
                             },
                         })],
+                        timestamp_writes,
                         ..Default::default()
                     });
                     pass.set_pipeline(&s.pipeline);
@@ -479,6 +488,23 @@ impl Chain {
                 }
             }
         }
+        if let Some(t) = timing {
+            t.finish_frame(encoder);
+        }
         true
+    }
+
+    /// Call after submitting a frame recorded by [`Chain::encode`]: starts
+    /// the asynchronous readback of its pass timestamps.
+    pub fn after_submit(&self) {
+        if let Some(t) = self.frame.as_ref().and_then(|f| f.timing.as_ref()) {
+            t.after_submit();
+        }
+    }
+
+    /// GPU milliseconds per pass of a recent frame; `None` where the device
+    /// has no timestamp queries or no result has arrived yet.
+    pub fn pass_times(&self) -> Option<PassTimes> {
+        self.frame.as_ref()?.timing.as_ref()?.latest()
     }
 }

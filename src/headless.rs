@@ -102,6 +102,7 @@ impl Headless {
             .chain
             .encode(&self.gpu, &mut encoder, &self.output_view, time_seconds);
         self.gpu.queue.submit([encoder.finish()]);
+        self.chain.after_submit();
         drawn
     }
 
@@ -117,6 +118,7 @@ impl Headless {
             .encode(&self.gpu, &mut encoder, &self.output_view, time_seconds);
         let readback = Readback::record(&self.gpu, &mut encoder, &self.output);
         self.gpu.queue.submit([encoder.finish()]);
+        self.chain.after_submit();
         readback.read(&self.gpu).await
     }
 }

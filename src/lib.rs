@@ -23,6 +23,7 @@ pub mod passes;
 pub mod readback;
 pub mod targets;
 pub mod texture_rules;
+pub mod timing;
 
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;

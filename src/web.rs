@@ -338,6 +338,7 @@ impl WebRenderer {
         self.chain.encode(&self.gpu, &mut encoder, &view, time);
         let readback = read.then(|| Readback::record(&self.gpu, &mut encoder, &texture));
         self.gpu.queue.submit([encoder.finish()]);
+        self.chain.after_submit();
         Ok(Some(readback))
     }
 

@@ -530,3 +530,35 @@ fn the_frame_graph_names_every_pass() {
     assert_eq!(g.view_name(&down2.colors[0].view), "bloom mip 2");
     assert_eq!(g.view_name(&down2.sampled[0]), "bloom mip 1");
 }
+
+/// Per-pass GPU times arrive from timestamp queries, one per pass, named
+/// like the passes, non-negative.
+#[test]
+fn pass_times_are_reported_per_pass() {
+    let h = headless_with(Options::default(), F::Rgba8Unorm, (64, 48));
+    if !h.gpu.features.contains(wgpu::Features::TIMESTAMP_QUERY) {
+        eprintln!("skipped: the adapter has no timestamp queries");
+        return;
+    }
+    let mut times = None;
+    for i in 0..5 {
+        h.render(i as f64);
+        h.gpu
+            .device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .unwrap();
+        times = h.chain.pass_times().or(times);
+    }
+    let times = times.expect("timestamps after five frames");
+    let names: Vec<String> = times.iter().map(|(n, _)| n.clone()).collect();
+    assert_eq!(names, h.chain.pass_names());
+    assert!(
+        times.iter().all(|(_, ms)| *ms >= 0.0 && ms.is_finite()),
+        "{times:?}"
+    );
+    assert!(
+        times.iter().map(|(_, ms)| ms).sum::<f64>() > 0.0,
+        "{times:?}"
+    );
+    assert_eq!(h.gpu.error_count(), 0);
+}

@@ -286,6 +286,7 @@ impl ScenePass {
         depth: &wgpu::TextureView,
         size: (u32, u32),
         time: f32,
+        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) {
         let color_param = match &self.content {
             Content::Solid(c) | Content::Shape(c) => *c,
@@ -326,6 +327,7 @@ impl ScenePass {
                 }),
                 stencil_ops: None,
             }),
+            timestamp_writes,
             ..Default::default()
         });
         pass.set_pipeline(&self.pipe().raw);
