@@ -56,6 +56,13 @@ mod native {
         let mut o = base;
         o.bloom.enabled = false;
         configs.push(("bloom off", o));
+        let mut o = base;
+        o.dither = false;
+        configs.push(("no dither", o));
+        let mut o = base;
+        o.dither = false;
+        o.tonemapper = afterglow::options::Tonemapper::None;
+        configs.push(("no dither, no tonemapper", o));
         let mut h = Headless::new(gpu, output, base, (1920, 1080))?;
         for size in [(1920u32, 1080u32), (3840, 2160)] {
             h.resize(size)?;
