@@ -4,22 +4,16 @@
 // - vs_scene/fs_scene: the demo scene, instanced emissive cubes generated
 //   from vertex_index and instance_index (no vertex buffers), depth-tested.
 // - vs_shape/fs_solid: one tilted square of a solid colour, for edge tests.
-// - vs_fullscreen with fs_solid, fs_pattern, fs_pixels: full-screen content.
+// - vs_fullscreen with fs_solid, fs_pattern, fs_pixels, fs_image:
+//   full-screen content.
 //
-// Keep SceneParams in sync with src/passes/scene.rs.
+// SceneParams and its binding come from scene_params.wgsl.
 
-struct SceneParams {
-    // Premultiplied linear colour of the solid and shape content.
-    color: vec4f,
-    time: f32,
-    aspect: f32,
-    instances: u32,
-    _pad: u32,
-}
-
-@group(0) @binding(0) var<uniform> params: SceneParams;
 // Pixels content: one texel per output pixel (nearest), rgba32float.
 @group(1) @binding(0) var pixels: texture_2d<f32>;
+// Image content: an sRGB texture (sampling decodes to linear), fitted.
+@group(1) @binding(1) var image: texture_2d<f32>;
+@group(1) @binding(2) var image_sampler: sampler;
 
 fn hash(n: u32) -> f32 {
     var x = n * 747796405u + 2891336453u;
@@ -161,4 +155,19 @@ fn fs_pixels(in: FullscreenOut) -> @location(0) vec4f {
     let dims = vec2f(textureDimensions(pixels));
     let coord = vec2i(clamp(floor(in.uv * dims), vec2f(0.0), dims - 1.0));
     return textureLoad(pixels, coord, 0);
+}
+
+// An image fitted inside the target (contain), straight alpha in the
+// texture, premultiplied and scaled by the gain here.
+@fragment
+fn fs_image(in: FullscreenOut) -> @location(0) vec4f {
+    let ratio = params.image_aspect / params.aspect;
+    // Scale of the image in uv: full width and shorter, or full height and narrower.
+    let scale = select(vec2f(ratio, 1.0), vec2f(1.0, 1.0 / ratio), ratio > 1.0);
+    let uv = (in.uv - 0.5) / scale + 0.5;
+    if any(uv < vec2f(0.0)) || any(uv > vec2f(1.0)) {
+        return vec4f(0.0);
+    }
+    let c = textureSampleLevel(image, image_sampler, uv, 0.0);
+    return vec4f(c.rgb * c.a * params.gain, c.a);
 }

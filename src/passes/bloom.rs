@@ -23,6 +23,9 @@ use super::{
 use crate::gpu::Gpu;
 use crate::options::Options;
 
+/// The WGSL of the bloom passes after the full-screen stage.
+pub const SHADER_PARTS: &[&str] = &[include_str!("../../shaders/bloom.wgsl")];
+
 /// Height of the bloom base (mip 0) at and above 1080p: the chain has the
 /// same shape in screen terms at every resolution from there up.
 pub const REFERENCE_HEIGHT: u32 = 540;
@@ -92,11 +95,7 @@ impl BloomPass {
         } else {
             wgpu::TextureFormat::Rgba16Float
         };
-        let module = shader_module(
-            &gpu.device,
-            "bloom shader",
-            &[include_str!("../../shaders/bloom.wgsl")],
-        );
+        let module = shader_module(&gpu.device, "bloom shader", SHADER_PARTS);
         let layout = layout(
             gpu,
             "bloom bind group layout",

@@ -16,6 +16,12 @@ use crate::gpu::Gpu;
 use crate::options::Options;
 use crate::output::OutputSpec;
 
+/// The WGSL of the composite pass after the full-screen stage.
+pub const SHADER_PARTS: &[&str] = &[
+    include_str!("../../shaders/tonemap.wgsl"),
+    include_str!("../../shaders/composite.wgsl"),
+];
+
 /// Keep in sync with `CompositeParams` in composite.wgsl.
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -37,14 +43,7 @@ pub struct CompositePass {
 
 impl CompositePass {
     pub fn new(gpu: &Gpu, output: &OutputSpec) -> CompositePass {
-        let module = shader_module(
-            &gpu.device,
-            "composite shader",
-            &[
-                include_str!("../../shaders/tonemap.wgsl"),
-                include_str!("../../shaders/composite.wgsl"),
-            ],
-        );
+        let module = shader_module(&gpu.device, "composite shader", SHADER_PARTS);
         let layout = layout(
             gpu,
             "composite bind group layout",

@@ -12,13 +12,19 @@ use crate::gpu::Gpu;
 /// The full-screen triangle vertex stage, shared by every full-screen pass.
 pub const FULLSCREEN_WGSL: &str = include_str!("../../shaders/fullscreen.wgsl");
 
-/// Compiles a shader made of the shared full-screen vertex stage and `parts`.
-pub fn shader_module(device: &wgpu::Device, label: &str, parts: &[&str]) -> wgpu::ShaderModule {
+/// The WGSL of a pass: the shared full-screen vertex stage and `parts`.
+pub fn compose(parts: &[&str]) -> String {
     let mut source = String::from(FULLSCREEN_WGSL);
     for p in parts {
         source.push('\n');
         source.push_str(p);
     }
+    source
+}
+
+/// Compiles a shader made of the shared full-screen vertex stage and `parts`.
+pub fn shader_module(device: &wgpu::Device, label: &str, parts: &[&str]) -> wgpu::ShaderModule {
+    let source = compose(parts);
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(source.into()),

@@ -8,6 +8,9 @@ use super::{entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pipe
 use crate::gpu::Gpu;
 use crate::targets::HDR_FORMAT;
 
+/// The WGSL of the resolve pass after the full-screen stage.
+pub const SHADER_PARTS: &[&str] = &[include_str!("../../shaders/resolve.wgsl")];
+
 pub struct ResolvePass {
     layout: wgpu::BindGroupLayout,
     pub pipe: Pipe,
@@ -15,11 +18,7 @@ pub struct ResolvePass {
 
 impl ResolvePass {
     pub fn new(gpu: &Gpu) -> ResolvePass {
-        let module = shader_module(
-            &gpu.device,
-            "resolve shader",
-            &[include_str!("../../shaders/resolve.wgsl")],
-        );
+        let module = shader_module(&gpu.device, "resolve shader", SHADER_PARTS);
         let layout = layout(
             gpu,
             "resolve bind group layout",

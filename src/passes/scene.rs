@@ -10,12 +10,18 @@
 use bytemuck::{Pod, Zeroable};
 
 use super::{
-    entry, layout, pipeline, pipeline_layout, shader_module, uniform_buffer, Blend, Pipe, PipeDesc,
-    UNIFORM,
+    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform_buffer, Blend,
+    Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
 };
 use crate::error::Error;
 use crate::gpu::Gpu;
 use crate::targets::HDR_FORMAT;
+
+/// The WGSL of the scene pass after the full-screen stage.
+pub const SHADER_PARTS: &[&str] = &[
+    include_str!("../../shaders/scene_params.wgsl"),
+    include_str!("../../shaders/scene.wgsl"),
+];
 
 /// Depth of the scene pass. Only tested against, never sampled: its store
 /// op is discard and it can be a transient attachment.
@@ -30,6 +36,14 @@ pub struct PixelImage {
     pub width: u32,
     pub height: u32,
     pub data: Vec<[f32; 4]>,
+}
+
+/// An uploaded image (straight alpha, sRGB texture) and its multiplier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageContent {
+    pub texture: wgpu::Texture,
+    /// Multiplies the decoded linear colour, so highlights can bloom.
+    pub gain: f32,
 }
 
 /// What the scene pass draws.
@@ -47,15 +61,42 @@ pub enum Content {
     /// An image, one texel per output pixel (nearest), values as given
     /// (HDR, NaN and Inf included).
     Pixels(PixelImage),
+    /// An uploaded image fitted inside the target (contain), times a gain.
+    Image(ImageContent),
+    /// WGSL defining `fn scene(uv: vec2f, time: f32) -> vec4f`.
+    Shader(String),
 }
 
-/// Keep in sync with `SceneParams` in scene.wgsl.
+/// The WGSL placed before a user's scene shader.
+pub fn user_prefix() -> String {
+    format!(
+        "{}\n{}\n{}\n",
+        super::FULLSCREEN_WGSL,
+        include_str!("../../shaders/scene_params.wgsl"),
+        include_str!("../../shaders/user_prelude.wgsl")
+    )
+}
+
+/// The WGSL placed after a user's scene shader.
+pub const USER_SUFFIX: &str = include_str!("../../shaders/user_entry.wgsl");
+
+/// A user's shader, compiled, with its pipeline for the current sample count.
+pub struct UserShader {
+    pub source: String,
+    pub module: wgpu::ShaderModule,
+    pipe: Pipe,
+}
+
+/// Keep in sync with `SceneParams` in scene_params.wgsl.
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
 struct SceneParams {
     color: [f32; 4],
     time: f32,
     aspect: f32,
+    gain: f32,
+    image_aspect: f32,
+    resolution: [f32; 2],
     instances: u32,
     _pad: u32,
 }
@@ -66,28 +107,31 @@ struct Pipes {
     solid: Pipe,
     pattern: Pipe,
     pixels: Pipe,
+    image: Pipe,
 }
 
 pub struct ScenePass {
     module: wgpu::ShaderModule,
     base_layout: wgpu::PipelineLayout,
     pixels_layout: wgpu::PipelineLayout,
+    image_layout: wgpu::PipelineLayout,
     pixels_group_layout: wgpu::BindGroupLayout,
+    image_group_layout: wgpu::BindGroupLayout,
+    image_sampler: wgpu::Sampler,
     params: wgpu::Buffer,
     params_group: wgpu::BindGroup,
     pipes: Pipes,
+    samples: u32,
     content: Content,
-    /// The uploaded image of `Content::Pixels`.
-    pixels_group: Option<wgpu::BindGroup>,
+    /// The compiled shader of `Content::Shader`.
+    user: Option<UserShader>,
+    /// Group 1 of `Content::Pixels` and `Content::Image`.
+    content_group: Option<wgpu::BindGroup>,
 }
 
 impl ScenePass {
     pub fn new(gpu: &Gpu, samples: u32) -> ScenePass {
-        let module = shader_module(
-            &gpu.device,
-            "scene shader",
-            &[include_str!("../../shaders/scene.wgsl")],
-        );
+        let module = shader_module(&gpu.device, "scene shader", SHADER_PARTS);
         let params_layout = layout(gpu, "scene params layout", &[entry(0, UNIFORM)]);
         let pixels_group_layout = layout(
             gpu,
@@ -101,7 +145,17 @@ impl ScenePass {
                 },
             )],
         );
+        let image_group_layout = layout(
+            gpu,
+            "scene image layout",
+            &[entry(1, FILTERABLE_TEXTURE), entry(2, FILTERING_SAMPLER)],
+        );
         let base_layout = pipeline_layout(gpu, "scene pipeline layout", &[&params_layout]);
+        let image_layout = pipeline_layout(
+            gpu,
+            "scene image pipeline layout",
+            &[&params_layout, &image_group_layout],
+        );
         let pixels_layout = pipeline_layout(
             gpu,
             "scene pixels pipeline layout",
@@ -116,25 +170,34 @@ impl ScenePass {
                 resource: params.as_entire_binding(),
             }],
         });
-        let pipes = Self::pipes(gpu, &module, &base_layout, &pixels_layout, samples);
+        let pipes = Self::pipes(
+            gpu,
+            &module,
+            [&base_layout, &pixels_layout, &image_layout],
+            samples,
+        );
         ScenePass {
             module,
             base_layout,
             pixels_layout,
+            image_layout,
             pixels_group_layout,
+            image_group_layout,
+            image_sampler: linear_sampler(gpu, "scene image sampler"),
             params,
             params_group,
             pipes,
+            samples,
             content: Content::DemoScene,
-            pixels_group: None,
+            user: None,
+            content_group: None,
         }
     }
 
     fn pipes(
         gpu: &Gpu,
         module: &wgpu::ShaderModule,
-        base: &wgpu::PipelineLayout,
-        pixels: &wgpu::PipelineLayout,
+        [base, pixels, image]: [&wgpu::PipelineLayout; 3],
         samples: u32,
     ) -> Pipes {
         let make = |label: &str, layout, vs, fs, depth_test| {
@@ -177,20 +240,69 @@ impl ScenePass {
                 "fs_pixels",
                 false,
             ),
+            image: make(
+                "scene: image pipeline",
+                image,
+                "vs_fullscreen",
+                "fs_image",
+                false,
+            ),
         }
+    }
+
+    fn user_pipe(&self, gpu: &Gpu, module: &wgpu::ShaderModule, samples: u32) -> Pipe {
+        pipeline(
+            gpu,
+            &PipeDesc {
+                label: "scene: user shader pipeline",
+                layout: &self.base_layout,
+                module,
+                vertex_entry: "vs_fullscreen",
+                fragment_entry: "afterglow_user_scene",
+                color_format: HDR_FORMAT,
+                blend: Blend::Replace,
+                depth: Some((DEPTH_FORMAT, false)),
+                samples,
+            },
+        )
     }
 
     /// Rebuilds the pipelines for another sample count.
     pub fn set_samples(&mut self, gpu: &Gpu, samples: u32) {
-        if samples != self.pipes.scene.samples {
-            self.pipes = Self::pipes(
-                gpu,
-                &self.module,
-                &self.base_layout,
-                &self.pixels_layout,
-                samples,
-            );
+        if samples != self.samples {
+            let layouts = [&self.base_layout, &self.pixels_layout, &self.image_layout];
+            self.pipes = Self::pipes(gpu, &self.module, layouts, samples);
+            if let Some(user) = self.user.take() {
+                let pipe = self.user_pipe(gpu, &user.module, samples);
+                self.user = Some(UserShader { pipe, ..user });
+            }
+            self.samples = samples;
         }
+    }
+
+    /// Compiles a user's scene shader and its pipeline, without using it
+    /// yet: the caller checks the compilation result first.
+    pub fn prepare_shader(&self, gpu: &Gpu, source: &str) -> UserShader {
+        let full = format!("{}{source}\n{USER_SUFFIX}", user_prefix());
+        let module = gpu
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("scene: user shader"),
+                source: wgpu::ShaderSource::Wgsl(full.into()),
+            });
+        let pipe = self.user_pipe(gpu, &module, self.samples);
+        UserShader {
+            source: source.to_string(),
+            module,
+            pipe,
+        }
+    }
+
+    /// Switches to a prepared user shader.
+    pub fn install_shader(&mut self, shader: UserShader) {
+        self.content = Content::Shader(shader.source.clone());
+        self.user = Some(shader);
+        self.content_group = None;
     }
 
     /// The pipeline the pass will use (all share format and sample count).
@@ -201,6 +313,12 @@ impl ScenePass {
             Content::Solid(_) => &self.pipes.solid,
             Content::Shape(_) => &self.pipes.shape,
             Content::Pixels(_) => &self.pipes.pixels,
+            Content::Image(_) => &self.pipes.image,
+            Content::Shader(_) => self
+                .user
+                .as_ref()
+                .map(|u| &u.pipe)
+                .unwrap_or(&self.pipes.solid),
         }
     }
 
@@ -258,7 +376,7 @@ impl ScenePass {
                     ..Default::default()
                 },
             );
-            self.pixels_group = Some(gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            self.content_group = Some(gpu.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("scene pixels bind group"),
                 layout: &self.pixels_group_layout,
                 entries: &[wgpu::BindGroupEntry {
@@ -266,8 +384,34 @@ impl ScenePass {
                     resource: wgpu::BindingResource::TextureView(&view),
                 }],
             }));
+        } else if let Content::Image(img) = &content {
+            let view = gpu.create_view(
+                &img.texture,
+                &wgpu::TextureViewDescriptor {
+                    label: Some("scene image view"),
+                    ..Default::default()
+                },
+            );
+            self.content_group = Some(gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("scene image bind group"),
+                layout: &self.image_group_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::TextureView(&view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::Sampler(&self.image_sampler),
+                    },
+                ],
+            }));
+        } else if let Content::Shader(source) = &content {
+            let shader = self.prepare_shader(gpu, source);
+            self.install_shader(shader);
+            return Ok(());
         } else {
-            self.pixels_group = None;
+            self.content_group = None;
         }
         self.content = content;
         Ok(())
@@ -292,10 +436,20 @@ impl ScenePass {
             Content::Solid(c) | Content::Shape(c) => *c,
             _ => [0.0; 4],
         };
+        let (gain, image_aspect) = match &self.content {
+            Content::Image(img) => (
+                img.gain,
+                img.texture.width() as f32 / img.texture.height().max(1) as f32,
+            ),
+            _ => (1.0, 1.0),
+        };
         let params = SceneParams {
             color: color_param,
             time,
             aspect: size.0 as f32 / size.1.max(1) as f32,
+            gain,
+            image_aspect,
+            resolution: [size.0 as f32, size.1 as f32],
             instances: DEMO_INSTANCES,
             _pad: 0,
         };
@@ -335,8 +489,8 @@ impl ScenePass {
         match &self.content {
             Content::DemoScene => pass.draw(0..36, 0..DEMO_INSTANCES),
             Content::Shape(_) => pass.draw(0..6, 0..1),
-            Content::Pixels(_) => {
-                if let Some(group) = &self.pixels_group {
+            Content::Pixels(_) | Content::Image(_) => {
+                if let Some(group) = &self.content_group {
                     pass.set_bind_group(1, group, &[]);
                     pass.draw(0..3, 0..1);
                 }
