@@ -133,6 +133,11 @@ impl Canvas {
         })
     }
 
+    /// The canvas element (`HTMLCanvasElement` or `OffscreenCanvas`).
+    pub fn element(&self) -> &JsValue {
+        &self.element
+    }
+
     /// The canvas's size in device pixels (its `width`/`height` attributes).
     pub fn size(&self) -> (u32, u32) {
         let dim = |k| get(&self.element, k).as_f64().unwrap_or(0.0).max(0.0) as u32;

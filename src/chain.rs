@@ -27,7 +27,7 @@ use crate::passes::Pipe;
 use crate::targets::Targets;
 use crate::timing::{PassTimes, Timing};
 
-pub use crate::passes::scene::{Content, PixelImage};
+pub use crate::passes::scene::{Content, ImageContent, PixelImage, UserShader};
 
 /// Where a full-screen step renders.
 enum Target {
@@ -66,7 +66,10 @@ struct Frame {
 pub struct Chain {
     output: OutputSpec,
     options: Options,
+    /// Size of the offscreen targets.
     size: (u32, u32),
+    /// Size of the output (differs from `size` under a render scale).
+    output_size: (u32, u32),
     scene: ScenePass,
     bloom: BloomPass,
     resolve: ResolvePass,
@@ -125,6 +128,7 @@ impl Chain {
             output,
             options,
             size,
+            output_size: size,
             scene: ScenePass::new(gpu, options.msaa.sample_count()),
             bloom: BloomPass::new(gpu),
             resolve: ResolvePass::new(gpu),
@@ -180,11 +184,45 @@ impl Chain {
     /// Rebuilds the size-dependent targets and every bind group that
     /// references them, together. A zero dimension drops them.
     pub fn resize(&mut self, gpu: &Gpu, size: (u32, u32)) -> Result<(), Error> {
-        if size == self.size && (self.frame.is_some() || size.0 == 0 || size.1 == 0) {
+        self.resize_scaled(gpu, size, size)
+    }
+
+    /// Like [`Chain::resize`], with offscreen targets of `size` and an
+    /// output of `output_size` (the composite pass rescales).
+    pub fn resize_scaled(
+        &mut self,
+        gpu: &Gpu,
+        size: (u32, u32),
+        output_size: (u32, u32),
+    ) -> Result<(), Error> {
+        let zero = size.0 == 0 || size.1 == 0;
+        if size == self.size && output_size == self.output_size && (self.frame.is_some() || zero) {
             return Ok(());
         }
         self.size = size;
+        self.output_size = output_size;
         self.rebuild(gpu)
+    }
+
+    /// Size of the output the chain was last built for.
+    pub fn output_size(&self) -> (u32, u32) {
+        self.output_size
+    }
+
+    /// Compiles a user's scene shader without using it yet.
+    pub fn prepare_shader(&self, gpu: &Gpu, source: &str) -> UserShader {
+        self.scene.prepare_shader(gpu, source)
+    }
+
+    /// Switches the scene to a prepared user shader.
+    pub fn install_shader(&mut self, shader: UserShader) {
+        self.scene.install_shader(shader);
+    }
+
+    /// Bytes held by the crate's own textures: the size-dependent targets
+    /// and the content's texture.
+    pub fn gpu_bytes(&self) -> u64 {
+        self.target_bytes() + self.scene.content_bytes()
     }
 
     /// Switches to a new output description (format, alpha, tone mapping).
@@ -242,6 +280,7 @@ impl Chain {
         let targets = Targets::new(
             gpu,
             self.size,
+            self.output_size,
             &self.options,
             self.bloom.format,
             &self.output,

@@ -17,6 +17,8 @@ pub enum Error {
     DeviceLost(String),
     /// A method was called after `destroy()`.
     Destroyed(&'static str),
+    /// A method was called while another call on the renderer was running.
+    Busy(&'static str),
     /// A frame could not be read back.
     Readback(String),
     /// A rule the crate checks on its own GPU objects failed (a bug in the
@@ -34,6 +36,10 @@ impl fmt::Display for Error {
             Error::Destroyed(method) => write!(
                 f,
                 "afterglow: {method}() was called after destroy(); create a new Renderer"
+            ),
+            Error::Busy(method) => write!(
+                f,
+                "afterglow: {method}() was called while another call on this renderer was running"
             ),
             Error::Readback(m) => write!(f, "afterglow: reading the frame back failed: {m}"),
             Error::Internal(m) => write!(f, "afterglow: internal error: {m}"),

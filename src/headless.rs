@@ -119,6 +119,6 @@ impl Headless {
         let readback = Readback::record(&self.gpu, &mut encoder, &self.output);
         self.gpu.queue.submit([encoder.finish()]);
         self.chain.after_submit();
-        readback.read(&self.gpu).await
+        readback.read(&self.gpu.device).await
     }
 }

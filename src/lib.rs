@@ -29,6 +29,8 @@ pub mod timing;
 pub mod canvas;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+#[cfg(target_arch = "wasm32")]
+pub mod web_content;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;

@@ -243,6 +243,12 @@ pub struct Options {
     /// Adds sub-quantum noise before 8-bit output to break up banding. Default `true`.
     pub dither: bool,
     pub bloom: BloomOptions,
+    /// Size of the offscreen targets relative to the canvas, 0.25 to 2;
+    /// the composite pass rescales. Default 1.
+    pub render_scale: f32,
+    /// Keep the canvas at its displayed size in device pixels
+    /// (ResizeObserver on `device-pixel-content-box`). Default `false`.
+    pub auto_resize: bool,
 }
 
 impl Default for Options {
@@ -255,6 +261,8 @@ impl Default for Options {
             tonemapper: Tonemapper::Agx,
             dither: true,
             bloom: BloomOptions::default(),
+            render_scale: 1.0,
+            auto_resize: false,
         }
     }
 }
@@ -284,6 +292,8 @@ impl Options {
             blur: BlurMode::Mip,
             iterations: 3,
         },
+        render_scale: 1.0,
+        auto_resize: false,
     };
 }
 
@@ -560,6 +570,8 @@ impl Options {
                 "tonemapper",
                 "dither",
                 "bloom",
+                "renderScale",
+                "autoResize",
             ],
         )?
         else {
@@ -589,6 +601,8 @@ impl Options {
         }
         out.tonemapper = root.choice("tonemapper", out.tonemapper)?;
         out.dither = root.boolean("dither", out.dither)?;
+        out.render_scale = root.number("renderScale", out.render_scale, 0.25, 2.0)?;
+        out.auto_resize = root.boolean("autoResize", out.auto_resize)?;
         if let Some(bloom) = ObjectReader::new(
             "bloom",
             root.get("bloom"),
@@ -701,6 +715,8 @@ impl Options {
                     ("iterations", Value::Number(b.iterations as f64)),
                 ]),
             ),
+            ("renderScale", n(self.render_scale)),
+            ("autoResize", Value::Bool(self.auto_resize)),
         ])
     }
 }
@@ -860,6 +876,8 @@ mod tests {
             ("exposure", Value::Number(2.5)),
             ("tonemapper", s("khronos-neutral")),
             ("dither", Value::Bool(false)),
+            ("renderScale", Value::Number(0.5)),
+            ("autoResize", Value::Bool(true)),
             (
                 "bloom",
                 obj(vec![
@@ -879,6 +897,8 @@ mod tests {
         assert_eq!(o.exposure, 2.5);
         assert_eq!(o.tonemapper, Tonemapper::KhronosNeutral);
         assert!(!o.dither);
+        assert_eq!(o.render_scale, 0.5);
+        assert!(o.auto_resize);
         assert_eq!(o.bloom.blur, BlurMode::Gaussian);
         assert_eq!(o.bloom.levels, 5);
         assert_eq!(o.bloom.iterations, 6);

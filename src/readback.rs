@@ -42,6 +42,25 @@ impl Image {
         }
     }
 
+    /// The image as straight-alpha RGBA8 (what a PNG holds): channels in
+    /// RGBA order, floats clamped, and premultiplied colour divided by alpha
+    /// when `premultiplied`.
+    pub fn to_straight_rgba8(&self, premultiplied: bool) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.width as usize * self.height as usize * 4);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let mut p = self.rgba8(x, y);
+                if premultiplied && p[3] > 0 && p[3] < 255 {
+                    for c in 0..3 {
+                        p[c] = ((p[c] as u32 * 255 + p[3] as u32 / 2) / p[3] as u32).min(255) as u8;
+                    }
+                }
+                out.extend_from_slice(&p);
+            }
+        }
+        out
+    }
+
     /// A pixel as floats: exact for `rgba16float`, `/255` for 8-bit formats.
     pub fn rgba_f32(&self, x: u32, y: u32) -> [f32; 4] {
         if self.format == wgpu::TextureFormat::Rgba16Float {
@@ -125,7 +144,7 @@ impl Readback {
     }
 
     /// Waits for the copy (submitted by now) and returns the pixels.
-    pub async fn read(self, gpu: &Gpu) -> Result<Image, Error> {
+    pub async fn read(self, device: &wgpu::Device) -> Result<Image, Error> {
         let result: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>> = Arc::default();
         let slice = self.buffer.slice(..);
         #[cfg(not(target_arch = "wasm32"))]
@@ -136,13 +155,13 @@ impl Readback {
                     *s = Some(r);
                 }
             });
-            gpu.device
+            device
                 .poll(wgpu::PollType::wait_indefinitely())
                 .map_err(|e| Error::Readback(e.to_string()))?;
         }
         #[cfg(target_arch = "wasm32")]
         {
-            let _ = gpu;
+            let _ = device;
             let mut resolve_fn: Option<js_sys::Function> = None;
             let promise = js_sys::Promise::new(&mut |resolve, _reject| resolve_fn = Some(resolve));
             let slot = result.clone();
@@ -188,6 +207,24 @@ impl Readback {
 #[cfg(test)]
 mod tests {
     use super::f16_to_f32;
+
+    #[test]
+    fn straight_alpha_conversion() {
+        let img = super::Image {
+            width: 2,
+            height: 1,
+            format: wgpu::TextureFormat::Bgra8Unorm,
+            data: vec![10, 20, 30, 255, 32, 64, 64, 128],
+        };
+        assert_eq!(
+            img.to_straight_rgba8(false),
+            vec![30, 20, 10, 255, 64, 64, 32, 128]
+        );
+        assert_eq!(
+            img.to_straight_rgba8(true),
+            vec![30, 20, 10, 255, 128, 128, 64, 128]
+        );
+    }
 
     #[test]
     fn half_floats() {

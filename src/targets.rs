@@ -86,6 +86,7 @@ impl Targets {
     pub fn new(
         gpu: &Gpu,
         size: (u32, u32),
+        output_size: (u32, u32),
         options: &Options,
         bloom_format: wgpu::TextureFormat,
         output: &OutputSpec,
@@ -151,7 +152,7 @@ impl Targets {
             label: "canvas".into(),
             format: output.format,
             sample_count: 1,
-            size,
+            size: output_size,
             mip_levels: 1,
         });
         Ok(Targets {

@@ -2,18 +2,27 @@
 //! come in, are validated into typed Rust, and every failure goes back as a
 //! JS `Error` whose message names the field and what is allowed. Nothing
 //! here panics on caller input: a panic would kill the wasm module.
+//!
+//! The renderer state sits behind `Rc<RefCell<..>>` so that the methods
+//! returning promises (`setSceneShader`, `screenshot`) hold it only while
+//! they touch it, never across an `await`: `render()` keeps working while
+//! they wait.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::canvas::{self, Canvas};
-use crate::chain::{Chain, Content};
+use crate::chain::{Chain, Content, ImageContent};
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::options::{self, Options, Value};
+use crate::options::{self, OptionError, Options, Value};
 use crate::output::OutputSpec;
 use crate::readback::{Image, Readback};
+use crate::web_content::{self, AutoResize, ImageSource};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -29,7 +38,8 @@ export interface CanvasOptions {
   /** `'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`.
    * Default `'standard'`. */
   toneMapping?: 'standard' | 'extended';
-  /** Adds `COPY_SRC` to the canvas usage so frames can be read back. Default `false`. */
+  /** Adds `COPY_SRC` to the canvas usage so frames can be read back
+   * (`screenshot()`). Default `false`. */
   screenshots?: boolean;
 }
 
@@ -54,7 +64,7 @@ export interface BloomOptions {
   iterations?: number;
 }
 
-/** Options of `Renderer.create`. Every field is optional. */
+/** Options of `Renderer.create` and `setOptions`. Every field is optional. */
 export interface RendererOptions {
   canvas?: CanvasOptions;
   /** Samples per pixel of the scene: 4 (default) or 1. */
@@ -70,7 +80,18 @@ export interface RendererOptions {
   /** Noise of one 8-bit step against banding (8-bit canvases). Default `true`. */
   dither?: boolean;
   bloom?: BloomOptions;
+  /** Size of the offscreen targets relative to the canvas, 0.25 to 2. Default 1. */
+  renderScale?: number;
+  /** Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement`
+   * in the page). Default `false`. */
+  autoResize?: boolean;
 }
+
+/** Every option with its effective value. */
+export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom'>> & {
+  canvas: Required<CanvasOptions>;
+  bloom: Required<BloomOptions>;
+};
 
 /** What the canvas context was configured with (from `getConfiguration()`),
  * plus the canvas size in device pixels. */
@@ -85,23 +106,86 @@ export interface CanvasConfiguration {
   width: number;
   height: number;
 }
+
+/** Sources `setImage` accepts. */
+export type ImageSourceInput = ImageBitmap | HTMLImageElement | HTMLCanvasElement
+  | HTMLVideoElement | OffscreenCanvas | ImageData;
+
+export interface ImageOptions {
+  /** Multiplier on the image's linear colour (so highlights can bloom), 0 to 10000. Default 1. */
+  gain?: number;
+}
+
+/** A `setSceneShader` compilation error: an `Error` with the position in the
+ * given WGSL (1-based). */
+export interface ShaderError extends Error {
+  line: number;
+  column: number;
+}
+
+export interface RendererStats {
+  /** Frames rendered since creation. */
+  frames: number;
+  /** CPU milliseconds of the last `render()` call. */
+  cpuMs: number;
+  /** GPU milliseconds per pass of a recent frame, from timestamp queries;
+   * `null` where the adapter has none (browsers may round to 0.1 ms). */
+  gpuMs: Record<string, number> | null;
+  /** Bytes of the renderer's own GPU textures (offscreen targets, content). */
+  gpuBytes: number;
+  configuration: CanvasConfiguration | null;
+}
 "#;
 
 /// An HDR renderer bound to one canvas.
 #[wasm_bindgen]
 pub struct Renderer {
-    inner: Option<WebRenderer>,
+    inner: Shared,
 }
+
+type Shared = Rc<RefCell<Option<WebRenderer>>>;
 
 struct WebRenderer {
     gpu: Gpu,
     canvas: Canvas,
     chain: Chain,
     options: Options,
+    /// Canvas size in device pixels (the chain renders at it × renderScale).
+    canvas_size: (u32, u32),
+    frames: u64,
+    cpu_ms: f64,
+    last_time: f64,
+    /// The current image content's source, kept while it is a video.
+    video: Option<ImageSource>,
+    auto_resize: Option<AutoResize>,
+    /// Size reported by the resize observer, applied at the next frame.
+    pending_size: Rc<Cell<Option<(u32, u32)>>>,
 }
 
 fn js_error(e: Error) -> JsValue {
     js_sys::Error::new(&e.to_string()).into()
+}
+
+fn field_error(field: &str, message: String) -> JsValue {
+    js_error(Error::Option(OptionError {
+        field: field.into(),
+        message,
+    }))
+}
+
+/// Runs `f` on the live renderer; a clear error after `destroy()`.
+fn with<T>(
+    inner: &Shared,
+    method: &'static str,
+    f: impl FnOnce(&mut WebRenderer) -> Result<T, Error>,
+) -> Result<T, JsValue> {
+    let mut guard = inner
+        .try_borrow_mut()
+        .map_err(|_| js_error(Error::Busy(method)))?;
+    let r = guard
+        .as_mut()
+        .ok_or_else(|| js_error(Error::Destroyed(method)))?;
+    f(r).map_err(js_error)
 }
 
 /// Converts a JS value into the option parser's [`Value`] tree.
@@ -143,6 +227,34 @@ fn to_value_depth(v: &JsValue, depth: u32) -> Value {
     }
 }
 
+/// Converts a [`Value`] tree into a plain JS value.
+fn to_js(v: &Value) -> JsValue {
+    match v {
+        Value::Undefined | Value::Other(_) => JsValue::UNDEFINED,
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(*n),
+        Value::String(s) => JsValue::from_str(s),
+        Value::Object(entries) => {
+            let o = Object::new();
+            for (k, v) in entries {
+                let _ = Reflect::set(&o, &JsValue::from_str(k), &to_js(v));
+            }
+            o.into()
+        }
+    }
+}
+
+fn now_ms() -> f64 {
+    let performance = Reflect::get(&js_sys::global(), &"performance".into()).unwrap_or_default();
+    Reflect::get(&performance, &"now".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call0(&performance).ok())
+        .and_then(|v| v.as_f64())
+        .unwrap_or_else(js_sys::Date::now)
+}
+
 #[wasm_bindgen]
 impl Renderer {
     /// Creates a renderer for `canvas` (an `HTMLCanvasElement` or
@@ -156,26 +268,25 @@ impl Renderer {
         #[wasm_bindgen(unchecked_optional_param_type = "RendererOptions")] options: Option<JsValue>,
     ) -> Result<Renderer, JsValue> {
         console_error_panic_hook::set_once();
-        WebRenderer::create(canvas, options.unwrap_or(JsValue::UNDEFINED))
+        let inner = WebRenderer::create(canvas, options.unwrap_or(JsValue::UNDEFINED))
             .await
-            .map(|inner| Renderer { inner: Some(inner) })
-            .map_err(js_error)
+            .map_err(js_error)?;
+        let shared: Shared = Rc::new(RefCell::new(Some(inner)));
+        with(&shared, "create", |r| r.sync_auto_resize())?;
+        Ok(Renderer { inner: shared })
     }
 
     /// Renders one frame at `timeSeconds` (default 0): fetches the canvas's
     /// current texture, runs the chain, one submit. Does nothing while the
     /// canvas is 0×0.
     pub fn render(
-        &mut self,
+        &self,
         #[wasm_bindgen(js_name = timeSeconds, unchecked_optional_param_type = "number")]
         time_seconds: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let time = options::parse_time(&to_value(&time_seconds.unwrap_or(JsValue::UNDEFINED)))
             .map_err(|e| js_error(e.into()))?;
-        self.live("render")?
-            .render(time)
-            .map(|_| ())
-            .map_err(js_error)
+        with(&self.inner, "render", |r| r.render(time))
     }
 
     /// Resizes the canvas to `width`×`height` device pixels, reconfigures the
@@ -183,31 +294,147 @@ impl Renderer {
     /// dimension pauses rendering; more than the device's
     /// `maxTextureDimension2D` is refused.
     pub fn resize(
-        &mut self,
+        &self,
         #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
     ) -> Result<(), JsValue> {
-        let inner = self.live("resize")?;
-        let max = inner.gpu.max_texture_size();
-        let w = options::parse_dimension("width", &to_value(&width), max)
-            .map_err(|e| js_error(e.into()))?;
-        let h = options::parse_dimension("height", &to_value(&height), max)
-            .map_err(|e| js_error(e.into()))?;
-        inner.resize((w, h)).map_err(js_error)
+        with(&self.inner, "resize", |r| {
+            let max = r.gpu.max_texture_size();
+            let w = options::parse_dimension("width", &to_value(&width), max)?;
+            let h = options::parse_dimension("height", &to_value(&height), max)?;
+            r.resize((w, h))
+        })
+    }
+
+    /// Changes any options at run time; fields left out keep their value.
+    /// Canvas options reconfigure the context, `msaa`/`resolve`/`renderScale`
+    /// and the bloom chain's shape rebuild targets, other bloom and tonemap
+    /// parameters only update uniforms; unchanged options cost nothing.
+    /// Throws (changing nothing) on a bad value.
+    #[wasm_bindgen(js_name = setOptions)]
+    pub fn set_options(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RendererOptions")] partial: JsValue,
+    ) -> Result<(), JsValue> {
+        with(&self.inner, "setOptions", |r| {
+            let next = r.options.merged(&to_value(&partial))?;
+            r.apply_options(next)
+        })
+    }
+
+    /// The effective options, defaults filled in.
+    #[wasm_bindgen(unchecked_return_type = "EffectiveOptions")]
+    pub fn options(&self) -> Result<JsValue, JsValue> {
+        with(&self.inner, "options", |r| Ok(to_js(&r.options.to_value())))
     }
 
     /// The canvas context's configuration as the browser reports it
     /// (`getConfiguration()`), with the canvas `width` and `height`.
     #[wasm_bindgen(unchecked_return_type = "CanvasConfiguration")]
-    pub fn configuration(&mut self) -> Result<JsValue, JsValue> {
-        Ok(self.live("configuration")?.canvas.configuration())
+    pub fn configuration(&self) -> Result<JsValue, JsValue> {
+        with(&self.inner, "configuration", |r| {
+            Ok(r.canvas.configuration())
+        })
+    }
+
+    /// Renders `wgsl` as the scene. It must define
+    /// `fn scene(uv: vec2f, time: f32) -> vec4f` returning linear HDR
+    /// radiance and alpha (premultiplied) for `uv` in 0..1 (y down);
+    /// `resolution()` gives the target size in pixels. Resolves once the
+    /// shader is in use; rejects with an `Error` carrying `line`, `column`
+    /// and the compiler's message, and the previous content keeps rendering.
+    #[wasm_bindgen(js_name = setSceneShader, unchecked_return_type = "Promise<void>")]
+    pub fn set_scene_shader(&self, wgsl: JsValue) -> js_sys::Promise {
+        let inner = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let source = wgsl.as_string().ok_or_else(|| {
+                field_error(
+                    "wgsl",
+                    format!(
+                        "must be a string of WGSL, got {}",
+                        to_value(&wgsl).describe()
+                    ),
+                )
+            })?;
+            let (shader, compiled, scope) = with(&inner, "setSceneShader", |r| {
+                let scope = r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+                let shader = r.chain.prepare_shader(&r.gpu, &source);
+                let compiled = shader.module.get_compilation_info();
+                Ok((shader, compiled, scope.pop()))
+            })?;
+            let info = compiled.await;
+            let scope_error = scope.await;
+            web_content::shader_result(&info, scope_error.as_ref())?;
+            with(&inner, "setSceneShader", |r| {
+                r.video = None;
+                r.chain.install_shader(shader);
+                Ok(JsValue::UNDEFINED)
+            })
+        })
+    }
+
+    /// Shows an image: an `ImageBitmap`, `HTMLImageElement` (loaded),
+    /// `HTMLCanvasElement`, `HTMLVideoElement` (re-uploaded every frame
+    /// while it plays), `OffscreenCanvas` or `ImageData`. It is decoded to
+    /// linear, multiplied by `gain` so its highlights can bloom, and fitted
+    /// inside the canvas.
+    #[wasm_bindgen(js_name = setImage)]
+    pub fn set_image(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ImageSourceInput")] source: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ImageOptions")] options: Option<JsValue>,
+    ) -> Result<(), JsValue> {
+        let gain = web_content::parse_image_options(&to_value(&options.unwrap_or_default()))
+            .map_err(|e| js_error(e.into()))?;
+        let source = ImageSource::new(source).map_err(js_error)?;
+        with(&self.inner, "setImage", |r| r.set_image(source, gain))
+    }
+
+    /// Goes back to the built-in demo scene.
+    #[wasm_bindgen(js_name = useDemoScene)]
+    pub fn use_demo_scene(&self) -> Result<(), JsValue> {
+        with(&self.inner, "useDemoScene", |r| {
+            r.video = None;
+            r.chain.set_content(&r.gpu, Content::DemoScene)
+        })
+    }
+
+    /// A PNG of the current frame (rendered again at the last frame's time
+    /// and read back from the canvas texture). Needs `canvas.screenshots:
+    /// true`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Blob>")]
+    pub fn screenshot(&self) -> js_sys::Promise {
+        let inner = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let (readback, device, premultiplied) = with(&inner, "screenshot", |r| {
+                let time = r.last_time;
+                let readback = r.frame_for_reading(time)?;
+                let premultiplied =
+                    r.options.canvas.alpha_mode == options::AlphaMode::Premultiplied;
+                Ok((readback, r.gpu.device.clone(), premultiplied))
+            })?;
+            let image = readback.read(&device).await.map_err(js_error)?;
+            web_content::encode_png(&image, premultiplied)
+                .await
+                .map_err(js_error)
+        })
+    }
+
+    /// Frame counts, CPU and per-pass GPU time, GPU memory, configuration.
+    #[wasm_bindgen(unchecked_return_type = "RendererStats")]
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        with(&self.inner, "stats", |r| Ok(r.stats()))
     }
 
     /// Unconfigures the canvas context (releasing its images) and the GPU
     /// resources. Any later call throws.
-    pub fn destroy(&mut self) -> Result<(), JsValue> {
+    pub fn destroy(&self) -> Result<(), JsValue> {
+        let mut guard = self
+            .inner
+            .try_borrow_mut()
+            .map_err(|_| js_error(Error::Busy("destroy")))?;
         // Dropping the inner renderer unconfigures and destroys (see Drop).
-        self.inner
+        guard
             .take()
             .map(drop)
             .ok_or_else(|| js_error(Error::Destroyed("destroy")))
@@ -216,42 +443,49 @@ impl Renderer {
 
 /// Rust-side access, used by the browser tests and embedders in Rust.
 impl Renderer {
-    fn live(&mut self, method: &'static str) -> Result<&mut WebRenderer, JsValue> {
-        self.inner
-            .as_mut()
-            .ok_or_else(|| js_error(Error::Destroyed(method)))
-    }
-
-    /// The renderer's GPU, or `None` after `destroy()`.
-    pub fn gpu(&self) -> Option<&Gpu> {
-        self.inner.as_ref().map(|i| &i.gpu)
+    /// Runs `f` with the renderer's GPU; `None` after `destroy()`.
+    pub fn with_gpu<T>(&self, f: impl FnOnce(&Gpu) -> T) -> Option<T> {
+        let guard = self.inner.try_borrow().ok()?;
+        guard.as_ref().map(|r| f(&r.gpu))
     }
 
     /// Replaces the content of the scene pass.
-    pub fn set_content(&mut self, content: Content) -> Result<(), Error> {
-        let inner = self.inner.as_mut().ok_or(Error::Destroyed("setContent"))?;
-        inner.chain.set_content(&inner.gpu, content)
+    pub fn set_content(&self, content: Content) -> Result<(), Error> {
+        let mut guard = self
+            .inner
+            .try_borrow_mut()
+            .map_err(|_| Error::Busy("setContent"))?;
+        let r = guard.as_mut().ok_or(Error::Destroyed("setContent"))?;
+        r.video = None;
+        r.chain.set_content(&r.gpu, content)
     }
 
     /// The effective options.
-    pub fn options(&self) -> Option<Options> {
-        self.inner.as_ref().map(|i| i.options)
+    pub fn current_options(&self) -> Option<Options> {
+        self.inner.try_borrow().ok()?.as_ref().map(|r| r.options)
+    }
+
+    /// The names of the passes of a frame, in order.
+    pub fn pass_names(&self) -> Vec<String> {
+        self.inner
+            .try_borrow()
+            .ok()
+            .and_then(|g| g.as_ref().map(|r| r.chain.pass_names()))
+            .unwrap_or_default()
     }
 
     /// Renders a frame and reads the canvas texture back (needs
     /// `canvas.screenshots: true`).
-    pub async fn render_and_read(&mut self, time_seconds: f64) -> Result<Image, Error> {
-        let inner = self.inner.as_mut().ok_or(Error::Destroyed("render"))?;
-        if !inner.options.canvas.screenshots {
-            return Err(Error::Readback(
-                "reading frames needs the option canvas.screenshots: true (COPY_SRC usage)".into(),
-            ));
-        }
-        let readback = inner
-            .render_with(time_seconds, true)?
-            .flatten()
-            .ok_or_else(|| Error::Readback("the canvas is 0×0: nothing was rendered".into()))?;
-        readback.read(&inner.gpu).await
+    pub async fn render_and_read(&self, time_seconds: f64) -> Result<Image, Error> {
+        let (readback, device) = {
+            let mut guard = self
+                .inner
+                .try_borrow_mut()
+                .map_err(|_| Error::Busy("render"))?;
+            let r = guard.as_mut().ok_or(Error::Destroyed("render"))?;
+            (r.frame_for_reading(time_seconds)?, r.gpu.device.clone())
+        };
+        readback.read(&device).await
     }
 }
 
@@ -260,6 +494,7 @@ impl Renderer {
 /// now rather than whenever the browser collects them.
 impl Drop for WebRenderer {
     fn drop(&mut self) {
+        self.auto_resize = None;
         self.canvas.unconfigure();
         self.gpu.destroy();
     }
@@ -292,12 +527,21 @@ impl WebRenderer {
         let size = (w.min(max), h.min(max));
         canvas.set_size(size);
         canvas.configure(&gpu, &output, &options.canvas)?;
-        let chain = Chain::new(&gpu, output, options, size)?;
+        let render_size = scaled(size, options.render_scale, max);
+        let mut chain = Chain::new(&gpu, output, options, render_size)?;
+        chain.resize_scaled(&gpu, render_size, size)?;
         Ok(WebRenderer {
             gpu,
             canvas,
             chain,
             options,
+            canvas_size: size,
+            frames: 0,
+            cpu_ms: 0.0,
+            last_time: 0.0,
+            video: None,
+            auto_resize: None,
+            pending_size: Rc::new(Cell::new(None)),
         })
     }
 
@@ -308,17 +552,38 @@ impl WebRenderer {
         }
     }
 
-    fn render(&mut self, time: f64) -> Result<bool, Error> {
-        self.render_with(time, false).map(|r| r.is_some())
+    fn render(&mut self, time: f64) -> Result<(), Error> {
+        let start = now_ms();
+        if let Some(size) = self.pending_size.take() {
+            self.resize(size)?;
+        }
+        self.upload_video_frame()?;
+        self.render_with(time, false)?;
+        self.cpu_ms = now_ms() - start;
+        Ok(())
+    }
+
+    /// Renders a frame whose canvas texture is copied for reading.
+    fn frame_for_reading(&mut self, time: f64) -> Result<Readback, Error> {
+        if !self.options.canvas.screenshots {
+            return Err(Error::Readback(
+                "reading frames needs the option canvas.screenshots: true (it adds COPY_SRC \
+                 to the canvas usage)"
+                    .into(),
+            ));
+        }
+        self.upload_video_frame()?;
+        self.render_with(time, true)?
+            .flatten()
+            .ok_or_else(|| Error::Readback("the canvas is 0×0: nothing was rendered".into()))
     }
 
     /// One frame: one encoder, one submit. With `read`, the canvas texture is
-    /// also copied into a buffer in the same encoder.
-    /// Returns `None` when the frame was skipped (0×0), else the readback if
-    /// one was asked for.
+    /// also copied into a buffer in the same encoder. Returns `None` when the
+    /// frame was skipped (0×0).
     fn render_with(&mut self, time: f64, read: bool) -> Result<Option<Option<Readback>>, Error> {
         self.check_device()?;
-        let (w, h) = self.chain.size();
+        let (w, h) = self.canvas_size;
         if w == 0 || h == 0 {
             return Ok(None);
         }
@@ -339,12 +604,14 @@ impl WebRenderer {
         let readback = read.then(|| Readback::record(&self.gpu, &mut encoder, &texture));
         self.gpu.queue.submit([encoder.finish()]);
         self.chain.after_submit();
+        self.frames += 1;
+        self.last_time = time;
         Ok(Some(readback))
     }
 
     fn resize(&mut self, size: (u32, u32)) -> Result<(), Error> {
         self.check_device()?;
-        if size == self.chain.size() {
+        if size == self.canvas_size {
             return Ok(());
         }
         if size.0 > 0 && size.1 > 0 {
@@ -353,6 +620,141 @@ impl WebRenderer {
             self.canvas
                 .configure(&self.gpu, &output, &self.options.canvas)?;
         }
-        self.chain.resize(&self.gpu, size)
+        self.canvas_size = size;
+        self.resize_chain()
     }
+
+    fn resize_chain(&mut self) -> Result<(), Error> {
+        let render = scaled(
+            self.canvas_size,
+            self.options.render_scale,
+            self.gpu.max_texture_size(),
+        );
+        self.chain
+            .resize_scaled(&self.gpu, render, self.canvas_size)
+    }
+
+    fn apply_options(&mut self, next: Options) -> Result<(), Error> {
+        let prev = self.options;
+        if next == prev {
+            return Ok(());
+        }
+        if next.canvas != prev.canvas {
+            let format = canvas::resolve_format(next.canvas.format)?;
+            let output = OutputSpec::new(format, next.canvas.alpha_mode, next.canvas.tone_mapping)?;
+            if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
+                self.canvas.configure(&self.gpu, &output, &next.canvas)?;
+            }
+            if output != *self.chain.output() {
+                self.chain.set_output(&self.gpu, output)?;
+            }
+        }
+        self.chain.set_options(&self.gpu, next)?;
+        self.options = next;
+        if next.render_scale != prev.render_scale {
+            self.resize_chain()?;
+        }
+        if next.auto_resize != prev.auto_resize {
+            self.sync_auto_resize()?;
+        }
+        Ok(())
+    }
+
+    /// Starts or stops the resize observer to match `options.auto_resize`.
+    fn sync_auto_resize(&mut self) -> Result<(), Error> {
+        if !self.options.auto_resize {
+            self.auto_resize = None;
+            return Ok(());
+        }
+        if self.auto_resize.is_none() {
+            self.auto_resize = Some(AutoResize::observe(
+                self.canvas.element(),
+                self.gpu.max_texture_size(),
+                self.pending_size.clone(),
+            )?);
+        }
+        Ok(())
+    }
+
+    fn set_image(&mut self, source: ImageSource, gain: f32) -> Result<(), Error> {
+        let size = source.size()?;
+        let max = self.gpu.max_texture_size();
+        if size.0 > max || size.1 > max {
+            return Err(Error::Option(OptionError {
+                field: "source".into(),
+                message: format!(
+                    "is {}×{} but this device allows at most {max} per side",
+                    size.0, size.1
+                ),
+            }));
+        }
+        let texture = match self.chain.content() {
+            Content::Image(img) if (img.texture.width(), img.texture.height()) == size => {
+                img.texture.clone()
+            }
+            _ => web_content::image_texture(&self.gpu, size)?,
+        };
+        source.copy_to(&self.gpu, &texture)?;
+        self.video = source.is_video().then_some(source);
+        let content = Content::Image(ImageContent { texture, gain });
+        if *self.chain.content() != content {
+            self.chain.set_content(&self.gpu, content)?;
+        }
+        Ok(())
+    }
+
+    /// Uploads the current frame of a playing video; re-creates the texture
+    /// only when the video's size changes.
+    fn upload_video_frame(&mut self) -> Result<(), Error> {
+        let Some(video) = &self.video else {
+            return Ok(());
+        };
+        if !video.has_new_frame() {
+            return Ok(());
+        }
+        let gain = match self.chain.content() {
+            Content::Image(img) => img.gain,
+            _ => 1.0,
+        };
+        if let Some(video) = self.video.take() {
+            self.set_image(video, gain)?;
+        }
+        Ok(())
+    }
+
+    fn stats(&self) -> JsValue {
+        let o = Object::new();
+        let set = |k: &str, v: JsValue| {
+            let _ = Reflect::set(&o, &JsValue::from_str(k), &v);
+        };
+        set("frames", JsValue::from_f64(self.frames as f64));
+        set("cpuMs", JsValue::from_f64(self.cpu_ms));
+        let gpu_ms = match self.chain.pass_times() {
+            Some(times) => {
+                let t = Object::new();
+                for (name, ms) in times {
+                    let _ = Reflect::set(&t, &JsValue::from_str(&name), &JsValue::from_f64(ms));
+                }
+                t.into()
+            }
+            None => JsValue::NULL,
+        };
+        set("gpuMs", gpu_ms);
+        set("gpuBytes", JsValue::from_f64(self.chain.gpu_bytes() as f64));
+        set("configuration", self.canvas.configuration());
+        o.into()
+    }
+}
+
+/// The offscreen size for a canvas size and render scale: at least 1×1
+/// (unless the canvas is 0), at most the device limit.
+fn scaled(size: (u32, u32), scale: f32, max: u32) -> (u32, u32) {
+    let s = |v: u32| {
+        if v == 0 {
+            0
+        } else {
+            ((v as f32 * scale).round() as u32).clamp(1, max)
+        }
+    };
+    (s(size.0), s(size.1))
 }

@@ -95,13 +95,10 @@ fn assert_error<T>(result: Result<T, JsValue>, needles: &[&str]) {
 
 /// No uncaptured GPU error happened during the test.
 fn assert_no_gpu_errors(r: &Renderer) {
-    let gpu = r.gpu().expect("renderer alive");
-    assert_eq!(
-        gpu.error_count(),
-        0,
-        "uncaptured GPU error: {:?}",
-        gpu.last_error()
-    );
+    let (count, last) = r
+        .with_gpu(|g| (g.error_count(), g.last_error()))
+        .expect("renderer alive");
+    assert_eq!(count, 0, "uncaptured GPU error: {last:?}");
 }
 
 /// Waits until the browser has presented a frame (the current canvas
@@ -123,7 +120,7 @@ async fn next_frame() {
     JsFuture::from(timeout).await.unwrap();
 }
 
-async fn read(r: &mut Renderer) -> afterglow::readback::Image {
+async fn read(r: &Renderer) -> afterglow::readback::Image {
     match r.render_and_read(0.0).await {
         Ok(img) => img,
         Err(e) => panic!("readback failed: {e}"),
@@ -133,14 +130,14 @@ async fn read(r: &mut Renderer) -> afterglow::readback::Image {
 #[wasm_bindgen_test]
 async fn preferred_format_configures_all_seven_fields() {
     let c = canvas(64, 32);
-    let mut r = create(
+    let r = create(
         &c,
         r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
     )
     .await;
     let cfg = context_configuration(&c);
     let preferred = preferred_format();
-    let device = r.gpu().unwrap().device.as_webgpu().unwrap().clone();
+    let device = r.with_gpu(|g| g.device.as_webgpu().unwrap().clone()).unwrap();
     assert!(Object_is(&get(&cfg, "device"), device.as_ref()), "device");
     assert_eq!(
         get(&cfg, "format").as_string().unwrap(),
@@ -229,7 +226,7 @@ async fn extended_tone_mapping_needs_rgba16float() {
 #[wasm_bindgen_test]
 async fn every_frame_fetches_a_fresh_texture() {
     let c = canvas(32, 32);
-    let mut r = create(&c, "{}").await;
+    let r = create(&c, "{}").await;
     let seen = spy_current_texture(&c);
     for i in 0..3 {
         r.render(Some(JsValue::from(i as f64 / 60.0))).unwrap();
@@ -250,13 +247,13 @@ async fn every_frame_fetches_a_fresh_texture() {
 #[wasm_bindgen_test]
 async fn linear_half_reads_back_as_188() {
     let c = canvas(40, 30);
-    let mut r = create(
+    let r = create(
         &c,
         r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
     )
     .await;
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
-    let img = read(&mut r).await;
+    let img = read(&r).await;
     assert_eq!((img.width, img.height), (40, 30));
     for (x, y) in [(0, 0), (39, 29), (20, 15)] {
         let p = img.rgba8(x, y);
@@ -270,13 +267,13 @@ async fn linear_half_reads_back_as_188() {
 #[wasm_bindgen_test]
 async fn rgba16float_canvas_is_encoded_once_by_the_shader() {
     let c = canvas(16, 16);
-    let mut r = create(
+    let r = create(
         &c,
         r#"{"canvas":{"format":"rgba16float","screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
     )
     .await;
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
-    let img = read(&mut r).await;
+    let img = read(&r).await;
     assert_eq!(img.format, wgpu::TextureFormat::Rgba16Float);
     let p = img.rgba_f32(8, 8);
     for ch in 0..3 {
@@ -288,42 +285,42 @@ async fn rgba16float_canvas_is_encoded_once_by_the_shader() {
 #[wasm_bindgen_test]
 async fn premultiplied_gives_alpha_zero_where_transparent() {
     let c = canvas(16, 16);
-    let mut r = create(
+    let r = create(
         &c,
         r#"{"canvas":{"alphaMode":"premultiplied","screenshots":true}}"#,
     )
     .await;
     r.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0])).unwrap();
-    assert_eq!(read(&mut r).await.rgba8(5, 5), [0, 0, 0, 0]);
+    assert_eq!(read(&r).await.rgba8(5, 5), [0, 0, 0, 0]);
     assert_no_gpu_errors(&r);
 }
 
 #[wasm_bindgen_test]
 async fn opaque_gives_alpha_255_where_transparent() {
     let c = canvas(16, 16);
-    let mut r = create(
+    let r = create(
         &c,
         r#"{"canvas":{"alphaMode":"opaque","screenshots":true}}"#,
     )
     .await;
     r.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0])).unwrap();
-    assert_eq!(read(&mut r).await.rgba8(5, 5)[3], 255);
+    assert_eq!(read(&r).await.rgba8(5, 5)[3], 255);
     assert_no_gpu_errors(&r);
 }
 
 #[wasm_bindgen_test]
 async fn resize_changes_the_canvas_and_the_next_frame() {
     let c = canvas(32, 32);
-    let mut r = create(
+    let r = create(
         &c,
         r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
     )
     .await;
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
-    read(&mut r).await;
+    read(&r).await;
     r.resize(JsValue::from(200), JsValue::from(120)).unwrap();
     assert_eq!((c.width(), c.height()), (200, 120));
-    let img = read(&mut r).await;
+    let img = read(&r).await;
     assert_eq!((img.width, img.height), (200, 120));
     assert_close(img.rgba8(199, 119)[1], 188, 2, "corner after resize");
     assert_eq!(
@@ -336,7 +333,7 @@ async fn resize_changes_the_canvas_and_the_next_frame() {
 #[wasm_bindgen_test]
 async fn zero_size_renders_nothing_and_throws_nothing() {
     let c = canvas(32, 32);
-    let mut r = create(
+    let r = create(
         &c,
         r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
     )
@@ -350,7 +347,7 @@ async fn zero_size_renders_nothing_and_throws_nothing() {
     r.render(Some(JsValue::from(1.5))).unwrap();
     assert_eq!(seen.length(), 0);
     r.resize(JsValue::from(24), JsValue::from(12)).unwrap();
-    let img = read(&mut r).await;
+    let img = read(&r).await;
     assert_eq!((img.width, img.height), (24, 12));
     assert_no_gpu_errors(&r);
 }
@@ -358,12 +355,12 @@ async fn zero_size_renders_nothing_and_throws_nothing() {
 #[wasm_bindgen_test]
 async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
     let c = canvas(32, 32);
-    let mut r = create(
+    let r = create(
         &c,
         r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
     )
     .await;
-    let max = r.gpu().unwrap().max_texture_size();
+    let max = r.with_gpu(|g| g.max_texture_size()).unwrap();
     assert_error(
         r.resize(JsValue::from(max + 1), JsValue::from(10)),
         &["width", "maxTextureDimension2D", &max.to_string()],
@@ -391,14 +388,14 @@ async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
         "a refused resize changes nothing"
     );
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
-    assert_close(read(&mut r).await.rgba8(1, 1)[0], 188, 2, "still rendering");
+    assert_close(read(&r).await.rgba8(1, 1)[0], 188, 2, "still rendering");
     assert_no_gpu_errors(&r);
 }
 
 #[wasm_bindgen_test]
 async fn bad_render_times_are_refused() {
     let c = canvas(8, 8);
-    let mut r = create(&c, "{}").await;
+    let r = create(&c, "{}").await;
     assert_error(
         r.render(Some(JsValue::from(f64::NAN))),
         &["timeSeconds", "NaN"],
@@ -417,7 +414,7 @@ async fn bad_render_times_are_refused() {
 #[wasm_bindgen_test]
 async fn destroy_unconfigures_and_later_calls_throw() {
     let c = canvas(16, 16);
-    let mut r = create(&c, "{}").await;
+    let r = create(&c, "{}").await;
     r.render(Some(JsValue::from(0.0))).unwrap();
     assert_no_gpu_errors(&r);
     r.destroy().unwrap();
@@ -500,7 +497,7 @@ async fn bad_options_are_rejected_with_the_field_named() {
 #[wasm_bindgen_test]
 async fn the_demo_scene_is_lit_and_animated() {
     let c = canvas(96, 64);
-    let mut r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
+    let r = create(&c, r#"{"canvas":{"screenshots":true}}"#).await;
     let a = r.render_and_read(0.0).await.unwrap();
     let b = r.render_and_read(1.0).await.unwrap();
     check_lit_and_animated(&a, &b);
@@ -510,13 +507,13 @@ async fn the_demo_scene_is_lit_and_animated() {
 #[wasm_bindgen_test]
 async fn offscreen_canvas_works() {
     let c = web_sys::OffscreenCanvas::new(20, 10).unwrap();
-    let mut r = create(
+    let r = create(
         &c,
         r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
     )
     .await;
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
-    let img = read(&mut r).await;
+    let img = read(&r).await;
     assert_eq!((img.width, img.height), (20, 10));
     assert_close(img.rgba8(3, 3)[2], 188, 2, "offscreen");
     assert_no_gpu_errors(&r);
@@ -538,9 +535,9 @@ async fn render_content(
     options: &str,
     content: Content,
 ) -> (Renderer, afterglow::readback::Image) {
-    let mut r = create(c, options).await;
+    let r = create(c, options).await;
     r.set_content(content).unwrap();
-    let img = read(&mut r).await;
+    let img = read(&r).await;
     assert_no_gpu_errors(&r);
     (r, img)
 }
@@ -636,7 +633,7 @@ async fn premultiplied_bloom_never_has_rgb_above_alpha() {
         let options = format!(
             r#"{{"canvas":{{"format":"{format}","alphaMode":"premultiplied","screenshots":true}},"bloom":{{"intensity":2}}}}"#
         );
-        let mut r = create(&c, &options).await;
+        let r = create(&c, &options).await;
         let img = r.render_and_read(1.0).await.unwrap();
         let glow = check_premultiplied(&img, format);
         assert!(
@@ -670,14 +667,14 @@ async fn every_chain_renders_at_odd_sizes_without_gpu_errors() {
         r#""msaa":1,"bloom":{"blur":"gaussian"}"#,
     ] {
         let c = canvas(1, 1);
-        let mut r = create(
+        let r = create(
             &c,
             &format!(r#"{{"canvas":{{"screenshots":true}},{variant}}}"#),
         )
         .await;
         for (w, h) in [(1, 1), (3, 7), (1366, 768)] {
             r.resize(JsValue::from(w), JsValue::from(h)).unwrap();
-            let img = read(&mut r).await;
+            let img = read(&r).await;
             assert_eq!((img.width, img.height), (w, h), "{variant}");
         }
         assert_no_gpu_errors(&r);
@@ -691,13 +688,13 @@ async fn frames_create_no_gpu_objects_after_warm_up() {
         r#"{"resolve":"tonemapped","bloom":{"blur":"gaussian"}}"#,
     ] {
         let c = canvas(64, 48);
-        let mut r = create(&c, variant).await;
+        let r = create(&c, variant).await;
         r.render(Some(JsValue::from(0.0))).unwrap();
-        let before = r.gpu().unwrap().counters.snapshot();
+        let before = r.with_gpu(|g| g.counters.snapshot()).unwrap();
         for i in 1..6 {
             r.render(Some(JsValue::from(i as f64 * 0.1))).unwrap();
         }
-        assert_eq!(r.gpu().unwrap().counters.snapshot(), before, "{variant}");
+        assert_eq!(r.with_gpu(|g| g.counters.snapshot()).unwrap(), before, "{variant}");
         assert_no_gpu_errors(&r);
     }
 }

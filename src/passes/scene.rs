@@ -326,6 +326,15 @@ impl ScenePass {
         &self.content
     }
 
+    /// Bytes of the content's own texture (image or pixels), if any.
+    pub fn content_bytes(&self) -> u64 {
+        match &self.content {
+            Content::Image(img) => crate::targets::texture_bytes(&img.texture),
+            Content::Pixels(p) => p.width as u64 * p.height as u64 * 16,
+            _ => 0,
+        }
+    }
+
     /// Replaces the content; an image is uploaded now, not per frame.
     pub fn set_content(&mut self, gpu: &Gpu, content: Content) -> Result<(), Error> {
         if let Content::Pixels(img) = &content {
