@@ -364,7 +364,7 @@ impl Renderer {
             })?;
             let info = compiled.await;
             let scope_error = scope.await;
-            web_content::shader_result(&info, scope_error.as_ref())?;
+            web_content::shader_result(&info, scope_error.as_ref(), &source)?;
             with(&inner, "setSceneShader", |r| {
                 r.video = None;
                 r.chain.install_shader(shader);

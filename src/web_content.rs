@@ -142,9 +142,12 @@ impl ImageSource {
     pub fn size(&self) -> Result<(u32, u32), Error> {
         let (w, h) = match self.kind {
             Kind::Image => {
-                if get(&self.js, "complete").as_bool() != Some(true) {
+                if get(&self.js, "complete").as_bool() != Some(true)
+                    || num(&self.js, "naturalWidth") < 1.0
+                {
                     return Err(source_error(
-                        "is an image that has not finished loading; await img.decode() first"
+                        "is an image that has not finished loading (or failed to); await \
+                         img.decode() first"
                             .into(),
                     ));
                 }
@@ -239,7 +242,9 @@ pub fn image_texture(gpu: &Gpu, size: (u32, u32)) -> Result<wgpu::Texture, Error
 pub fn shader_result(
     info: &wgpu::CompilationInfo,
     scope_error: Option<&wgpu::Error>,
+    source: &str,
 ) -> Result<(), JsValue> {
+    let user_lines = source.lines().count().max(1) as i64;
     let prefix_lines = crate::passes::scene::user_prefix().lines().count() as i64;
     let first = info
         .messages
@@ -256,7 +261,9 @@ pub fn shader_result(
         (None, Some(e)) => (0, 0, e.to_string()),
         (None, None) => return Ok(()),
     };
-    let text = if line >= 1 {
+    let in_user_code = (1..=user_lines).contains(&line);
+    let line = if in_user_code { line } else { 0 };
+    let text = if in_user_code {
         format!("afterglow: setSceneShader: line {line}, column {column}: {message}")
     } else {
         format!(

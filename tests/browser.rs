@@ -6,7 +6,7 @@
 
 use afterglow::web::Renderer;
 use afterglow::Content;
-use js_sys::{Function, Reflect, JSON};
+use js_sys::{Function, Object, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -137,7 +137,9 @@ async fn preferred_format_configures_all_seven_fields() {
     .await;
     let cfg = context_configuration(&c);
     let preferred = preferred_format();
-    let device = r.with_gpu(|g| g.device.as_webgpu().unwrap().clone()).unwrap();
+    let device = r
+        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
+        .unwrap();
     assert!(Object_is(&get(&cfg, "device"), device.as_ref()), "device");
     assert_eq!(
         get(&cfg, "format").as_string().unwrap(),
@@ -694,7 +696,11 @@ async fn frames_create_no_gpu_objects_after_warm_up() {
         for i in 1..6 {
             r.render(Some(JsValue::from(i as f64 * 0.1))).unwrap();
         }
-        assert_eq!(r.with_gpu(|g| g.counters.snapshot()).unwrap(), before, "{variant}");
+        assert_eq!(
+            r.with_gpu(|g| g.counters.snapshot()).unwrap(),
+            before,
+            "{variant}"
+        );
         assert_no_gpu_errors(&r);
     }
 }
@@ -743,4 +749,583 @@ async fn bad_chain_options_are_rejected_with_the_field_named() {
         Renderer::create(canvas(8, 8).into(), Some(nan)).await,
         &["exposure", "NaN"],
     );
+}
+
+// ---- The JavaScript API: run-time options, content, screenshots, stats ----
+
+const EXACT: &str = r#""tonemapper":"none","dither":false,"bloom":{"enabled":false}"#;
+
+fn set(r: &Renderer, json: &str) {
+    if let Err(e) = r.set_options(opts(json)) {
+        panic!("setOptions({json}) failed: {}", message(&e));
+    }
+}
+
+fn options_value(r: &Renderer, path: &[&str]) -> JsValue {
+    let mut v = r.options().unwrap();
+    for k in path {
+        v = get(&v, k);
+    }
+    v
+}
+
+#[wasm_bindgen_test]
+async fn options_reports_every_default() {
+    let r = create(&canvas(8, 8), "{}").await;
+    assert_eq!(
+        options_value(&r, &["canvas", "format"])
+            .as_string()
+            .unwrap(),
+        "preferred"
+    );
+    assert_eq!(
+        options_value(&r, &["canvas", "alphaMode"])
+            .as_string()
+            .unwrap(),
+        "opaque"
+    );
+    assert_eq!(options_value(&r, &["msaa"]).as_f64(), Some(4.0));
+    assert_eq!(
+        options_value(&r, &["resolve"]).as_string().unwrap(),
+        "hardware"
+    );
+    assert_eq!(
+        options_value(&r, &["tonemapper"]).as_string().unwrap(),
+        "agx"
+    );
+    assert_eq!(options_value(&r, &["exposure"]).as_f64(), Some(1.0));
+    assert_eq!(options_value(&r, &["dither"]).as_bool(), Some(true));
+    assert_eq!(options_value(&r, &["renderScale"]).as_f64(), Some(1.0));
+    assert_eq!(options_value(&r, &["autoResize"]).as_bool(), Some(false));
+    assert_eq!(
+        options_value(&r, &["bloom", "blur"]).as_string().unwrap(),
+        "mip"
+    );
+    assert_eq!(options_value(&r, &["bloom", "levels"]).as_f64(), Some(8.0));
+    // The object round-trips through setOptions.
+    r.set_options(r.options().unwrap()).unwrap();
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn canvas_options_change_at_run_time() {
+    let c = canvas(32, 32);
+    let r = create(
+        &c,
+        &format!(r#"{{"canvas":{{"screenshots":true}},{EXACT}}}"#),
+    )
+    .await;
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "srgb");
+
+    set(&r, r#"{"canvas":{"colorSpace":"display-p3"}}"#);
+    assert_eq!(
+        get(&context_configuration(&c), "colorSpace")
+            .as_string()
+            .unwrap(),
+        "display-p3"
+    );
+    assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "display-p3");
+
+    r.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0])).unwrap();
+    set(&r, r#"{"canvas":{"alphaMode":"premultiplied"}}"#);
+    assert_eq!(
+        get(&context_configuration(&c), "alphaMode")
+            .as_string()
+            .unwrap(),
+        "premultiplied"
+    );
+    assert_eq!(read(&r).await.rgba8(4, 4), [0, 0, 0, 0], "premultiplied");
+    set(&r, r#"{"canvas":{"alphaMode":"opaque"}}"#);
+    assert_eq!(read(&r).await.rgba8(4, 4)[3], 255, "opaque again");
+
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    set(
+        &r,
+        r#"{"canvas":{"format":"rgba16float","toneMapping":"extended"}}"#,
+    );
+    let cfg = context_configuration(&c);
+    assert_eq!(get(&cfg, "format").as_string().unwrap(), "rgba16float");
+    assert_eq!(
+        get(&get(&cfg, "toneMapping"), "mode").as_string().unwrap(),
+        "extended"
+    );
+    let img = read(&r).await;
+    assert_eq!(img.format, wgpu::TextureFormat::Rgba16Float);
+    assert!((img.rgba_f32(4, 4)[0] - 0.7354).abs() < 0.002);
+
+    // Going back to an 8-bit canvas while toneMapping is extended is refused,
+    // naming the field, and changes nothing.
+    assert_error(
+        r.set_options(opts(r#"{"canvas":{"format":"preferred"}}"#)),
+        &["canvas.toneMapping"],
+    );
+    assert_eq!(
+        options_value(&r, &["canvas", "format"])
+            .as_string()
+            .unwrap(),
+        "rgba16float"
+    );
+    set(
+        &r,
+        r#"{"canvas":{"format":"preferred","toneMapping":"standard"}}"#,
+    );
+    assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "preferred again");
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn msaa_and_render_scale_change_at_run_time() {
+    let c = canvas(96, 96);
+    let r = create(
+        &c,
+        &format!(r#"{{"canvas":{{"screenshots":true}},{EXACT}}}"#),
+    )
+    .await;
+    r.set_content(Content::Shape([1.0, 1.0, 1.0, 1.0])).unwrap();
+    let mut partial = Vec::new();
+    for msaa in [4, 1, 4] {
+        set(&r, &format!(r#"{{"msaa":{msaa}}}"#));
+        partial.push(partial_edge_pixels(
+            &read(&r).await,
+            &format!("msaa {msaa}"),
+        ));
+    }
+    assert!(partial[0] > 60 && partial[2] > 60, "msaa 4: {partial:?}");
+    assert_eq!(partial[1], 0, "msaa 1: {partial:?}");
+
+    // Half-size targets: the canvas keeps its size, the composite pass
+    // rescales (bilinear), so even msaa 1 shows soft edges, and the targets
+    // hold fewer bytes.
+    set(&r, r#"{"msaa":1}"#);
+    let bytes_full = get(&r.stats().unwrap(), "gpuBytes").as_f64().unwrap();
+    set(&r, r#"{"renderScale":0.5}"#);
+    let img = read(&r).await;
+    assert_eq!((img.width, img.height), (96, 96));
+    assert!(partial_edge_pixels(&img, "renderScale 0.5") > 20);
+    let bytes_half = get(&r.stats().unwrap(), "gpuBytes").as_f64().unwrap();
+    assert!(
+        bytes_half < bytes_full * 0.5,
+        "{bytes_half} vs {bytes_full}"
+    );
+    assert_error(
+        r.set_options(opts(r#"{"renderScale":4}"#)),
+        &["renderScale", "0.25 to 2"],
+    );
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn tonemapper_exposure_and_bloom_change_at_run_time() {
+    let c = canvas(64, 64);
+    let r = create(
+        &c,
+        &format!(r#"{{"canvas":{{"screenshots":true}},"msaa":1,{EXACT}}}"#),
+    )
+    .await;
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    assert_close(read(&r).await.rgba8(1, 1)[0], 188, 2, "none");
+    set(&r, r#"{"tonemapper":"reinhard"}"#);
+    // 0.5 / 1.5 = 1/3 linear -> 156
+    assert_close(read(&r).await.rgba8(1, 1)[0], 156, 2, "reinhard");
+    set(&r, r#"{"exposure":2}"#);
+    // 1 / 2 linear -> 188
+    assert_close(
+        read(&r).await.rgba8(1, 1)[0],
+        188,
+        2,
+        "reinhard, exposure 2",
+    );
+
+    set(
+        &r,
+        r#"{"tonemapper":"none","exposure":1,"canvas":{"format":"rgba16float","toneMapping":"extended"}}"#,
+    );
+    r.set_content(bright_pixel(64, (32, 32), 100.0)).unwrap();
+    assert_eq!(energy(&read(&r).await, (32, 32)), 0.0, "bloom off");
+    let mut last = 0.0;
+    for intensity in [0.5, 2.0] {
+        set(
+            &r,
+            &format!(r#"{{"bloom":{{"enabled":true,"intensity":{intensity}}}}}"#),
+        );
+        let e = energy(&read(&r).await, (32, 32));
+        assert!(e > last * 2.0, "intensity {intensity}: {e} after {last}");
+        last = e;
+    }
+    set(&r, r#"{"bloom":{"blur":"gaussian","iterations":2}}"#);
+    assert!(energy(&read(&r).await, (32, 32)) > 0.0, "gaussian bloom");
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn unchanged_and_uniform_only_options_create_nothing() {
+    let r = create(&canvas(32, 32), "{}").await;
+    r.render(None).unwrap();
+    let before = r.with_gpu(|g| g.counters.snapshot()).unwrap();
+    set(&r, "{}");
+    set(&r, r#"{"msaa":4,"tonemapper":"agx"}"#);
+    set(
+        &r,
+        r#"{"exposure":1.5,"tonemapper":"aces","bloom":{"intensity":1.2,"threshold":0.8,"radius":2}}"#,
+    );
+    r.render(None).unwrap();
+    assert_eq!(r.with_gpu(|g| g.counters.snapshot()).unwrap(), before);
+    // A shape change does rebuild.
+    set(&r, r#"{"msaa":1}"#);
+    assert_ne!(r.with_gpu(|g| g.counters.snapshot()).unwrap(), before);
+    assert_no_gpu_errors(&r);
+}
+
+/// Runs a JS snippet returning a promise, awaits it.
+async fn js(body: &str, arg: &JsValue) -> JsValue {
+    let f = Function::new_with_args("arg", body);
+    let p = f.call1(&JsValue::NULL, arg).unwrap();
+    match JsFuture::from(js_sys::Promise::resolve(&p)).await {
+        Ok(v) => v,
+        Err(e) => panic!("JS failed: {}", message(&e)),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn an_image_bitmap_with_one_bright_pixel_blooms_around_it() {
+    let bitmap = js(
+        "const d = new ImageData(64, 64);
+         for (let i = 0; i < 64 * 64; i++) d.data[i * 4 + 3] = 255;
+         const o = (32 * 64 + 32) * 4; d.data[o] = d.data[o + 1] = d.data[o + 2] = 255;
+         return createImageBitmap(d);",
+        &JsValue::NULL,
+    )
+    .await;
+    let c = canvas(64, 64);
+    let r = create(&c, &measuring(r#"{"intensity":1}"#)).await;
+    let gain = Object::new();
+    Reflect::set(&gain, &"gain".into(), &JsValue::from(60.0)).unwrap();
+    r.set_image(bitmap.clone(), Some(gain.into())).unwrap();
+    let img = read(&r).await;
+    let center = red(&img, 32, 32);
+    let want = 1.055 * 60f32.powf(1.0 / 2.4) - 0.055;
+    assert!(
+        (center - want).abs() < 0.3 * want,
+        "center {center}, want about {want}"
+    );
+    for d in [3, 6, 10] {
+        let v = red(&img, 32 + d, 32);
+        assert!(v > 0.01, "no bloom {d} px from the pixel: {v}");
+        assert!(
+            v < red(&img, 32 + d - 2, 32) + 1e-3,
+            "bloom does not fall off at {d}"
+        );
+    }
+    assert!(
+        red(&img, 2, 2) < red(&img, 36, 32),
+        "bloom is around the pixel"
+    );
+    // Without gain the pixel is 1.0: at the threshold, barely any bloom.
+    r.set_image(bitmap, None).unwrap();
+    let dim = read(&r).await;
+    assert!(energy(&dim, (32, 32)) < energy(&img, (32, 32)) * 0.05);
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn set_image_takes_every_source_kind_and_rejects_others() {
+    let c = canvas(40, 20);
+    let r = create(
+        &c,
+        &format!(r#"{{"canvas":{{"screenshots":true}},"msaa":1,{EXACT}}}"#),
+    )
+    .await;
+    // ImageData, a 2d canvas and an OffscreenCanvas of mid grey (188 = linear 0.5).
+    let sources = js(
+        "const d = new ImageData(4, 2); d.data.fill(188); for (let i = 3; i < 32; i += 4) d.data[i] = 255;
+         const c = document.createElement('canvas'); c.width = 8; c.height = 4;
+         const g = c.getContext('2d'); g.fillStyle = 'rgb(188,188,188)'; g.fillRect(0, 0, 8, 4);
+         const o = new OffscreenCanvas(8, 4); const h = o.getContext('2d');
+         h.fillStyle = 'rgb(188,188,188)'; h.fillRect(0, 0, 8, 4);
+         return [d, c, o];",
+        &JsValue::NULL,
+    )
+    .await;
+    for source in js_sys::Array::from(&sources).iter() {
+        r.set_image(source, None).unwrap();
+        let img = read(&r).await;
+        // 2:1 image in a 2:1 canvas: fills it, decoded to linear and encoded once.
+        assert_close(img.rgba8(20, 10)[0], 188, 3, "image centre");
+        assert_close(img.rgba8(1, 1)[1], 188, 3, "image corner");
+    }
+    // A square image in a 2:1 canvas is fitted: transparent (black) bars.
+    let square = js(
+        "const d = new ImageData(4, 4); d.data.fill(255); return d;",
+        &JsValue::NULL,
+    )
+    .await;
+    r.set_image(square, None).unwrap();
+    let img = read(&r).await;
+    assert_eq!(img.rgba8(2, 10)[..3], [0, 0, 0], "left bar");
+    assert_eq!(img.rgba8(20, 10)[..3], [255, 255, 255], "centre");
+    // Wrong types and bad options.
+    assert_error(
+        r.set_image(JsValue::from("cat.png"), None),
+        &["source", "ImageBitmap", "'cat.png'"],
+    );
+    assert_error(
+        r.set_image(Object::new().into(), None),
+        &["source", "a Object"],
+    );
+    let img_el = document().create_element("img").unwrap();
+    assert_error(
+        r.set_image(img_el.into(), None),
+        &["source", "not finished loading"],
+    );
+    assert_error(
+        r.set_image(square_data().await, Some(opts(r#"{"gain":-1}"#))),
+        &["gain", "0 to 10000"],
+    );
+    assert_error(
+        r.set_image(square_data().await, Some(opts(r#"{"gian":2}"#))),
+        &["gian", "'gain'"],
+    );
+    // Still rendering, back to the demo.
+    r.use_demo_scene().unwrap();
+    r.render(None).unwrap();
+    assert_no_gpu_errors(&r);
+}
+
+async fn square_data() -> JsValue {
+    js("return new ImageData(2, 2);", &JsValue::NULL).await
+}
+
+#[wasm_bindgen_test]
+async fn a_video_is_uploaded_while_it_plays() {
+    // A canvas stream stands in for a video file: the frames are known.
+    let video = js(
+        "const c = document.createElement('canvas'); c.width = 16; c.height = 16;
+         const g = c.getContext('2d'); g.fillStyle = '#fff'; g.fillRect(0, 0, 16, 16);
+         const v = document.createElement('video'); v.muted = true;
+         v.srcObject = c.captureStream(30);
+         const draw = () => { g.fillRect(0, 0, 16, 16); };
+         window.__afterglowVideoTimer = setInterval(draw, 30);
+         return v.play().then(() => new Promise((ok) => {
+           const wait = () => v.readyState >= 2 ? ok(v) : setTimeout(wait, 20); wait(); }));",
+        &JsValue::NULL,
+    )
+    .await;
+    let c = canvas(16, 16);
+    let r = create(
+        &c,
+        &format!(r#"{{"canvas":{{"screenshots":true}},"msaa":1,{EXACT}}}"#),
+    )
+    .await;
+    r.set_image(video, None).unwrap();
+    for _ in 0..3 {
+        r.render(None).unwrap();
+        next_frame().await;
+    }
+    let img = read(&r).await;
+    assert_eq!(
+        img.rgba8(8, 8)[..3],
+        [255, 255, 255],
+        "the video frame is shown"
+    );
+    js(
+        "clearInterval(window.__afterglowVideoTimer);",
+        &JsValue::NULL,
+    )
+    .await;
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn scene_shaders_compile_and_errors_name_the_line() {
+    let c = canvas(32, 32);
+    let r = create(
+        &c,
+        &format!(r#"{{"canvas":{{"screenshots":true}},{EXACT}}}"#),
+    )
+    .await;
+    let good =
+        "fn scene(uv: vec2f, time: f32) -> vec4f {\n  return vec4f(0.5, 0.5, 0.5, 1.0);\n}\n";
+    JsFuture::from(r.set_scene_shader(good.into()))
+        .await
+        .unwrap();
+    assert_close(read(&r).await.rgba8(3, 3)[0], 188, 2, "user shader");
+    // resolution() and uv reach the user's code.
+    let ramp = "fn scene(uv: vec2f, time: f32) -> vec4f {\n  let p = uv * resolution();\n  return vec4f(select(0.0, 1.0, p.x > 16.0), 0.0, 0.0, 1.0);\n}\n";
+    JsFuture::from(r.set_scene_shader(ramp.into()))
+        .await
+        .unwrap();
+    let img = read(&r).await;
+    assert_eq!((img.rgba8(8, 3)[0], img.rgba8(24, 3)[0]), (0, 255));
+
+    // An error on line 3 of the user's code.
+    let bad = "fn scene(uv: vec2f, time: f32) -> vec4f {\n  let a = 1.0;\n  return vec4f(a, b, 0.0, 1.0);\n}\n";
+    let e = JsFuture::from(r.set_scene_shader(bad.into()))
+        .await
+        .unwrap_err();
+    assert!(e.is_instance_of::<js_sys::Error>());
+    assert_eq!(get(&e, "line").as_f64(), Some(3.0), "{}", message(&e));
+    assert!(get(&e, "column").as_f64().unwrap() > 1.0, "{}", message(&e));
+    assert!(message(&e).contains("line 3"), "{}", message(&e));
+    // The previous shader keeps rendering.
+    let img = read(&r).await;
+    assert_eq!(
+        (img.rgba8(8, 3)[0], img.rgba8(24, 3)[0]),
+        (0, 255),
+        "previous content"
+    );
+    // No scene function at all, and not a string.
+    let e = JsFuture::from(r.set_scene_shader("fn other() {}".into()))
+        .await
+        .unwrap_err();
+    assert!(message(&e).contains("fn scene"), "{}", message(&e));
+    let e = JsFuture::from(r.set_scene_shader(JsValue::from(3)))
+        .await
+        .unwrap_err();
+    assert!(message(&e).contains("wgsl"), "{}", message(&e));
+    // MSAA changes rebuild the user pipeline too.
+    set(&r, r#"{"msaa":1}"#);
+    let img = read(&r).await;
+    assert_eq!(img.rgba8(24, 3)[0], 255);
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn screenshot_is_a_png_of_the_frame() {
+    let c = canvas(48, 32);
+    let r = create(
+        &c,
+        r#"{"canvas":{"screenshots":true,"alphaMode":"premultiplied"}}"#,
+    )
+    .await;
+    r.render(Some(JsValue::from(1.25))).unwrap();
+    let blob = JsFuture::from(r.screenshot()).await.unwrap();
+    assert_eq!(get(&blob, "type").as_string().unwrap(), "image/png");
+    // Decode it with the browser and compare with the frame read back.
+    let decoded = js(
+        "return createImageBitmap(arg, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' }).then((b) => {
+           const c = new OffscreenCanvas(b.width, b.height); const g = c.getContext('2d');
+           g.drawImage(b, 0, 0); return [b.width, b.height, g.getImageData(0, 0, b.width, b.height).data];
+         });",
+        &blob,
+    )
+    .await;
+    let parts = js_sys::Array::from(&decoded);
+    assert_eq!(
+        (parts.get(0).as_f64(), parts.get(1).as_f64()),
+        (Some(48.0), Some(32.0))
+    );
+    let png = js_sys::Uint8ClampedArray::from(parts.get(2)).to_vec();
+    let frame = r
+        .render_and_read(1.25)
+        .await
+        .unwrap()
+        .to_straight_rgba8(true);
+    let opaque_differs = png
+        .chunks(4)
+        .zip(frame.chunks(4))
+        .filter(|(a, b)| b[3] == 255 && a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 1))
+        .count();
+    assert_eq!(opaque_differs, 0, "PNG pixels differ from the frame");
+    assert!(
+        frame.chunks(4).filter(|p| p[3] == 255).count() > 50,
+        "an opaque part to compare"
+    );
+    // Without screenshots: a clear rejection.
+    let plain = create(&canvas(8, 8), "{}").await;
+    let e = JsFuture::from(plain.screenshot()).await.unwrap_err();
+    assert!(
+        message(&e).contains("canvas.screenshots"),
+        "{}",
+        message(&e)
+    );
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn stats_are_present_and_sane() {
+    let r = create(&canvas(64, 48), "{}").await;
+    for i in 0..4 {
+        r.render(Some(JsValue::from(i as f64 * 0.1))).unwrap();
+        next_frame().await;
+    }
+    let s = r.stats().unwrap();
+    assert_eq!(get(&s, "frames").as_f64(), Some(4.0));
+    let cpu = get(&s, "cpuMs").as_f64().unwrap();
+    assert!(cpu.is_finite() && cpu >= 0.0 && cpu < 1000.0, "cpuMs {cpu}");
+    let bytes = get(&s, "gpuBytes").as_f64().unwrap();
+    // At least the HDR target (64×48×8) and the multisampled color (×4).
+    assert!(bytes >= (64 * 48 * 8 * 5) as f64, "gpuBytes {bytes}");
+    assert_eq!(get(&get(&s, "configuration"), "width").as_f64(), Some(64.0));
+    let gpu = get(&s, "gpuMs");
+    if !gpu.is_null() {
+        let names = r.pass_names();
+        for name in &names {
+            let ms = get(&gpu, name).as_f64().unwrap_or(-1.0);
+            assert!(ms >= 0.0 && ms < 1000.0, "gpuMs[{name}] = {ms}");
+        }
+        assert_eq!(
+            js_sys::Object::keys(gpu.unchecked_ref::<Object>()).length() as usize,
+            names.len()
+        );
+    }
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn auto_resize_follows_the_displayed_size() {
+    let c = canvas(10, 10);
+    c.style().set_property("width", "120px").unwrap();
+    c.style().set_property("height", "60px").unwrap();
+    let r = create(&c, r#"{"autoResize":true}"#).await;
+    for _ in 0..4 {
+        next_frame().await;
+        r.render(None).unwrap();
+    }
+    let dpr = web_sys::window().unwrap().device_pixel_ratio();
+    assert_eq!(c.width(), (120.0 * dpr).round() as u32);
+    assert_eq!(c.height(), (60.0 * dpr).round() as u32);
+    c.style().set_property("width", "90px").unwrap();
+    for _ in 0..4 {
+        next_frame().await;
+        r.render(None).unwrap();
+    }
+    assert_eq!(c.width(), (90.0 * dpr).round() as u32);
+    // Off: the canvas keeps the size it has.
+    set(&r, r#"{"autoResize":false}"#);
+    c.style().set_property("width", "50px").unwrap();
+    for _ in 0..3 {
+        next_frame().await;
+        r.render(None).unwrap();
+    }
+    assert_eq!(c.width(), (90.0 * dpr).round() as u32);
+    // An OffscreenCanvas has no displayed size.
+    let off = web_sys::OffscreenCanvas::new(8, 8).unwrap();
+    assert_error(
+        Renderer::create(off.into(), Some(opts(r#"{"autoResize":true}"#))).await,
+        &["autoResize", "HTMLCanvasElement"],
+    );
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn every_method_throws_after_destroy() {
+    let r = create(&canvas(8, 8), "{}").await;
+    r.destroy().unwrap();
+    assert_error(r.set_options(opts("{}")), &["setOptions()", "destroy()"]);
+    assert_error(r.options(), &["options()", "destroy()"]);
+    assert_error(r.stats(), &["stats()", "destroy()"]);
+    assert_error(r.use_demo_scene(), &["useDemoScene()", "destroy()"]);
+    assert_error(
+        r.set_image(square_data().await, None),
+        &["setImage()", "destroy()"],
+    );
+    let e = JsFuture::from(r.screenshot()).await.unwrap_err();
+    assert!(message(&e).contains("destroy()"));
+    let e = JsFuture::from(
+        r.set_scene_shader("fn scene(uv: vec2f, t: f32) -> vec4f { return vec4f(1.0); }".into()),
+    )
+    .await
+    .unwrap_err();
+    assert!(message(&e).contains("destroy()"));
 }
