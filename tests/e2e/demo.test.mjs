@@ -21,6 +21,7 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 640, height: 400 } });
   page.on('console', (m) => consoleMessages.push({ type: m.type(), text: m.text() }));
   page.on('pageerror', (e) => consoleMessages.push({ type: 'pageerror', text: String(e) }));
+  await page.setViewportSize({ width: 960, height: 540 });
   await page.goto(url);
   await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
 });
@@ -29,9 +30,18 @@ after(async () => {
   await browser?.close();
 });
 
-async function canvasPixels() {
-  const png = PNG.sync.read(await page.locator('canvas').screenshot());
-  return png;
+// The middle of the canvas, clear of the stats overlay and the panel.
+const CLEAR = { x: 230, y: 60, width: 420, height: 440 };
+
+async function canvasPixels(clip) {
+  const shot = clip ? await page.screenshot({ clip }) : await page.locator('canvas').screenshot();
+  return PNG.sync.read(shot);
+}
+
+function differingBytes(a, b) {
+  let changed = 0;
+  for (let i = 0; i < a.data.length; i++) if (a.data[i] !== b.data[i]) changed++;
+  return changed;
 }
 
 function stats(png) {
@@ -45,13 +55,18 @@ function stats(png) {
   return { lit, mean: sum / (png.data.length / 4) };
 }
 
-test('the canvas is sized to its CSS box in device pixels', async () => {
-  const size = await page.evaluate(() => {
+test('the canvas follows its CSS box in device pixels (autoResize)', async () => {
+  const sized = () => {
     const c = document.querySelector('canvas');
-    return { w: c.width, h: c.height, cssW: c.clientWidth, cssH: c.clientHeight, dpr: devicePixelRatio };
-  });
-  assert.equal(size.w, Math.round(size.cssW * size.dpr));
-  assert.equal(size.h, Math.round(size.cssH * size.dpr));
+    return c.width === Math.round(c.clientWidth * devicePixelRatio)
+      && c.height === Math.round(c.clientHeight * devicePixelRatio);
+  };
+  await page.waitForFunction(sized, null, { timeout: 10000 });
+  await page.setViewportSize({ width: 800, height: 500 });
+  await page.waitForFunction(sized, null, { timeout: 10000 });
+  assert.equal(await page.evaluate(() => document.querySelector('canvas').width), 800);
+  await page.setViewportSize({ width: 960, height: 540 });
+  await page.waitForFunction(sized, null, { timeout: 10000 });
 });
 
 test('frames are drawn, not blank, and animated', async () => {
@@ -75,8 +90,67 @@ test('the configuration reaches the canvas', async () => {
   const preferred = await page.evaluate(() => navigator.gpu.getPreferredCanvasFormat());
   assert.equal(cfg.format, preferred);
   assert.deepEqual(cfg.viewFormats, [`${preferred}-srgb`]);
-  assert.equal(cfg.usage, 0x10);
+  // RENDER_ATTACHMENT, plus COPY_SRC because the demo enables screenshots.
+  assert.equal(cfg.usage, 0x10 | 0x01);
   assert.equal(cfg.alphaMode, 'opaque');
+});
+
+test('paused frames are stable and a control changes the pixels', async () => {
+  await page.check('#pause');
+  await page.waitForTimeout(300);
+  const a = await canvasPixels(CLEAR);
+  await page.waitForTimeout(300);
+  const still = await canvasPixels(CLEAR);
+  assert.equal(differingBytes(a, still), 0, 'a paused frame changed');
+  await page.selectOption('select[name="tonemapper"]', 'none');
+  await page.waitForTimeout(300);
+  const b = await canvasPixels(CLEAR);
+  assert.ok(differingBytes(a, b) > 5000, `tonemapper change moved ${differingBytes(a, b)} bytes`);
+  const tonemapper = await page.evaluate(() => window.afterglow.options().tonemapper);
+  assert.equal(tonemapper, 'none');
+  await page.fill('input[name="bloom.intensity"]', '0');
+  await page.waitForTimeout(300);
+  const c = await canvasPixels(CLEAR);
+  assert.ok(differingBytes(b, c) > 5000, 'bloom intensity change did not show');
+  assert.equal(await page.evaluate(() => window.afterglow.options().bloom.intensity), 0);
+  await page.click('#reset');
+  await page.uncheck('#pause');
+});
+
+test('a refused option shows its error and keeps rendering', async () => {
+  await page.selectOption('select[name="canvas.toneMapping"]', 'extended');
+  const error = await page.textContent('#error');
+  assert.match(error, /canvas\.toneMapping/);
+  assert.equal(await page.evaluate(() => window.afterglow.options().canvas.toneMapping), 'standard');
+  assert.equal(await page.inputValue('select[name="canvas.toneMapping"]'), 'standard');
+});
+
+test('the scene shader editor reports errors with their line', async () => {
+  await page.click('#edit-shader');
+  await page.fill('#wgsl', 'fn scene(uv: vec2f, time: f32) -> vec4f {\n  return vec4f(nope, 0.0, 0.0, 1.0);\n}\n');
+  await page.click('#apply-shader');
+  await page.waitForFunction(() => document.getElementById('wgsl-error').textContent.length > 0);
+  assert.match(await page.textContent('#wgsl-error'), /line 2/);
+  await page.fill('#wgsl', 'fn scene(uv: vec2f, time: f32) -> vec4f {\n  return vec4f(20.0 * uv.x, 0.2, 0.1, 1.0);\n}\n');
+  await page.click('#apply-shader');
+  await page.waitForFunction(() => document.getElementById('wgsl-error').textContent === '');
+  await page.keyboard.press('Escape');
+  await page.click('#demo');
+});
+
+test('the stats overlay lists GPU time per pass', async () => {
+  await page.waitForTimeout(600);
+  const text = await page.textContent('#stats');
+  assert.match(text, /frame .* ms/);
+  assert.match(text, /gpu memory/);
+  assert.match(text, /composite|no timestamp queries/);
+});
+
+test('the screenshot button produces a PNG', async () => {
+  const download = page.waitForEvent('download');
+  await page.click('#screenshot');
+  const file = await download;
+  assert.equal(file.suggestedFilename(), 'afterglow.png');
 });
 
 test('the console has no errors or warnings', async () => {
