@@ -15,14 +15,15 @@ struct BloomParams {
     threshold: f32,
     knee: f32,
     exposure: f32,
-    // Upsample tent radius, in uv units of the target (x already divided by
-    // the aspect ratio): constant in screen terms, so the look does not
-    // depend on resolution.
-    radius_y: f32,
-    radius_x: f32,
+    // Upsample tent radius, in texels of the source mip. The chain has the
+    // same shape in screen terms at every resolution (see bloom.rs), so
+    // this is a fixed fraction of the screen at each level.
+    radius: f32,
     // Gaussian mode: tap spacing in texels of the source.
     gauss_step: f32,
-    _pad: vec2f,
+    _pad0: f32,
+    _pad1: f32,
+    _pad2: f32,
 }
 
 @group(0) @binding(0) var src: texture_2d<f32>;
@@ -132,7 +133,7 @@ fn fs_downsample(in: FullscreenOut) -> @location(0) vec4f {
 // 3x3 tent, added (blend one + one) onto the next larger mip.
 @fragment
 fn fs_upsample(in: FullscreenOut) -> @location(0) vec4f {
-    let r = vec2f(params.radius_x, params.radius_y);
+    let r = params.radius / vec2f(textureDimensions(src));
     var c = tap(in.uv) * 4.0;
     c += (tap(in.uv + vec2f(-r.x, 0.0)) + tap(in.uv + vec2f(r.x, 0.0))
         + tap(in.uv + vec2f(0.0, -r.y)) + tap(in.uv + vec2f(0.0, r.y))) * 2.0;

@@ -546,11 +546,9 @@ async fn render_content(
 
 #[wasm_bindgen_test]
 async fn a_bright_pixel_gets_a_symmetric_falling_halo() {
-    for blur in ["mip", "gaussian"] {
+    for (blur, extra) in [("mip", ""), ("gaussian", r#","iterations":8,"radius":2"#)] {
         let c = canvas(128, 128);
-        let options = measuring(&format!(
-            r#"{{"intensity":1,"blur":"{blur}","iterations":8,"radius":2}}"#
-        ));
+        let options = measuring(&format!(r#"{{"intensity":1,"blur":"{blur}"{extra}}}"#));
         let (_r, img) = render_content(&c, &options, bright_pixel(128, (64, 64), 200.0)).await;
         check_halo(&img, 64, blur);
     }
@@ -1328,4 +1326,100 @@ async fn every_method_throws_after_destroy() {
     .await
     .unwrap_err();
     assert!(message(&e).contains("destroy()"));
+}
+
+/// Energy farther than `d` pixels from (c, c).
+fn far_energy(img: &afterglow::readback::Image, c: u32, d: u32) -> f64 {
+    let mut sum = 0.0;
+    for y in 0..img.height {
+        for x in 0..img.width {
+            if x.abs_diff(c).max(y.abs_diff(c)) > d {
+                sum += img.rgba_f32(x, y)[0] as f64;
+            }
+        }
+    }
+    sum
+}
+
+#[wasm_bindgen_test]
+async fn resolve_dither_and_bloom_shape_change_at_run_time() {
+    // resolve: a very bright square keeps mid-level edge pixels only when
+    // the resolve is tonemap-aware.
+    let c = canvas(96, 96);
+    let r = create(&c, r#"{"canvas":{"screenshots":true},"tonemapper":"reinhard","dither":false,"bloom":{"enabled":false}}"#).await;
+    r.set_content(Content::Shape([50.0, 50.0, 50.0, 1.0]))
+        .unwrap();
+    let mid = |img: &afterglow::readback::Image| {
+        img.data
+            .chunks(4)
+            .filter(|p| p[0] > 8 && p[0] < 200)
+            .count()
+    };
+    let hardware = mid(&read(&r).await);
+    set(&r, r#"{"resolve":"tonemapped"}"#);
+    let tonemapped = mid(&read(&r).await);
+    assert!(
+        tonemapped > 2 * hardware + 20,
+        "tonemapped {tonemapped} vs hardware {hardware}"
+    );
+    set(&r, r#"{"resolve":"hardware"}"#);
+    assert_eq!(mid(&read(&r).await), hardware);
+
+    // dither: a flat dark colour is one value without it, several with it.
+    set(&r, r#"{"tonemapper":"none","msaa":1}"#);
+    r.set_content(Content::Solid([0.002, 0.002, 0.002, 1.0]))
+        .unwrap();
+    let distinct = |img: &afterglow::readback::Image| {
+        let mut v: Vec<u8> = img.data.chunks(4).map(|p| p[0]).collect();
+        v.sort();
+        v.dedup();
+        v.len()
+    };
+    assert_eq!(distinct(&read(&r).await), 1, "no dither");
+    set(&r, r#"{"dither":true}"#);
+    assert!(distinct(&read(&r).await) > 1, "dither adds noise");
+    set(&r, r#"{"dither":false}"#);
+
+    // bloom knee: a flat 0.9 is below a threshold of 1; a hard threshold
+    // lets nothing through, a soft knee some.
+    set(
+        &r,
+        r#"{"canvas":{"format":"rgba16float","toneMapping":"extended"},"bloom":{"enabled":true,"intensity":1,"threshold":1,"knee":0}}"#,
+    );
+    r.set_content(Content::Solid([0.9, 0.9, 0.9, 1.0])).unwrap();
+    let flat = 1.055 * 0.9f32.powf(1.0 / 2.4) - 0.055;
+    let hard = red(&read(&r).await, 48, 48);
+    assert!(
+        (hard - flat).abs() < 2e-3,
+        "hard threshold: {hard} vs {flat}"
+    );
+    set(&r, r#"{"bloom":{"knee":0.5}}"#);
+    let soft = red(&read(&r).await, 48, 48);
+    assert!(soft > flat + 0.01, "soft knee: {soft} vs {flat}");
+
+    // threshold, radius and levels, around one bright pixel.
+    r.set_content(bright_pixel(96, (48, 48), 100.0)).unwrap();
+    let base = read(&r).await;
+    assert!(energy(&base, (48, 48)) > 0.0, "the pixel blooms");
+    set(&r, r#"{"bloom":{"threshold":200}}"#);
+    assert_eq!(
+        energy(&read(&r).await, (48, 48)),
+        0.0,
+        "threshold above the pixel"
+    );
+    set(&r, r#"{"bloom":{"threshold":1,"radius":3}}"#);
+    let wide = read(&r).await;
+    let (far_wide, far_base) = (far_energy(&wide, 48, 6), far_energy(&base, 48, 6));
+    assert!(
+        far_wide > far_base * 1.1,
+        "a larger radius reaches further: {far_wide} vs {far_base}"
+    );
+    set(&r, r#"{"bloom":{"radius":1,"levels":1}}"#);
+    let short = read(&r).await;
+    let (far_short, far_base) = (far_energy(&short, 48, 12), far_energy(&base, 48, 12));
+    assert!(
+        far_short < far_base * 0.5,
+        "fewer levels reach less far: {far_short} vs {far_base}"
+    );
+    assert_no_gpu_errors(&r);
 }

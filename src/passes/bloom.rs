@@ -30,9 +30,6 @@ pub const SHADER_PARTS: &[&str] = &[include_str!("../../shaders/bloom.wgsl")];
 /// same shape in screen terms at every resolution from there up.
 pub const REFERENCE_HEIGHT: u32 = 540;
 
-/// Upsample tent radius, in fractions of the screen height, at radius 1.
-const TENT_RADIUS: f32 = 0.004;
-
 /// The size of the bloom base and its number of mip levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BloomPlan {
@@ -67,10 +64,9 @@ struct BloomParams {
     threshold: f32,
     knee: f32,
     exposure: f32,
-    radius_y: f32,
-    radius_x: f32,
+    radius: f32,
     gauss_step: f32,
-    _pad: [f32; 2],
+    _pad: [f32; 3],
 }
 
 pub struct BloomPass {
@@ -147,18 +143,17 @@ impl BloomPass {
     pub fn write_params(&self, queue: &wgpu::Queue, options: &Options, size: (u32, u32)) {
         let b = &options.bloom;
         let plan = plan(size, b.levels);
-        let aspect = size.0.max(1) as f32 / size.1.max(1) as f32;
-        let radius_y = TENT_RADIUS * b.radius;
         let params = BloomParams {
             threshold: b.threshold,
             knee: b.threshold * b.knee,
             exposure: options.exposure,
-            radius_y,
-            radius_x: radius_y / aspect,
+            // Tent offsets in texels of each source mip: half a texel at
+            // radius 1, so neighbouring levels blend smoothly.
+            radius: 0.5 * b.radius,
             // Gaussian tap spacing: 4 texels of a reference-height base, and
             // never under one texel (below that the kernel degenerates).
             gauss_step: (b.radius * 4.0 * plan.size.1 as f32 / REFERENCE_HEIGHT as f32).max(1.0),
-            _pad: [0.0; 2],
+            _pad: [0.0; 3],
         };
         queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
     }
