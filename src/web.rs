@@ -155,8 +155,13 @@ struct WebRenderer {
     frames: u64,
     cpu_ms: f64,
     last_time: f64,
-    /// The current image content's source, kept while it is a video.
-    video: Option<ImageSource>,
+    /// The source of the current image content: re-uploaded every frame
+    /// while it is a playing video, and after a device loss.
+    image: Option<ImageSource>,
+    /// A new device is being requested after the old one was lost.
+    recovering: Rc<Cell<bool>>,
+    /// Failed attempts at replacing a lost device.
+    recovery_failures: u32,
     auto_resize: Option<AutoResize>,
     /// Size reported by the resize observer, applied at the next frame.
     pending_size: Rc<Cell<Option<(u32, u32)>>>,
@@ -286,7 +291,17 @@ impl Renderer {
     ) -> Result<(), JsValue> {
         let time = options::parse_time(&to_value(&time_seconds.unwrap_or(JsValue::UNDEFINED)))
             .map_err(|e| js_error(e.into()))?;
-        with(&self.inner, "render", |r| r.render(time))
+        let lost = with(&self.inner, "render", |r| r.lost_state())?;
+        match lost {
+            LostState::Fine => with(&self.inner, "render", |r| r.render(time)),
+            // Frames are skipped until the new device is in place.
+            LostState::Recovering => Ok(()),
+            LostState::Lost => {
+                self.recover();
+                Ok(())
+            }
+            LostState::GaveUp(reason) => Err(js_error(Error::DeviceLost(reason))),
+        }
     }
 
     /// Resizes the canvas to `width`×`height` device pixels, reconfigures the
@@ -366,7 +381,7 @@ impl Renderer {
             let scope_error = scope.await;
             web_content::shader_result(&info, scope_error.as_ref(), &source)?;
             with(&inner, "setSceneShader", |r| {
-                r.video = None;
+                r.image = None;
                 r.chain.install_shader(shader);
                 Ok(JsValue::UNDEFINED)
             })
@@ -394,7 +409,7 @@ impl Renderer {
     #[wasm_bindgen(js_name = useDemoScene)]
     pub fn use_demo_scene(&self) -> Result<(), JsValue> {
         with(&self.inner, "useDemoScene", |r| {
-            r.video = None;
+            r.image = None;
             r.chain.set_content(&r.gpu, Content::DemoScene)
         })
     }
@@ -441,8 +456,50 @@ impl Renderer {
     }
 }
 
+/// Where the renderer stands with respect to device loss.
+enum LostState {
+    Fine,
+    Lost,
+    Recovering,
+    GaveUp(String),
+}
+
+/// Attempts at a new device before `render()` reports the loss.
+const RECOVERY_ATTEMPTS: u32 = 3;
+
 /// Rust-side access, used by the browser tests and embedders in Rust.
 impl Renderer {
+    /// Requests a new device in the background and moves the renderer onto
+    /// it; `render()` skips frames meanwhile.
+    fn recover(&self) {
+        let inner = self.inner.clone();
+        let Ok(flag) = with(&inner, "render", |r| Ok(r.recovering.clone())) else {
+            return;
+        };
+        flag.set(true);
+        wasm_bindgen_futures::spawn_local(async move {
+            let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+                backends: wgpu::Backends::BROWSER_WEBGPU,
+                ..wgpu::InstanceDescriptor::new_without_display_handle()
+            });
+            let result = match Gpu::request(&instance, None).await {
+                Ok(gpu) => with(&inner, "render", |r| r.replace_device(gpu)),
+                Err(e) => Err(js_error(e)),
+            };
+            if let Err(e) = result {
+                web_sys::console::error_2(
+                    &"afterglow: replacing the lost device failed:".into(),
+                    &e,
+                );
+                let _ = with(&inner, "render", |r| {
+                    r.recovery_failures += 1;
+                    Ok(())
+                });
+            }
+            flag.set(false);
+        });
+    }
+
     /// Runs `f` with the renderer's GPU; `None` after `destroy()`.
     pub fn with_gpu<T>(&self, f: impl FnOnce(&Gpu) -> T) -> Option<T> {
         let guard = self.inner.try_borrow().ok()?;
@@ -456,7 +513,7 @@ impl Renderer {
             .try_borrow_mut()
             .map_err(|_| Error::Busy("setContent"))?;
         let r = guard.as_mut().ok_or(Error::Destroyed("setContent"))?;
-        r.video = None;
+        r.image = None;
         r.chain.set_content(&r.gpu, content)
     }
 
@@ -539,9 +596,22 @@ impl WebRenderer {
             frames: 0,
             cpu_ms: 0.0,
             last_time: 0.0,
-            video: None,
+            image: None,
+            recovering: Rc::new(Cell::new(false)),
+            recovery_failures: 0,
             auto_resize: None,
             pending_size: Rc::new(Cell::new(None)),
+        })
+    }
+
+    fn lost_state(&self) -> Result<LostState, Error> {
+        Ok(match self.gpu.lost() {
+            None => LostState::Fine,
+            Some(_) if self.recovering.get() => LostState::Recovering,
+            Some(reason) if self.recovery_failures >= RECOVERY_ATTEMPTS => {
+                LostState::GaveUp(reason)
+            }
+            Some(_) => LostState::Lost,
         })
     }
 
@@ -695,7 +765,7 @@ impl WebRenderer {
             _ => web_content::image_texture(&self.gpu, size)?,
         };
         source.copy_to(&self.gpu, &texture)?;
-        self.video = source.is_video().then_some(source);
+        self.image = Some(source);
         let content = Content::Image(ImageContent { texture, gain });
         if *self.chain.content() != content {
             self.chain.set_content(&self.gpu, content)?;
@@ -706,20 +776,52 @@ impl WebRenderer {
     /// Uploads the current frame of a playing video; re-creates the texture
     /// only when the video's size changes.
     fn upload_video_frame(&mut self) -> Result<(), Error> {
-        let Some(video) = &self.video else {
-            return Ok(());
-        };
-        if !video.has_new_frame() {
+        if !self.image.as_ref().is_some_and(|i| i.has_new_frame()) {
             return Ok(());
         }
+        self.reupload_image()
+    }
+
+    fn reupload_image(&mut self) -> Result<(), Error> {
         let gain = match self.chain.content() {
             Content::Image(img) => img.gain,
             _ => 1.0,
         };
-        if let Some(video) = self.video.take() {
-            self.set_image(video, gain)?;
+        match self.image.take() {
+            Some(source) => self.set_image(source, gain),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// Moves everything onto a new device after the old one was lost: the
+    /// canvas is configured again with it (its configuration named the old
+    /// device), and the chain and the content are rebuilt.
+    fn replace_device(&mut self, gpu: Gpu) -> Result<(), Error> {
+        let content = self.chain.content().clone();
+        let output = *self.chain.output();
+        let render = scaled(
+            self.canvas_size,
+            self.options.render_scale,
+            gpu.max_texture_size(),
+        );
+        let mut chain = Chain::new(&gpu, output, self.options, render)?;
+        chain.resize_scaled(&gpu, render, self.canvas_size)?;
+        if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
+            self.canvas.configure(&gpu, &output, &self.options.canvas)?;
+        }
+        self.gpu = gpu;
+        self.chain = chain;
+        self.recovery_failures = 0;
+        match content {
+            // Its texture belonged to the old device: upload the source again.
+            Content::Image(img) => {
+                if let Some(source) = self.image.take() {
+                    self.set_image(source, img.gain)?;
+                }
+                Ok(())
+            }
+            other => self.chain.set_content(&self.gpu, other),
+        }
     }
 
     fn stats(&self) -> JsValue {

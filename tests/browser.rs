@@ -1423,3 +1423,45 @@ async fn resolve_dither_and_bloom_shape_change_at_run_time() {
     );
     assert_no_gpu_errors(&r);
 }
+
+#[wasm_bindgen_test]
+async fn a_lost_device_is_replaced_and_rendering_resumes() {
+    let c = canvas(32, 32);
+    let r = create(
+        &c,
+        &format!(r#"{{"canvas":{{"screenshots":true}},{EXACT}}}"#),
+    )
+    .await;
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "before the loss");
+    let old = r
+        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
+        .unwrap();
+    // Lose the device behind the renderer's back.
+    let destroy: Function = get(old.as_ref(), "destroy").unchecked_into();
+    destroy.call0(old.as_ref()).unwrap();
+    let mut recovered = false;
+    for _ in 0..50 {
+        next_frame().await;
+        r.render(None)
+            .expect("render() keeps working while the device is replaced");
+        let now = r
+            .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
+            .unwrap();
+        if !Object_is(now.as_ref(), old.as_ref()) && r.with_gpu(|g| g.lost().is_none()).unwrap() {
+            recovered = true;
+            break;
+        }
+    }
+    assert!(recovered, "no new device after 50 frames");
+    // The canvas is configured with the new device, and the content survived.
+    let device = r
+        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
+        .unwrap();
+    assert!(Object_is(
+        &get(&context_configuration(&c), "device"),
+        device.as_ref()
+    ));
+    assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "after the loss");
+    assert_no_gpu_errors(&r);
+}
