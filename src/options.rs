@@ -312,85 +312,31 @@ trait Named: Sized + Copy + 'static {
     }
 }
 
-impl Named for CanvasFormat {
-    const ALL: &'static [(Self, &'static str)] = &[
-        (CanvasFormat::Preferred, "preferred"),
-        (CanvasFormat::Rgba16Float, "rgba16float"),
-    ];
-}
-impl Named for AlphaMode {
-    const ALL: &'static [(Self, &'static str)] = &[
-        (AlphaMode::Opaque, "opaque"),
-        (AlphaMode::Premultiplied, "premultiplied"),
-    ];
-}
-impl Named for ColorSpace {
-    const ALL: &'static [(Self, &'static str)] = &[
-        (ColorSpace::Srgb, "srgb"),
-        (ColorSpace::DisplayP3, "display-p3"),
-    ];
-}
-impl Named for ToneMapping {
-    const ALL: &'static [(Self, &'static str)] = &[
-        (ToneMapping::Standard, "standard"),
-        (ToneMapping::Extended, "extended"),
-    ];
+/// Implements [`Named`] and `as_str` for an option enum from its JS spellings.
+macro_rules! names {
+    ($($t:ident { $($v:ident => $s:literal),+ $(,)? })+) => {
+        $(
+            impl Named for $t {
+                const ALL: &'static [(Self, &'static str)] = &[$(($t::$v, $s)),+];
+            }
+            impl $t {
+                /// The option's spelling in JS.
+                pub fn as_str(self) -> &'static str {
+                    self.name()
+                }
+            }
+        )+
+    };
 }
 
-impl Named for Resolve {
-    const ALL: &'static [(Self, &'static str)] = &[
-        (Resolve::Hardware, "hardware"),
-        (Resolve::Tonemapped, "tonemapped"),
-    ];
-}
-impl Named for Tonemapper {
-    const ALL: &'static [(Self, &'static str)] = &[
-        (Tonemapper::Agx, "agx"),
-        (Tonemapper::Aces, "aces"),
-        (Tonemapper::KhronosNeutral, "khronos-neutral"),
-        (Tonemapper::Reinhard, "reinhard"),
-        (Tonemapper::None, "none"),
-    ];
-}
-impl Named for BlurMode {
-    const ALL: &'static [(Self, &'static str)] =
-        &[(BlurMode::Mip, "mip"), (BlurMode::Gaussian, "gaussian")];
-}
-impl Resolve {
-    pub fn as_str(self) -> &'static str {
-        self.name()
-    }
-}
-impl Tonemapper {
-    pub fn as_str(self) -> &'static str {
-        self.name()
-    }
-}
-impl BlurMode {
-    pub fn as_str(self) -> &'static str {
-        self.name()
-    }
-}
-
-impl CanvasFormat {
-    pub fn as_str(self) -> &'static str {
-        self.name()
-    }
-}
-impl AlphaMode {
-    pub fn as_str(self) -> &'static str {
-        self.name()
-    }
-}
-impl ColorSpace {
-    pub fn as_str(self) -> &'static str {
-        self.name()
-    }
-}
-impl ToneMapping {
-    pub fn as_str(self) -> &'static str {
-        self.name()
-    }
+names! {
+    CanvasFormat { Preferred => "preferred", Rgba16Float => "rgba16float" }
+    AlphaMode { Opaque => "opaque", Premultiplied => "premultiplied" }
+    ColorSpace { Srgb => "srgb", DisplayP3 => "display-p3" }
+    ToneMapping { Standard => "standard", Extended => "extended" }
+    Resolve { Hardware => "hardware", Tonemapped => "tonemapped" }
+    Tonemapper { Agx => "agx", Aces => "aces", KhronosNeutral => "khronos-neutral", Reinhard => "reinhard", None => "none" }
+    BlurMode { Mip => "mip", Gaussian => "gaussian" }
 }
 
 /// Reads one object, remembering which keys were consumed so that unknown

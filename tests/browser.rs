@@ -130,11 +130,7 @@ async fn read(r: &Renderer) -> afterglow::readback::Image {
 #[wasm_bindgen_test]
 async fn preferred_format_configures_all_seven_fields() {
     let c = canvas(64, 32);
-    let r = create(
-        &c,
-        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
-    )
-    .await;
+    let r = exact(&c).await;
     let cfg = context_configuration(&c);
     let preferred = preferred_format();
     let device = r
@@ -249,11 +245,7 @@ async fn every_frame_fetches_a_fresh_texture() {
 #[wasm_bindgen_test]
 async fn linear_half_reads_back_as_188() {
     let c = canvas(40, 30);
-    let r = create(
-        &c,
-        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
-    )
-    .await;
+    let r = exact(&c).await;
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     let img = read(&r).await;
     assert_eq!((img.width, img.height), (40, 30));
@@ -313,11 +305,7 @@ async fn opaque_gives_alpha_255_where_transparent() {
 #[wasm_bindgen_test]
 async fn resize_changes_the_canvas_and_the_next_frame() {
     let c = canvas(32, 32);
-    let r = create(
-        &c,
-        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
-    )
-    .await;
+    let r = exact(&c).await;
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     read(&r).await;
     r.resize(JsValue::from(200), JsValue::from(120)).unwrap();
@@ -335,11 +323,7 @@ async fn resize_changes_the_canvas_and_the_next_frame() {
 #[wasm_bindgen_test]
 async fn zero_size_renders_nothing_and_throws_nothing() {
     let c = canvas(32, 32);
-    let r = create(
-        &c,
-        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
-    )
-    .await;
+    let r = exact(&c).await;
     let seen = spy_current_texture(&c);
     r.resize(JsValue::from(0), JsValue::from(0)).unwrap();
     r.render(Some(JsValue::from(0.5))).unwrap();
@@ -357,11 +341,7 @@ async fn zero_size_renders_nothing_and_throws_nothing() {
 #[wasm_bindgen_test]
 async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
     let c = canvas(32, 32);
-    let r = create(
-        &c,
-        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
-    )
-    .await;
+    let r = exact(&c).await;
     let max = r.with_gpu(|g| g.max_texture_size()).unwrap();
     assert_error(
         r.resize(JsValue::from(max + 1), JsValue::from(10)),
@@ -509,11 +489,7 @@ async fn the_demo_scene_is_lit_and_animated() {
 #[wasm_bindgen_test]
 async fn offscreen_canvas_works() {
     let c = web_sys::OffscreenCanvas::new(20, 10).unwrap();
-    let r = create(
-        &c,
-        r#"{"canvas":{"screenshots":true},"tonemapper":"none","bloom":{"enabled":false}}"#,
-    )
-    .await;
+    let r = exact(&c).await;
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     let img = read(&r).await;
     assert_eq!((img.width, img.height), (20, 10));
@@ -753,6 +729,16 @@ async fn bad_chain_options_are_rejected_with_the_field_named() {
 
 const EXACT: &str = r#""tonemapper":"none","dither":false,"bloom":{"enabled":false}"#;
 
+/// A renderer whose output can be read back and predicted exactly: no
+/// curve, no dither, no bloom.
+async fn exact(c: &JsValue) -> Renderer {
+    create(
+        c,
+        &format!(r#"{{"canvas":{{"screenshots":true}},{EXACT}}}"#),
+    )
+    .await
+}
+
 fn set(r: &Renderer, json: &str) {
     if let Err(e) = r.set_options(opts(json)) {
         panic!("setOptions({json}) failed: {}", message(&e));
@@ -808,11 +794,7 @@ async fn options_reports_every_default() {
 #[wasm_bindgen_test]
 async fn canvas_options_change_at_run_time() {
     let c = canvas(32, 32);
-    let r = create(
-        &c,
-        &format!(r#"{{"canvas":{{"screenshots":true}},{EXACT}}}"#),
-    )
-    .await;
+    let r = exact(&c).await;
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "srgb");
 
@@ -875,11 +857,7 @@ async fn canvas_options_change_at_run_time() {
 #[wasm_bindgen_test]
 async fn msaa_and_render_scale_change_at_run_time() {
     let c = canvas(96, 96);
-    let r = create(
-        &c,
-        &format!(r#"{{"canvas":{{"screenshots":true}},{EXACT}}}"#),
-    )
-    .await;
+    let r = exact(&c).await;
     r.set_content(Content::Shape([1.0, 1.0, 1.0, 1.0])).unwrap();
     let mut partial = Vec::new();
     for msaa in [4, 1, 4] {
@@ -1137,11 +1115,7 @@ async fn a_video_is_uploaded_while_it_plays() {
 #[wasm_bindgen_test]
 async fn scene_shaders_compile_and_errors_name_the_line() {
     let c = canvas(32, 32);
-    let r = create(
-        &c,
-        &format!(r#"{{"canvas":{{"screenshots":true}},{EXACT}}}"#),
-    )
-    .await;
+    let r = exact(&c).await;
     let good =
         "fn scene(uv: vec2f, time: f32) -> vec4f {\n  return vec4f(0.5, 0.5, 0.5, 1.0);\n}\n";
     JsFuture::from(r.set_scene_shader(good.into()))
@@ -1427,11 +1401,7 @@ async fn resolve_dither_and_bloom_shape_change_at_run_time() {
 #[wasm_bindgen_test]
 async fn a_lost_device_is_replaced_and_rendering_resumes() {
     let c = canvas(32, 32);
-    let r = create(
-        &c,
-        &format!(r#"{{"canvas":{{"screenshots":true}},{EXACT}}}"#),
-    )
-    .await;
+    let r = exact(&c).await;
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "before the loss");
     let old = r
