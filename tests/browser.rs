@@ -1012,17 +1012,22 @@ async fn set_image_takes_every_source_kind_and_rejects_others() {
         &format!(r#"{{"canvas":{{"screenshots":true}},"msaa":1,{EXACT}}}"#),
     )
     .await;
-    // ImageData, a 2d canvas and an OffscreenCanvas of mid grey (188 = linear 0.5).
+    // ImageData, a 2d canvas, an OffscreenCanvas and an <img> (a PNG of it)
+    // of mid grey (188 = linear 0.5).
     let sources = js(
         "const d = new ImageData(4, 2); d.data.fill(188); for (let i = 3; i < 32; i += 4) d.data[i] = 255;
          const c = document.createElement('canvas'); c.width = 8; c.height = 4;
          const g = c.getContext('2d'); g.fillStyle = 'rgb(188,188,188)'; g.fillRect(0, 0, 8, 4);
          const o = new OffscreenCanvas(8, 4); const h = o.getContext('2d');
          h.fillStyle = 'rgb(188,188,188)'; h.fillRect(0, 0, 8, 4);
-         return [d, c, o];",
+         return o.convertToBlob().then((blob) => {
+           const img = new Image(); img.src = URL.createObjectURL(blob);
+           return img.decode().then(() => [d, c, o, img]);
+         });",
         &JsValue::NULL,
     )
     .await;
+    assert_eq!(js_sys::Array::from(&sources).length(), 4);
     for source in js_sys::Array::from(&sources).iter() {
         r.set_image(source, None).unwrap();
         let img = read(&r).await;
