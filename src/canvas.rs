@@ -241,7 +241,10 @@ impl Canvas {
             .context
             .get_current_texture()
             .map_err(|e| Error::Canvas(format!("getCurrentTexture() threw: {}", js_message(&e))))?;
-        let (width, height) = self.size();
+        // The texture's own size: the page may have changed the canvas's
+        // width or height attributes behind the renderer's back.
+        let dim = |k| get(&raw, k).as_f64().unwrap_or(0.0).max(1.0) as u32;
+        let (width, height) = (dim("width"), dim("height"));
         Ok(gpu.device.create_texture_from_webgpu_handle(
             raw.unchecked_into(),
             &wgpu::TextureDescriptor {
