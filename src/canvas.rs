@@ -273,6 +273,10 @@ impl Canvas {
 }
 
 /// `RENDER_ATTACHMENT`, plus `COPY_SRC` only when screenshots are on.
+/// Never more than is used: extra usages can cost framebuffer compression.
+/// `STORAGE_BINDING` is never asked for (every pass renders); a compute
+/// pass writing a `bgra8unorm` canvas would need the `bgra8unorm-storage`
+/// feature. `COPY_DST` is not needed either: nothing is copied into it.
 pub fn canvas_usage(options: &CanvasOptions) -> wgpu::TextureUsages {
     // wgpu's low usage bits are WebGPU's GPUTextureUsage bits.
     if options.screenshots {

@@ -297,6 +297,7 @@ impl Chain {
         let depth = Some(DepthDecl {
             view: depth_decl,
             pipeline_format: scene_pipe.depth_format.unwrap_or(depth_decl.format),
+            read_only: false,
         });
         match &targets.msaa {
             Some(msaa) => {

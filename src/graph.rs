@@ -47,6 +47,9 @@ pub struct DepthDecl {
     pub view: ViewDecl,
     /// The depth format the pipeline was created with.
     pub pipeline_format: wgpu::TextureFormat,
+    /// `depthReadOnly`: the pass only tests against the depth, so it may
+    /// also sample it (the one exception to the same-subresource rule).
+    pub read_only: bool,
 }
 
 /// A render pass: what it writes, what it reads, what its pipeline expects.
@@ -287,12 +290,18 @@ impl Graph {
             check_size("depth", &d.view)?;
         }
 
-        // The same-subresource rule.
+        // The same-subresource rule. A read-only depth attachment is not
+        // written, so the pass may sample it (soft particles, fog).
         let written = pass
             .colors
             .iter()
             .flat_map(|c| std::iter::once(&c.view).chain(c.resolve_target.as_ref()))
-            .chain(pass.depth.as_ref().map(|d| &d.view));
+            .chain(
+                pass.depth
+                    .as_ref()
+                    .filter(|d| !d.read_only)
+                    .map(|d| &d.view),
+            );
         for w in written {
             for s in &pass.sampled {
                 if s.texture == w.texture && s.mip == w.mip {
@@ -342,6 +351,7 @@ mod tests {
             depth: Some(DepthDecl {
                 view: g.view(depth, 0),
                 pipeline_format: F::Depth24Plus,
+                read_only: false,
             }),
             pipeline_samples: 4,
             sampled: vec![],
@@ -419,6 +429,7 @@ mod tests {
         g.passes[1].depth = Some(DepthDecl {
             view: g.view(depth, 0),
             pipeline_format: F::Depth24Plus,
+            read_only: false,
         });
         expect(
             &g,
@@ -474,6 +485,38 @@ mod tests {
         let (mut g, [_, _, _, bloom, _]) = good();
         g.passes[1].sampled = vec![g.view(bloom, 2), g.view(bloom, 3)];
         assert_eq!(g.validate(), Ok(()));
+    }
+
+    #[test]
+    fn a_read_only_depth_may_be_sampled_in_its_pass() {
+        let mut g = Graph::default();
+        let color = g.texture(tex("particles", F::Rgba16Float, 1, (64, 64), 1));
+        let depth = g.texture(tex("depth", F::Depth32Float, 1, (64, 64), 1));
+        let pass = |read_only| PassDecl {
+            name: "soft particles".into(),
+            colors: vec![ColorDecl {
+                view: g.view(color, 0),
+                resolve_target: None,
+                pipeline_format: F::Rgba16Float,
+            }],
+            depth: Some(DepthDecl {
+                view: g.view(depth, 0),
+                pipeline_format: F::Depth32Float,
+                read_only,
+            }),
+            pipeline_samples: 1,
+            sampled: vec![g.view(depth, 0)],
+        };
+        let (allowed, refused) = (pass(true), pass(false));
+        g.passes = vec![allowed];
+        assert_eq!(g.validate(), Ok(()));
+        g.passes = vec![refused];
+        expect(
+            &g,
+            "soft particles",
+            "depth",
+            &["samples 'depth', which it also renders to"],
+        );
     }
 
     #[test]
