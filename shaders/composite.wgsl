@@ -11,6 +11,16 @@ const FLAG_SHADER_ENCODES: u32 = 1u;
 const FLAG_PREMULTIPLIED: u32 = 2u;
 const FLAG_EXTENDED: u32 = 4u;
 const FLAG_DITHER: u32 = 8u;
+const FLAG_DISPLAY_P3: u32 = 16u;
+
+// Linear sRGB (Rec. 709 primaries, D65) to linear Display P3 (D65). Content
+// is authored in sRGB primaries; a 'display-p3' canvas reads P3 values, so
+// without this the same numbers would show oversaturated.
+const SRGB_TO_P3 = mat3x3f(
+    vec3f(0.8224621, 0.0331941, 0.0170827),
+    vec3f(0.1775380, 0.9668058, 0.0723974),
+    vec3f(0.0000000, 0.0000000, 0.9105199),
+);
 
 struct CompositeParams {
     exposure: f32,
@@ -68,6 +78,9 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         rgb += max(glow, vec3f(0.0)) * params.bloom_scale;
     }
     rgb = tonemap(rgb, params.tonemapper);
+    if has(FLAG_DISPLAY_P3) {
+        rgb = SRGB_TO_P3 * rgb;
+    }
     if !has(FLAG_EXTENDED) {
         rgb = clamp(rgb, vec3f(0.0), vec3f(1.0));
     }

@@ -215,8 +215,8 @@ impl Chain {
     }
 
     /// Switches the scene to a prepared user shader.
-    pub fn install_shader(&mut self, shader: UserShader) {
-        self.scene.install_shader(shader);
+    pub fn install_shader(&mut self, gpu: &Gpu, shader: UserShader) {
+        self.scene.install_shader(gpu, shader);
     }
 
     /// Bytes held by the crate's own textures: the size-dependent targets

@@ -19,6 +19,8 @@ pub enum Error {
     Destroyed(&'static str),
     /// A method was called while another call on the renderer was running.
     Busy(&'static str),
+    /// An asynchronous call was overtaken by a later change.
+    Superseded(&'static str),
     /// A frame could not be read back.
     Readback(String),
     /// A rule the crate checks on its own GPU objects failed (a bug in the
@@ -40,6 +42,11 @@ impl fmt::Display for Error {
             Error::Busy(method) => write!(
                 f,
                 "afterglow: {method}() was called while another call on this renderer was running"
+            ),
+            Error::Superseded(method) => write!(
+                f,
+                "afterglow: {method}(): the content changed (another setSceneShader, setImage, \
+                 useDemoScene, or a device loss) while this call was waiting; it was not applied"
             ),
             Error::Readback(m) => write!(f, "afterglow: reading the frame back failed: {m}"),
             Error::Internal(m) => write!(f, "afterglow: internal error: {m}"),

@@ -116,7 +116,7 @@ impl Headless {
             });
         self.chain
             .encode(&self.gpu, &mut encoder, &self.output_view, time_seconds);
-        let readback = Readback::record(&self.gpu, &mut encoder, &self.output);
+        let readback = Readback::record(&self.gpu, &mut encoder, &self.output)?;
         self.gpu.queue.submit([encoder.finish()]);
         self.chain.after_submit();
         readback.read(&self.gpu.device).await

@@ -91,6 +91,9 @@ pub const FLAG_PREMULTIPLIED: u32 = 2;
 pub const FLAG_EXTENDED: u32 = 4;
 /// Noise of one 8-bit step is added before quantization.
 pub const FLAG_DITHER: u32 = 8;
+/// The canvas is read as Display P3: linear sRGB-primary colour is
+/// converted to P3 primaries before encoding (same transfer function).
+pub const FLAG_DISPLAY_P3: u32 = 16;
 
 #[cfg(test)]
 mod tests {

@@ -106,12 +106,19 @@ impl Readback {
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
         texture: &wgpu::Texture,
-    ) -> Readback {
+    ) -> Result<Readback, Error> {
         let format = texture.format();
         let (width, height) = (texture.width(), texture.height());
         let bpp = format.block_copy_size(None).unwrap_or(4);
         let padded_row = (width * bpp).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
             * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let bytes = padded_row as u64 * height as u64;
+        if bytes > gpu.limits.max_buffer_size {
+            return Err(Error::Readback(format!(
+                "a {width}×{height} frame needs a {bytes}-byte buffer; this device allows {}",
+                gpu.limits.max_buffer_size
+            )));
+        }
         let buffer = gpu.create_buffer(&wgpu::BufferDescriptor {
             label: Some("readback buffer"),
             size: padded_row as u64 * height as u64,
@@ -134,13 +141,13 @@ impl Readback {
                 depth_or_array_layers: 1,
             },
         );
-        Readback {
+        Ok(Readback {
             buffer,
             width,
             height,
             padded_row,
             format,
-        }
+        })
     }
 
     /// Waits for the copy (submitted by now) and returns the pixels.

@@ -130,6 +130,8 @@ impl Timing {
             Err(_) => return,
         };
         if failed {
+            // wgpu keeps the failed mapping until unmap; free it for the next.
+            self.read.unmap();
             if let Ok(mut s) = self.shared.lock() {
                 *s = Shared::default();
             }

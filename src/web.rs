@@ -162,6 +162,9 @@ struct WebRenderer {
     recovering: Rc<Cell<bool>>,
     /// Failed attempts at replacing a lost device.
     recovery_failures: u32,
+    /// Bumped whenever the content or the device changes, so that a scene
+    /// shader that finishes compiling afterwards is not installed over it.
+    content_generation: u64,
     auto_resize: Option<AutoResize>,
     /// Size reported by the resize observer, applied at the next frame.
     pending_size: Rc<Cell<Option<(u32, u32)>>>,
@@ -198,6 +201,16 @@ pub fn to_value(v: &JsValue) -> Value {
     to_value_depth(v, 0)
 }
 
+#[wasm_bindgen]
+extern "C" {
+    // Catching versions: a Proxy can throw from either, and an uncaught JS
+    // exception unwinding through wasm would leave the renderer borrowed.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array_checked(v: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn keys_checked(v: &JsValue) -> Result<Array, JsValue>;
+}
+
 fn to_value_depth(v: &JsValue, depth: u32) -> Value {
     if v.is_undefined() {
         Value::Undefined
@@ -209,13 +222,21 @@ fn to_value_depth(v: &JsValue, depth: u32) -> Value {
         Value::Number(n)
     } else if let Some(s) = v.as_string() {
         Value::String(s)
-    } else if Array::is_array(v) {
-        Value::Other("an array".into())
     } else if v.is_function() {
         Value::Other("a function".into())
-    } else if v.is_object() && depth < 4 {
+    } else if !v.is_object() || depth >= 4 {
+        Value::Other(format!(
+            "a {}",
+            v.js_typeof().as_string().unwrap_or_default()
+        ))
+    } else if is_array_checked(v).unwrap_or(false) {
+        Value::Other("an array".into())
+    } else {
+        let Ok(keys) = keys_checked(v) else {
+            return Value::Other("an object whose keys cannot be read".into());
+        };
         let object: &Object = v.unchecked_ref();
-        let entries = Object::keys(object)
+        let entries = keys
             .iter()
             .filter_map(|k| {
                 let key = k.as_string()?;
@@ -224,11 +245,6 @@ fn to_value_depth(v: &JsValue, depth: u32) -> Value {
             })
             .collect();
         Value::Object(entries)
-    } else {
-        Value::Other(format!(
-            "a {}",
-            v.js_typeof().as_string().unwrap_or_default()
-        ))
     }
 }
 
@@ -313,10 +329,12 @@ impl Renderer {
         #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
     ) -> Result<(), JsValue> {
+        // Converted before the renderer is borrowed (see to_value).
+        let (width, height) = (to_value(&width), to_value(&height));
         with(&self.inner, "resize", |r| {
             let max = r.gpu.max_texture_size();
-            let w = options::parse_dimension("width", &to_value(&width), max)?;
-            let h = options::parse_dimension("height", &to_value(&height), max)?;
+            let w = options::parse_dimension("width", &width, max)?;
+            let h = options::parse_dimension("height", &height, max)?;
             r.resize((w, h))
         })
     }
@@ -331,8 +349,9 @@ impl Renderer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "RendererOptions")] partial: JsValue,
     ) -> Result<(), JsValue> {
+        let partial = to_value(&partial);
         with(&self.inner, "setOptions", |r| {
-            let next = r.options.merged(&to_value(&partial))?;
+            let next = r.options.merged(&partial)?;
             r.apply_options(next)
         })
     }
@@ -371,18 +390,23 @@ impl Renderer {
                     ),
                 )
             })?;
-            let (shader, compiled, scope) = with(&inner, "setSceneShader", |r| {
+            let (shader, compiled, scope, generation) = with(&inner, "setSceneShader", |r| {
+                r.content_generation += 1;
                 let scope = r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
                 let shader = r.chain.prepare_shader(&r.gpu, &source);
                 let compiled = shader.module.get_compilation_info();
-                Ok((shader, compiled, scope.pop()))
+                Ok((shader, compiled, scope.pop(), r.content_generation))
             })?;
             let info = compiled.await;
             let scope_error = scope.await;
             web_content::shader_result(&info, scope_error.as_ref(), &source)?;
             with(&inner, "setSceneShader", |r| {
+                if r.content_generation != generation {
+                    return Err(Error::Superseded("setSceneShader"));
+                }
                 r.image = None;
-                r.chain.install_shader(shader);
+                // Rebuilt here if msaa changed while it compiled.
+                r.chain.install_shader(&r.gpu, shader);
                 Ok(JsValue::UNDEFINED)
             })
         })
@@ -402,13 +426,17 @@ impl Renderer {
         let gain = web_content::parse_image_options(&to_value(&options.unwrap_or_default()))
             .map_err(|e| js_error(e.into()))?;
         let source = ImageSource::new(source).map_err(js_error)?;
-        with(&self.inner, "setImage", |r| r.set_image(source, gain))
+        with(&self.inner, "setImage", |r| {
+            r.content_generation += 1;
+            r.set_image(&source, gain)
+        })
     }
 
     /// Goes back to the built-in demo scene.
     #[wasm_bindgen(js_name = useDemoScene)]
     pub fn use_demo_scene(&self) -> Result<(), JsValue> {
         with(&self.inner, "useDemoScene", |r| {
+            r.content_generation += 1;
             r.image = None;
             r.chain.set_content(&r.gpu, Content::DemoScene)
         })
@@ -513,6 +541,7 @@ impl Renderer {
             .try_borrow_mut()
             .map_err(|_| Error::Busy("setContent"))?;
         let r = guard.as_mut().ok_or(Error::Destroyed("setContent"))?;
+        r.content_generation += 1;
         r.image = None;
         r.chain.set_content(&r.gpu, content)
     }
@@ -599,6 +628,7 @@ impl WebRenderer {
             image: None,
             recovering: Rc::new(Cell::new(false)),
             recovery_failures: 0,
+            content_generation: 0,
             auto_resize: None,
             pending_size: Rc::new(Cell::new(None)),
         })
@@ -671,7 +701,11 @@ impl WebRenderer {
                 label: Some("frame"),
             });
         self.chain.encode(&self.gpu, &mut encoder, &view, time);
-        let readback = read.then(|| Readback::record(&self.gpu, &mut encoder, &texture));
+        let readback = if read {
+            Some(Readback::record(&self.gpu, &mut encoder, &texture)?)
+        } else {
+            None
+        };
         self.gpu.queue.submit([encoder.finish()]);
         self.chain.after_submit();
         self.frames += 1;
@@ -704,25 +738,45 @@ impl WebRenderer {
             .resize_scaled(&self.gpu, render, self.canvas_size)
     }
 
+    /// Applies validated options. The steps that can fail run before the
+    /// renderer's own state changes, and a failure part-way puts the
+    /// previous options back, so a refused change changes nothing.
     fn apply_options(&mut self, next: Options) -> Result<(), Error> {
         let prev = self.options;
         if next == prev {
             return Ok(());
         }
-        if next.canvas != prev.canvas {
+        let prev_output = *self.chain.output();
+        let output = if next.canvas == prev.canvas {
+            prev_output
+        } else {
             let format = canvas::resolve_format(next.canvas.format)?;
-            let output = OutputSpec::new(format, next.canvas.alpha_mode, next.canvas.tone_mapping)?;
-            if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
-                self.canvas.configure(&self.gpu, &output, &next.canvas)?;
-            }
-            if output != *self.chain.output() {
-                self.chain.set_output(&self.gpu, output)?;
-            }
+            OutputSpec::new(format, next.canvas.alpha_mode, next.canvas.tone_mapping)?
+        };
+        if let Err(e) = self.apply_options_steps(prev, next, output) {
+            // Best effort back to where we were; the first error is reported.
+            let _ = self.apply_options_steps(next, prev, prev_output);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn apply_options_steps(
+        &mut self,
+        prev: Options,
+        next: Options,
+        output: OutputSpec,
+    ) -> Result<(), Error> {
+        if output != *self.chain.output() {
+            self.chain.set_output(&self.gpu, output)?;
         }
         self.chain.set_options(&self.gpu, next)?;
         self.options = next;
         if next.render_scale != prev.render_scale {
             self.resize_chain()?;
+        }
+        if next.canvas != prev.canvas && self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
+            self.canvas.configure(&self.gpu, &output, &next.canvas)?;
         }
         if next.auto_resize != prev.auto_resize {
             self.sync_auto_resize()?;
@@ -746,7 +800,7 @@ impl WebRenderer {
         Ok(())
     }
 
-    fn set_image(&mut self, source: ImageSource, gain: f32) -> Result<(), Error> {
+    fn set_image(&mut self, source: &ImageSource, gain: f32) -> Result<(), Error> {
         let size = source.size()?;
         let max = self.gpu.max_texture_size();
         if size.0 > max || size.1 > max {
@@ -765,7 +819,7 @@ impl WebRenderer {
             _ => web_content::image_texture(&self.gpu, size)?,
         };
         source.copy_to(&self.gpu, &texture)?;
-        self.image = Some(source);
+        self.image = Some(source.clone());
         let content = Content::Image(ImageContent { texture, gain });
         if *self.chain.content() != content {
             self.chain.set_content(&self.gpu, content)?;
@@ -787,8 +841,9 @@ impl WebRenderer {
             Content::Image(img) => img.gain,
             _ => 1.0,
         };
-        match self.image.take() {
-            Some(source) => self.set_image(source, gain),
+        // The source stays in place if this upload fails.
+        match self.image.clone() {
+            Some(source) => self.set_image(&source, gain),
             None => Ok(()),
         }
     }
@@ -812,16 +867,23 @@ impl WebRenderer {
         self.gpu = gpu;
         self.chain = chain;
         self.recovery_failures = 0;
-        match content {
+        self.content_generation += 1;
+        // The device is back; restoring the content is best effort.
+        let restored = match content {
             // Its texture belonged to the old device: upload the source again.
-            Content::Image(img) => {
-                if let Some(source) = self.image.take() {
-                    self.set_image(source, img.gain)?;
-                }
-                Ok(())
-            }
+            Content::Image(img) => match self.image.clone() {
+                Some(source) => self.set_image(&source, img.gain),
+                None => Ok(()),
+            },
             other => self.chain.set_content(&self.gpu, other),
+        };
+        if let Err(e) = restored {
+            web_sys::console::warn_1(
+                &format!("afterglow: the content could not be restored after a device loss: {e}")
+                    .into(),
+            );
         }
+        Ok(())
     }
 
     fn stats(&self) -> JsValue {

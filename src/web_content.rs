@@ -92,6 +92,7 @@ enum Kind {
 }
 
 /// An image source accepted by `setImage`.
+#[derive(Clone)]
 pub struct ImageSource {
     js: JsValue,
     kind: Kind,
@@ -327,6 +328,7 @@ impl AutoResize {
                     .into(),
             }));
         }
+        pin_intrinsic_size(element);
         let clamp = move |v: f64| (v.round().max(0.0) as u32).min(max);
         let callback = Closure::<dyn FnMut(Array)>::new(move |entries: Array| {
             let Some(entry) = entries.iter().last() else {
@@ -363,6 +365,20 @@ impl AutoResize {
             observer,
             _callback: callback,
         })
+    }
+}
+
+/// An unstyled canvas is displayed at the size of its `width`/`height`
+/// attributes. Setting those to the displayed size × devicePixelRatio would
+/// then grow it on every observation, so its CSS size is pinned first.
+fn pin_intrinsic_size(element: &JsValue) {
+    let ratio = num(&js_sys::global(), "devicePixelRatio");
+    let (cw, ch) = (num(element, "clientWidth"), num(element, "clientHeight"));
+    let intrinsic = cw == num(element, "width") && ch == num(element, "height");
+    if ratio != 1.0 && intrinsic && cw > 0.0 {
+        let style = get(element, "style");
+        let _ = Reflect::set(&style, &"width".into(), &format!("{cw}px").into());
+        let _ = Reflect::set(&style, &"height".into(), &format!("{ch}px").into());
     }
 }
 

@@ -806,6 +806,12 @@ async fn canvas_options_change_at_run_time() {
         "display-p3"
     );
     assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "display-p3");
+    // sRGB red, converted to P3 primaries.
+    r.set_content(Content::Solid([1.0, 0.0, 0.0, 1.0])).unwrap();
+    let p = read(&r).await.rgba8(4, 4);
+    for (ch, want) in [234u8, 51, 35].into_iter().enumerate() {
+        assert_close(p[ch], want, 2, &format!("P3 red channel {ch}"));
+    }
 
     r.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0])).unwrap();
     set(&r, r#"{"canvas":{"alphaMode":"premultiplied"}}"#);
@@ -1077,37 +1083,49 @@ async fn square_data() -> JsValue {
     js("return new ImageData(2, 2);", &JsValue::NULL).await
 }
 
+/// Renders for a while (each frame uploads a playing video's newest
+/// frame), then reads the middle pixel.
+async fn colour_after_frames(r: &Renderer) -> [u8; 4] {
+    for _ in 0..8 {
+        r.render(None).unwrap();
+        next_frame().await;
+    }
+    read(r).await.rgba8(8, 8)
+}
+
 #[wasm_bindgen_test]
 async fn a_video_is_uploaded_while_it_plays() {
-    // A canvas stream stands in for a video file: the frames are known.
+    // A canvas stream stands in for a video file; its colour is switched
+    // from red to green while it plays, and the renderer must follow.
     let video = js(
         "const c = document.createElement('canvas'); c.width = 16; c.height = 16;
-         const g = c.getContext('2d'); g.fillStyle = '#fff'; g.fillRect(0, 0, 16, 16);
+         const g = c.getContext('2d'); window.__afterglowColour = '#f00';
+         const draw = () => { g.fillStyle = window.__afterglowColour; g.fillRect(0, 0, 16, 16); };
+         draw(); window.__afterglowVideoTimer = setInterval(draw, 20);
          const v = document.createElement('video'); v.muted = true;
-         v.srcObject = c.captureStream(30);
-         const draw = () => { g.fillRect(0, 0, 16, 16); };
-         window.__afterglowVideoTimer = setInterval(draw, 30);
+         v.srcObject = c.captureStream(60);
          return v.play().then(() => new Promise((ok) => {
            const wait = () => v.readyState >= 2 ? ok(v) : setTimeout(wait, 20); wait(); }));",
         &JsValue::NULL,
     )
     .await;
     let c = canvas(16, 16);
-    let r = create(
-        &c,
-        &format!(r#"{{"canvas":{{"screenshots":true}},"msaa":1,{EXACT}}}"#),
-    )
-    .await;
+    let r = exact(&c).await;
     r.set_image(video, None).unwrap();
-    for _ in 0..3 {
-        r.render(None).unwrap();
-        next_frame().await;
+    let first = colour_after_frames(&r).await;
+    assert_eq!(first[..3], [255, 0, 0], "the first colour is shown");
+    js("window.__afterglowColour = '#0f0';", &JsValue::NULL).await;
+    let mut second = first;
+    for _ in 0..10 {
+        second = colour_after_frames(&r).await;
+        if second[1] == 255 {
+            break;
+        }
     }
-    let img = read(&r).await;
     assert_eq!(
-        img.rgba8(8, 8)[..3],
-        [255, 255, 255],
-        "the video frame is shown"
+        second[..3],
+        [0, 255, 0],
+        "the playing video's new frames are uploaded"
     );
     js(
         "clearInterval(window.__afterglowVideoTimer);",
@@ -1438,5 +1456,63 @@ async fn a_lost_device_is_replaced_and_rendering_resumes() {
         device.as_ref()
     ));
     assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "after the loss");
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn hostile_option_objects_are_refused_and_the_renderer_keeps_working() {
+    let c = canvas(16, 16);
+    let r = exact(&c).await;
+    let proxies = js(
+        "const throwing = new Proxy({}, { ownKeys() { throw new Error('no keys'); } });
+         const revocable = Proxy.revocable({}, {}); revocable.revoke();
+         const getter = { get exposure() { throw new Error('no exposure'); } };
+         return [throwing, revocable.proxy, getter];",
+        &JsValue::NULL,
+    )
+    .await;
+    for p in js_sys::Array::from(&proxies).iter() {
+        // Refused (or ignored as unreadable), never a stuck renderer.
+        let _ = r.set_options(p.clone());
+        let _ = r.resize(p.clone(), JsValue::from(8));
+    }
+    assert_error(r.set_options(proxies.clone()), &["options", "an array"]);
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    assert_close(read(&r).await.rgba8(2, 2)[0], 188, 2, "still rendering");
+    set(&r, r#"{"exposure":1}"#);
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn a_compiling_shader_follows_msaa_changes_and_yields_to_later_content() {
+    let c = canvas(32, 32);
+    let r = exact(&c).await;
+    let grey = "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(0.5, 0.5, 0.5, 1.0); }";
+    // msaa changes while the shader compiles: it is installed for 1 sample.
+    let pending = r.set_scene_shader(grey.into());
+    set(&r, r#"{"msaa":1}"#);
+    JsFuture::from(pending).await.unwrap();
+    assert_close(
+        read(&r).await.rgba8(2, 2)[0],
+        188,
+        2,
+        "shader after msaa change",
+    );
+    // A later setImage wins over a shader still compiling.
+    let white = "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(1.0); }";
+    let pending = r.set_scene_shader(white.into());
+    let image = js(
+        "const d = new ImageData(2, 2); d.data.fill(0); for (let i = 3; i < 16; i += 4) d.data[i] = 255; return d;",
+        &JsValue::NULL,
+    )
+    .await;
+    r.set_image(image, None).unwrap();
+    let e = JsFuture::from(pending).await.unwrap_err();
+    assert!(message(&e).contains("not applied"), "{}", message(&e));
+    assert_eq!(
+        read(&r).await.rgba8(16, 16)[..3],
+        [0, 0, 0],
+        "the image stays"
+    );
     assert_no_gpu_errors(&r);
 }

@@ -111,7 +111,12 @@ impl CompositePass {
     ) {
         let params = CompositeParams {
             exposure: options.exposure,
-            flags: output.shader_flags(options.dither),
+            flags: output.shader_flags(options.dither)
+                | if options.canvas.color_space == crate::options::ColorSpace::DisplayP3 {
+                    crate::output::FLAG_DISPLAY_P3
+                } else {
+                    0
+                },
             tonemapper: options.tonemapper.shader_index(),
             bloom_scale: if bloom_levels == 0 {
                 0.0

@@ -298,8 +298,15 @@ impl ScenePass {
         }
     }
 
-    /// Switches to a prepared user shader.
-    pub fn install_shader(&mut self, shader: UserShader) {
+    /// Switches to a prepared user shader, rebuilding its pipeline if the
+    /// sample count changed since it was prepared.
+    pub fn install_shader(&mut self, gpu: &Gpu, shader: UserShader) {
+        let shader = if shader.pipe.samples == self.samples {
+            shader
+        } else {
+            let pipe = self.user_pipe(gpu, &shader.module, self.samples);
+            UserShader { pipe, ..shader }
+        };
         self.content = Content::Shader(shader.source.clone());
         self.user = Some(shader);
         self.content_group = None;
@@ -417,7 +424,7 @@ impl ScenePass {
             }));
         } else if let Content::Shader(source) = &content {
             let shader = self.prepare_shader(gpu, source);
-            self.install_shader(shader);
+            self.install_shader(gpu, shader);
             return Ok(());
         } else {
             self.content_group = None;
