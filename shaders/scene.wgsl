@@ -157,8 +157,16 @@ fn fs_pixels(in: FullscreenOut) -> @location(0) vec4f {
     return textureLoad(pixels, coord, 0);
 }
 
+// A texel of the image, decoded to linear by the sRGB texture and
+// premultiplied. Filtering premultiplied values keeps a transparent texel's
+// colour from bleeding into its opaque neighbours (dark fringes).
+fn image_texel(i: vec2f, last: vec2i) -> vec4f {
+    let c = textureLoad(image, clamp(vec2i(i), vec2i(0), last), 0);
+    return vec4f(c.rgb * c.a, c.a);
+}
+
 // An image fitted inside the target (contain), straight alpha in the
-// texture, premultiplied and scaled by the gain here.
+// texture, premultiplied before a bilinear filter, scaled by the gain.
 @fragment
 fn fs_image(in: FullscreenOut) -> @location(0) vec4f {
     let ratio = params.image_aspect / params.aspect;
@@ -168,6 +176,13 @@ fn fs_image(in: FullscreenOut) -> @location(0) vec4f {
     if any(uv < vec2f(0.0)) || any(uv > vec2f(1.0)) {
         return vec4f(0.0);
     }
-    let c = textureSampleLevel(image, image_sampler, uv, 0.0);
-    return vec4f(c.rgb * c.a * params.gain, c.a);
+    let dims = vec2f(textureDimensions(image));
+    let last = vec2i(dims) - 1;
+    let p = uv * dims - 0.5;
+    let i = floor(p);
+    let f = p - i;
+    let top = mix(image_texel(i, last), image_texel(i + vec2f(1.0, 0.0), last), f.x);
+    let bottom = mix(image_texel(i + vec2f(0.0, 1.0), last), image_texel(i + 1.0, last), f.x);
+    let c = mix(top, bottom, f.y);
+    return vec4f(c.rgb * params.gain, c.a);
 }

@@ -1516,3 +1516,35 @@ async fn a_compiling_shader_follows_msaa_changes_and_yields_to_later_content() {
     );
     assert_no_gpu_errors(&r);
 }
+
+#[wasm_bindgen_test]
+async fn image_edges_against_transparency_have_no_dark_fringe() {
+    // White opaque next to transparent black, magnified: filtering
+    // premultiplied colour keeps the blended pixels white (rgb = alpha in
+    // a premultiplied canvas); filtering straight colour would darken them.
+    let c = canvas(64, 32);
+    let r = create(
+        &c,
+        &format!(
+            r#"{{"canvas":{{"screenshots":true,"alphaMode":"premultiplied"}},"msaa":1,{EXACT}}}"#
+        ),
+    )
+    .await;
+    let image = js(
+        "const d = new ImageData(2, 1); d.data.set([255, 255, 255, 255, 0, 0, 0, 0]); return d;",
+        &JsValue::NULL,
+    )
+    .await;
+    r.set_image(image, None).unwrap();
+    let img = read(&r).await;
+    let mut blended = 0;
+    for x in 0..64 {
+        let p = img.rgba8(x, 16);
+        if p[3] > 20 && p[3] < 235 {
+            blended += 1;
+            assert!(p[0] + 3 >= p[3], "dark fringe at x={x}: {p:?}");
+        }
+    }
+    assert!(blended > 10, "pixels between the two texels: {blended}");
+    assert_no_gpu_errors(&r);
+}
