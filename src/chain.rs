@@ -298,6 +298,7 @@ impl Chain {
             view: depth_decl,
             pipeline_format: scene_pipe.depth_format.unwrap_or(depth_decl.format),
             read_only: false,
+            pipeline_writes: scene_pipe.depth_write,
         });
         match &targets.msaa {
             Some(msaa) => {

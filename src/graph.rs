@@ -50,6 +50,9 @@ pub struct DepthDecl {
     /// `depthReadOnly`: the pass only tests against the depth, so it may
     /// also sample it (the one exception to the same-subresource rule).
     pub read_only: bool,
+    /// Whether the pipeline writes depth (`depthWriteEnabled`); a
+    /// read-only attachment needs a pipeline that does not.
+    pub pipeline_writes: bool,
 }
 
 /// A render pass: what it writes, what it reads, what its pipeline expects.
@@ -288,6 +291,12 @@ impl Graph {
                 ));
             }
             check_size("depth", &d.view)?;
+            if d.read_only && d.pipeline_writes {
+                return Err(err(
+                    name.clone(),
+                    format!("depth '{name}' is read-only but the pipeline writes depth"),
+                ));
+            }
         }
 
         // The same-subresource rule. A read-only depth attachment is not
@@ -352,6 +361,7 @@ mod tests {
                 view: g.view(depth, 0),
                 pipeline_format: F::Depth24Plus,
                 read_only: false,
+                pipeline_writes: true,
             }),
             pipeline_samples: 4,
             sampled: vec![],
@@ -430,6 +440,7 @@ mod tests {
             view: g.view(depth, 0),
             pipeline_format: F::Depth24Plus,
             read_only: false,
+            pipeline_writes: false,
         });
         expect(
             &g,
@@ -503,6 +514,7 @@ mod tests {
                 view: g.view(depth, 0),
                 pipeline_format: F::Depth32Float,
                 read_only,
+                pipeline_writes: false,
             }),
             pipeline_samples: 1,
             sampled: vec![g.view(depth, 0)],

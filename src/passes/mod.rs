@@ -37,6 +37,8 @@ pub struct Pipe {
     pub raw: wgpu::RenderPipeline,
     pub color_format: wgpu::TextureFormat,
     pub depth_format: Option<wgpu::TextureFormat>,
+    /// The pipeline writes depth.
+    pub depth_write: bool,
     pub samples: u32,
 }
 
@@ -116,6 +118,7 @@ pub fn pipeline(gpu: &Gpu, d: &PipeDesc<'_>) -> Pipe {
         raw,
         color_format: d.color_format,
         depth_format: d.depth.map(|(f, _)| f),
+        depth_write: d.depth.is_some_and(|(_, test)| test),
         samples: d.samples,
     }
 }
