@@ -30,13 +30,6 @@ struct BloomParams {
 @group(0) @binding(1) var src_sampler: sampler;
 @group(0) @binding(2) var<uniform> params: BloomParams;
 
-fn finite(c: vec3f) -> vec3f {
-    // Exponent bits all ones means Inf or NaN (bit test: immune to
-    // fast-math folding of x != x).
-    let bits = bitcast<vec3u>(c) & vec3u(0x7f800000u);
-    return select(c, vec3f(0.0), bits == vec3u(0x7f800000u));
-}
-
 fn tap(uv: vec2f) -> vec3f {
     return textureSampleLevel(src, src_sampler, uv, 0.0).rgb;
 }
@@ -73,10 +66,10 @@ fn taps13(uv: vec2f, guard: bool) -> Taps {
     s.l = tap(uv + t * vec2f(-1.0, 1.0));
     s.m = tap(uv + t * vec2f(1.0, 1.0));
     if guard {
-        s.a = finite(s.a); s.b = finite(s.b); s.c = finite(s.c); s.d = finite(s.d);
-        s.e = finite(s.e); s.f = finite(s.f); s.g = finite(s.g); s.h = finite(s.h);
-        s.i = finite(s.i); s.j = finite(s.j); s.k = finite(s.k); s.l = finite(s.l);
-        s.m = finite(s.m);
+        s.a = finite3(s.a); s.b = finite3(s.b); s.c = finite3(s.c); s.d = finite3(s.d);
+        s.e = finite3(s.e); s.f = finite3(s.f); s.g = finite3(s.g); s.h = finite3(s.h);
+        s.i = finite3(s.i); s.j = finite3(s.j); s.k = finite3(s.k); s.l = finite3(s.l);
+        s.m = finite3(s.m);
     }
     return s;
 }

@@ -58,11 +58,6 @@ fn has(flag: u32) -> bool {
     return (params.flags & flag) != 0u;
 }
 
-fn finite4(c: vec4f) -> vec4f {
-    let bits = bitcast<vec4u>(c) & vec4u(0x7f800000u);
-    return select(c, vec4f(0.0), bits == vec4u(0x7f800000u));
-}
-
 // Interleaved gradient noise (Jimenez 2014) in [-0.5, 0.5) of one 8-bit step.
 fn dither_noise(p: vec2f) -> f32 {
     return (fract(52.9829189 * fract(dot(p, vec2f(0.06711056, 0.00583715)))) - 0.5) / 255.0;

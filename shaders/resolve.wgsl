@@ -11,11 +11,6 @@ fn max3(c: vec3f) -> f32 {
     return max(c.r, max(c.g, c.b));
 }
 
-fn finite(c: vec4f) -> vec4f {
-    let bits = bitcast<vec4u>(c) & vec4u(0x7f800000u);
-    return select(c, vec4f(0.0), bits == vec4u(0x7f800000u));
-}
-
 @fragment
 fn fs_resolve(in: FullscreenOut) -> @location(0) vec4f {
     let coord = vec2i(in.position.xy);
@@ -23,7 +18,7 @@ fn fs_resolve(in: FullscreenOut) -> @location(0) vec4f {
     var rgb = vec3f(0.0);
     var alpha = 0.0;
     for (var s = 0; s < n; s++) {
-        let c = finite(textureLoad(scene_ms, coord, s));
+        let c = finite4(textureLoad(scene_ms, coord, s));
         rgb += c.rgb / (1.0 + max3(max(c.rgb, vec3f(0.0))));
         alpha += c.a;
     }

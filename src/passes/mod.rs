@@ -12,9 +12,13 @@ use crate::gpu::Gpu;
 /// The full-screen triangle vertex stage, shared by every full-screen pass.
 pub const FULLSCREEN_WGSL: &str = include_str!("../../shaders/fullscreen.wgsl");
 
-/// The WGSL of a pass: the shared full-screen vertex stage and `parts`.
+/// NaN/Inf guards shared by the internal passes.
+pub const GUARDS_WGSL: &str = include_str!("../../shaders/guards.wgsl");
+
+/// The WGSL of a pass: the shared full-screen vertex stage, the guards and
+/// `parts`.
 pub fn compose(parts: &[&str]) -> String {
-    let mut source = String::from(FULLSCREEN_WGSL);
+    let mut source = format!("{FULLSCREEN_WGSL}\n{GUARDS_WGSL}");
     for p in parts {
         source.push('\n');
         source.push_str(p);
