@@ -1113,19 +1113,23 @@ async fn a_video_is_uploaded_while_it_plays() {
     let r = exact(&c).await;
     r.set_image(video, None).unwrap();
     let first = colour_after_frames(&r).await;
-    assert_eq!(first[..3], [255, 0, 0], "the first colour is shown");
+    // A video path may convert through YUV: a few steps of tolerance.
+    let near = |p: [u8; 4], want: [u8; 3]| (0..3).all(|c| p[c].abs_diff(want[c]) <= 12);
+    assert!(
+        near(first, [255, 0, 0]),
+        "the first colour is shown: {first:?}"
+    );
     js("window.__afterglowColour = '#0f0';", &JsValue::NULL).await;
     let mut second = first;
     for _ in 0..10 {
         second = colour_after_frames(&r).await;
-        if second[1] == 255 {
+        if near(second, [0, 255, 0]) {
             break;
         }
     }
-    assert_eq!(
-        second[..3],
-        [0, 255, 0],
-        "the playing video's new frames are uploaded"
+    assert!(
+        near(second, [0, 255, 0]),
+        "the playing video's new frames are uploaded: {second:?}"
     );
     js(
         "clearInterval(window.__afterglowVideoTimer);",
