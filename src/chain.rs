@@ -535,9 +535,31 @@ impl Chain {
         true
     }
 
-    /// Call after submitting a frame recorded by [`Chain::encode`]: starts
-    /// the asynchronous readback of its pass timestamps.
-    pub fn after_submit(&self) {
+    /// Records and submits one frame: one encoder, one submit. `finish`
+    /// records extra commands after the passes (a readback copy) into the
+    /// same encoder. Returns whether anything was drawn and `finish`'s value.
+    pub fn submit_frame<T>(
+        &self,
+        gpu: &Gpu,
+        output_view: &wgpu::TextureView,
+        time_seconds: f64,
+        finish: impl FnOnce(&mut wgpu::CommandEncoder) -> Result<T, Error>,
+    ) -> Result<(bool, T), Error> {
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
+        let drawn = self.encode(gpu, &mut encoder, output_view, time_seconds);
+        let extra = finish(&mut encoder)?;
+        gpu.queue.submit([encoder.finish()]);
+        self.after_submit();
+        Ok((drawn, extra))
+    }
+
+    /// After a frame is submitted: starts the asynchronous readback of its
+    /// pass timestamps.
+    fn after_submit(&self) {
         if let Some(t) = self.frame.as_ref().and_then(|f| f.timing.as_ref()) {
             t.after_submit();
         }

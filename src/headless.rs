@@ -92,33 +92,18 @@ impl Headless {
 
     /// Renders one frame: one encoder, one submit.
     pub fn render(&self, time_seconds: f64) -> bool {
-        let mut encoder = self
-            .gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("frame"),
-            });
-        let drawn = self
-            .chain
-            .encode(&self.gpu, &mut encoder, &self.output_view, time_seconds);
-        self.gpu.queue.submit([encoder.finish()]);
-        self.chain.after_submit();
-        drawn
+        self.chain
+            .submit_frame(&self.gpu, &self.output_view, time_seconds, |_| Ok(()))
+            .is_ok_and(|(drawn, ())| drawn)
     }
 
     /// Renders one frame and reads the output back.
     pub async fn render_and_read(&self, time_seconds: f64) -> Result<Image, Error> {
-        let mut encoder = self
-            .gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("frame"),
-            });
-        self.chain
-            .encode(&self.gpu, &mut encoder, &self.output_view, time_seconds);
-        let readback = Readback::record(&self.gpu, &mut encoder, &self.output)?;
-        self.gpu.queue.submit([encoder.finish()]);
-        self.chain.after_submit();
+        let (_, readback) =
+            self.chain
+                .submit_frame(&self.gpu, &self.output_view, time_seconds, |encoder| {
+                    Readback::record(&self.gpu, encoder, &self.output)
+                })?;
         readback.read(&self.gpu.device).await
     }
 }

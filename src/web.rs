@@ -694,20 +694,11 @@ impl WebRenderer {
             format: Some(self.chain.output().view_format),
             ..Default::default()
         });
-        let mut encoder = self
-            .gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("frame"),
-            });
-        self.chain.encode(&self.gpu, &mut encoder, &view, time);
-        let readback = if read {
-            Some(Readback::record(&self.gpu, &mut encoder, &texture)?)
-        } else {
-            None
-        };
-        self.gpu.queue.submit([encoder.finish()]);
-        self.chain.after_submit();
+        let gpu = &self.gpu;
+        let (_, readback) = self.chain.submit_frame(gpu, &view, time, |encoder| {
+            read.then(|| Readback::record(gpu, encoder, &texture))
+                .transpose()
+        })?;
         self.frames += 1;
         self.last_time = time;
         Ok(Some(readback))
