@@ -69,10 +69,20 @@ pub fn navigator_gpu() -> Option<JsValue> {
 /// `navigator.gpu.getPreferredCanvasFormat()`: `rgba8unorm` or `bgra8unorm`,
 /// depending on the platform. Never assumed.
 pub fn preferred_format() -> Result<wgpu::TextureFormat, Error> {
-    let gpu = navigator_gpu().ok_or_else(|| Error::NoGpu("navigator.gpu is missing".into()))?;
+    let gpu = navigator_gpu().ok_or_else(|| {
+        Error::device(
+            crate::error::DeviceErrorKind::NoWebGpu,
+            "navigator.gpu is missing",
+        )
+    })?;
     let f = get(&gpu, "getPreferredCanvasFormat")
         .dyn_into::<js_sys::Function>()
-        .map_err(|_| Error::NoGpu("getPreferredCanvasFormat is missing".into()))?;
+        .map_err(|_| {
+            Error::device(
+                crate::error::DeviceErrorKind::NoWebGpu,
+                "getPreferredCanvasFormat is missing",
+            )
+        })?;
     let name = f
         .call0(&gpu)
         .ok()

@@ -451,9 +451,7 @@ impl Chain {
             false,
         );
 
-        b.graph
-            .validate()
-            .map_err(|e| Error::Internal(format!("frame graph: {e}")))?;
+        b.graph.validate()?;
         let names = b.graph.passes.iter().map(|p| p.name.clone()).collect();
         self.frame = Some(Frame {
             targets,

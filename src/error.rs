@@ -1,55 +1,255 @@
-//! The one error type of the crate. The web layer turns it into a JS `Error`
-//! whose message is this type's `Display`.
+//! The error types of the crate, one per concern, each keeping the fields a
+//! program needs to react to it (which option, which argument, which pass).
+//! The web layer turns every variant into a JavaScript `Error` with a
+//! `name` and those fields; its message is this type's `Display`.
 
 use std::fmt;
 
-use crate::options::OptionError;
+pub use crate::graph::GraphError;
+pub use crate::options::OptionError;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Error {
-    /// An option, argument or size was rejected; names the field.
+    /// An option was rejected; names the option path and what is allowed.
     Option(OptionError),
-    /// No WebGPU adapter or device could be had.
-    NoGpu(String),
-    /// The canvas could not be used (not a canvas, no WebGPU context, configure threw).
+    /// A method argument (not an option) was rejected.
+    Argument(ArgumentError),
+    /// A user's scene shader did not compile.
+    Shader(ShaderError),
+    /// The frame's pass graph broke a rule (a bug in the crate, reported
+    /// instead of handed to the GPU).
+    Graph(GraphError),
+    /// A texture descriptor broke a rule of `createTexture` (a bug in the
+    /// crate or a size the caller asked for).
+    TextureRule(TextureRuleError),
+    /// No WebGPU, no adapter or device, a lost device, failed recovery.
+    Device(DeviceError),
+    /// The canvas could not be used (no WebGPU context, configure threw).
     Canvas(String),
-    /// The GPU device was lost; the renderer must be created again.
-    DeviceLost(String),
-    /// A method was called after `destroy()`.
-    Destroyed(&'static str),
-    /// A method was called while another call on the renderer was running.
-    Busy(&'static str),
-    /// An asynchronous call was overtaken by a later change.
-    Superseded(&'static str),
+    /// A method was called in a state that does not allow it.
+    State(StateError),
     /// A frame could not be read back.
     Readback(String),
-    /// A rule the crate checks on its own GPU objects failed (a bug in the
-    /// crate, reported instead of handed to the GPU).
-    Internal(String),
+}
+
+/// A rejected argument of a method (`resize(width, …)`, `setImage(source)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgumentError {
+    /// The argument's name as documented (`width`, `source`, `wgsl`).
+    pub argument: String,
+    /// What is wrong, with what is allowed and what was given.
+    pub message: String,
+}
+
+impl fmt::Display for ArgumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "argument '{}' {}", self.argument, self.message)
+    }
+}
+
+/// A compile error in a user's WGSL, at a position in the user's own code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShaderError {
+    /// 1-based line in the given source (0 when the error has no position).
+    pub line: u32,
+    /// 1-based column (0 when the error has no position).
+    pub column: u32,
+    /// The compiler's message.
+    pub message: String,
+}
+
+impl fmt::Display for ShaderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(
+                f,
+                "scene shader, line {} column {}: {}",
+                self.line, self.column, self.message
+            )
+        } else {
+            write!(f, "scene shader: {}", self.message)
+        }
+    }
+}
+
+/// A texture descriptor that breaks a rule of `createTexture`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextureRuleError {
+    /// The texture's label.
+    pub texture: String,
+    /// The rule, stated with the offending values.
+    pub rule: String,
+}
+
+impl fmt::Display for TextureRuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "texture '{}': {}", self.texture, self.rule)
+    }
+}
+
+/// What went wrong with the GPU device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceErrorKind {
+    /// `navigator.gpu` is missing.
+    NoWebGpu,
+    /// No adapter was found.
+    NoAdapter,
+    /// The adapter refused to create a device.
+    NoDevice,
+    /// The device was lost.
+    Lost,
+    /// A lost device could not be replaced.
+    RecoveryFailed,
+}
+
+impl DeviceErrorKind {
+    /// The spelling in JavaScript (`error.reason`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeviceErrorKind::NoWebGpu => "no-webgpu",
+            DeviceErrorKind::NoAdapter => "no-adapter",
+            DeviceErrorKind::NoDevice => "no-device",
+            DeviceErrorKind::Lost => "lost",
+            DeviceErrorKind::RecoveryFailed => "recovery-failed",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceError {
+    pub kind: DeviceErrorKind,
+    pub message: String,
+}
+
+impl fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            DeviceErrorKind::NoWebGpu | DeviceErrorKind::NoAdapter | DeviceErrorKind::NoDevice => {
+                write!(f, "WebGPU is not available: {}", self.message)
+            }
+            DeviceErrorKind::Lost => write!(f, "the GPU device was lost: {}", self.message),
+            DeviceErrorKind::RecoveryFailed => write!(
+                f,
+                "the GPU device was lost and could not be replaced: {}",
+                self.message
+            ),
+        }
+    }
+}
+
+/// Why a method could not run now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StateErrorKind {
+    /// Called after `destroy()`.
+    Destroyed,
+    /// Called while another call on the renderer was running.
+    Busy,
+    /// An asynchronous call was overtaken by a later change.
+    Superseded,
+}
+
+impl StateErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StateErrorKind::Destroyed => "destroyed",
+            StateErrorKind::Busy => "busy",
+            StateErrorKind::Superseded => "superseded",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateError {
+    pub kind: StateErrorKind,
+    /// The JS method that was called.
+    pub method: &'static str,
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let method = self.method;
+        match self.kind {
+            StateErrorKind::Destroyed => write!(
+                f,
+                "{method}() was called after destroy(); create a new Renderer"
+            ),
+            StateErrorKind::Busy => write!(
+                f,
+                "{method}() was called while another call on this renderer was running"
+            ),
+            StateErrorKind::Superseded => write!(
+                f,
+                "{method}(): the content changed (another setSceneShader, setImage, \
+                 useDemoScene, or a device loss) while this call was waiting; it was not applied"
+            ),
+        }
+    }
+}
+
+impl Error {
+    /// The JavaScript `name` of this error.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Error::Option(_) => "OptionError",
+            Error::Argument(_) => "ArgumentError",
+            Error::Shader(_) => "ShaderError",
+            Error::Graph(_) => "GraphError",
+            Error::TextureRule(_) => "TextureRuleError",
+            Error::Device(_) => "DeviceError",
+            Error::Canvas(_) => "CanvasError",
+            Error::State(_) => "StateError",
+            Error::Readback(_) => "ReadbackError",
+        }
+    }
+
+    pub fn argument(argument: &str, message: impl Into<String>) -> Error {
+        Error::Argument(ArgumentError {
+            argument: argument.into(),
+            message: message.into(),
+        })
+    }
+
+    pub fn device(kind: DeviceErrorKind, message: impl Into<String>) -> Error {
+        Error::Device(DeviceError {
+            kind,
+            message: message.into(),
+        })
+    }
+
+    pub fn destroyed(method: &'static str) -> Error {
+        Error::State(StateError {
+            kind: StateErrorKind::Destroyed,
+            method,
+        })
+    }
+
+    pub fn busy(method: &'static str) -> Error {
+        Error::State(StateError {
+            kind: StateErrorKind::Busy,
+            method,
+        })
+    }
+
+    pub fn superseded(method: &'static str) -> Error {
+        Error::State(StateError {
+            kind: StateErrorKind::Superseded,
+            method,
+        })
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Option(e) => write!(f, "afterglow: {e}"),
-            Error::NoGpu(m) => write!(f, "afterglow: WebGPU is not available: {m}"),
+            Error::Argument(e) => write!(f, "afterglow: {e}"),
+            Error::Shader(e) => write!(f, "afterglow: {e}"),
+            Error::Graph(e) => write!(f, "afterglow: frame graph: {e}"),
+            Error::TextureRule(e) => write!(f, "afterglow: {e}"),
+            Error::Device(e) => write!(f, "afterglow: {e}"),
             Error::Canvas(m) => write!(f, "afterglow: canvas: {m}"),
-            Error::DeviceLost(m) => write!(f, "afterglow: the GPU device was lost: {m}"),
-            Error::Destroyed(method) => write!(
-                f,
-                "afterglow: {method}() was called after destroy(); create a new Renderer"
-            ),
-            Error::Busy(method) => write!(
-                f,
-                "afterglow: {method}() was called while another call on this renderer was running"
-            ),
-            Error::Superseded(method) => write!(
-                f,
-                "afterglow: {method}(): the content changed (another setSceneShader, setImage, \
-                 useDemoScene, or a device loss) while this call was waiting; it was not applied"
-            ),
+            Error::State(e) => write!(f, "afterglow: {e}"),
             Error::Readback(m) => write!(f, "afterglow: reading the frame back failed: {m}"),
-            Error::Internal(m) => write!(f, "afterglow: internal error: {m}"),
         }
     }
 }
@@ -59,5 +259,29 @@ impl std::error::Error for Error {}
 impl From<OptionError> for Error {
     fn from(e: OptionError) -> Self {
         Error::Option(e)
+    }
+}
+
+impl From<ArgumentError> for Error {
+    fn from(e: ArgumentError) -> Self {
+        Error::Argument(e)
+    }
+}
+
+impl From<GraphError> for Error {
+    fn from(e: GraphError) -> Self {
+        Error::Graph(e)
+    }
+}
+
+impl From<TextureRuleError> for Error {
+    fn from(e: TextureRuleError) -> Self {
+        Error::TextureRule(e)
+    }
+}
+
+impl From<ShaderError> for Error {
+    fn from(e: ShaderError) -> Self {
+        Error::Shader(e)
     }
 }

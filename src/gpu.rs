@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::error::Error;
+use crate::error::{DeviceErrorKind, Error};
 
 /// How many GPU objects of each kind the crate has created. Rendering a
 /// frame after warm-up must not move any of these.
@@ -80,7 +80,7 @@ impl Gpu {
                 ..Default::default()
             })
             .await
-            .map_err(|e| Error::NoGpu(format!("no adapter: {e}")))?;
+            .map_err(|e| Error::device(DeviceErrorKind::NoAdapter, format!("no adapter: {e}")))?;
         let wanted = wgpu::Features::RG11B10UFLOAT_RENDERABLE | wgpu::Features::TIMESTAMP_QUERY;
         let features = adapter.features() & wanted;
         let limits = wgpu::Limits::default().using_resolution(adapter.limits());
@@ -92,7 +92,7 @@ impl Gpu {
                 ..Default::default()
             })
             .await
-            .map_err(|e| Error::NoGpu(format!("no device: {e}")))?;
+            .map_err(|e| Error::device(DeviceErrorKind::NoDevice, format!("no device: {e}")))?;
         let info = adapter.get_info();
         let mut gpu = Gpu::from_device(info.clone(), device, queue);
         gpu.transient_attachments = transient_supported(&info);
@@ -179,7 +179,7 @@ impl Gpu {
         &self,
         desc: &wgpu::TextureDescriptor<'_>,
     ) -> Result<wgpu::Texture, Error> {
-        crate::texture_rules::check(desc).map_err(Error::Internal)?;
+        crate::texture_rules::check(desc)?;
         self.counters.textures.fetch_add(1, Ordering::Relaxed);
         Ok(self.device.create_texture(desc))
     }

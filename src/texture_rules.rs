@@ -7,6 +7,8 @@
 
 use wgpu::{TextureDescriptor, TextureDimension, TextureUsages};
 
+use crate::error::TextureRuleError;
+
 /// The largest mip count for a size: the number of times the largest
 /// dimension can be halved down to 1, plus one. For 3D textures the depth
 /// counts; for 2D arrays the layers do not (they share one chain).
@@ -21,9 +23,14 @@ pub fn max_mip_levels(size: wgpu::Extent3d, dimension: TextureDimension) -> u32 
 
 /// Checks a descriptor against the WebGPU rules. The error names the
 /// texture (its label) and the rule.
-pub fn check(desc: &TextureDescriptor<'_>) -> Result<(), String> {
+pub fn check(desc: &TextureDescriptor<'_>) -> Result<(), TextureRuleError> {
     let name = desc.label.unwrap_or("unlabelled texture");
-    let fail = |rule: String| Err(format!("texture '{name}': {rule}"));
+    let fail = |rule: String| {
+        Err(TextureRuleError {
+            texture: name.to_string(),
+            rule,
+        })
+    };
     let size = desc.size;
     if size.width == 0 || size.height == 0 || size.depth_or_array_layers == 0 {
         return fail(format!(
@@ -169,7 +176,7 @@ mod tests {
             mip_level_count: 10,
             ..ok.clone()
         };
-        assert!(check(&bad).unwrap_err().contains("mipLevelCount 10"));
+        assert!(check(&bad).unwrap_err().rule.contains("mipLevelCount 10"));
         let zero = TextureDescriptor {
             mip_level_count: 0,
             ..ok
@@ -233,7 +240,7 @@ mod tests {
             ),
         ] {
             let e = check(&bad).unwrap_err();
-            assert!(e.contains(needle), "{e} lacks {needle}");
+            assert!(e.rule.contains(needle), "{e} lacks {needle}");
         }
     }
 
@@ -289,6 +296,7 @@ mod tests {
             ..base.clone()
         })
         .unwrap_err()
+        .rule
         .contains("-srgb"));
         let wide = [F::Rgba16Float];
         assert!(check(&TextureDescriptor {
@@ -307,7 +315,7 @@ mod tests {
             usage: t | TextureUsages::TEXTURE_BINDING,
             ..ok.clone()
         };
-        assert!(check(&extra).unwrap_err().contains("exactly"));
+        assert!(check(&extra).unwrap_err().rule.contains("exactly"));
         let alone = TextureDescriptor {
             usage: TextureUsages::TRANSIENT_ATTACHMENT,
             ..ok.clone()
@@ -320,6 +328,6 @@ mod tests {
     #[test]
     fn zero_sizes_are_refused() {
         let z = desc(size(0, 8, 1), 1, 1, D2, F::Rgba8Unorm, RT);
-        assert!(check(&z).unwrap_err().contains("zero"));
+        assert!(check(&z).unwrap_err().rule.contains("zero"));
     }
 }

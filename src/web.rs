@@ -189,10 +189,10 @@ fn with<T>(
 ) -> Result<T, JsValue> {
     let mut guard = inner
         .try_borrow_mut()
-        .map_err(|_| js_error(Error::Busy(method)))?;
+        .map_err(|_| js_error(Error::busy(method)))?;
     let r = guard
         .as_mut()
-        .ok_or_else(|| js_error(Error::Destroyed(method)))?;
+        .ok_or_else(|| js_error(Error::destroyed(method)))?;
     f(r).map_err(js_error)
 }
 
@@ -316,7 +316,10 @@ impl Renderer {
                 self.recover();
                 Ok(())
             }
-            LostState::GaveUp(reason) => Err(js_error(Error::DeviceLost(reason))),
+            LostState::GaveUp(reason) => Err(js_error(Error::device(
+                crate::error::DeviceErrorKind::Lost,
+                reason,
+            ))),
         }
     }
 
@@ -402,7 +405,7 @@ impl Renderer {
             web_content::shader_result(&info, scope_error.as_ref(), &source)?;
             with(&inner, "setSceneShader", |r| {
                 if r.content_generation != generation {
-                    return Err(Error::Superseded("setSceneShader"));
+                    return Err(Error::superseded("setSceneShader"));
                 }
                 r.image = None;
                 // Rebuilt here if msaa changed while it compiled.
@@ -475,12 +478,12 @@ impl Renderer {
         let mut guard = self
             .inner
             .try_borrow_mut()
-            .map_err(|_| js_error(Error::Busy("destroy")))?;
+            .map_err(|_| js_error(Error::busy("destroy")))?;
         // Dropping the inner renderer unconfigures and destroys (see Drop).
         guard
             .take()
             .map(drop)
-            .ok_or_else(|| js_error(Error::Destroyed("destroy")))
+            .ok_or_else(|| js_error(Error::destroyed("destroy")))
     }
 }
 
@@ -539,8 +542,8 @@ impl Renderer {
         let mut guard = self
             .inner
             .try_borrow_mut()
-            .map_err(|_| Error::Busy("setContent"))?;
-        let r = guard.as_mut().ok_or(Error::Destroyed("setContent"))?;
+            .map_err(|_| Error::busy("setContent"))?;
+        let r = guard.as_mut().ok_or(Error::destroyed("setContent"))?;
         r.content_generation += 1;
         r.image = None;
         r.chain.set_content(&r.gpu, content)
@@ -567,8 +570,8 @@ impl Renderer {
             let mut guard = self
                 .inner
                 .try_borrow_mut()
-                .map_err(|_| Error::Busy("render"))?;
-            let r = guard.as_mut().ok_or(Error::Destroyed("render"))?;
+                .map_err(|_| Error::busy("render"))?;
+            let r = guard.as_mut().ok_or(Error::destroyed("render"))?;
             (r.frame_for_reading(time_seconds)?, r.gpu.device.clone())
         };
         readback.read(&device).await
@@ -590,10 +593,10 @@ impl WebRenderer {
     async fn create(canvas_js: JsValue, options_js: JsValue) -> Result<WebRenderer, Error> {
         let options = Options::from_value(&to_value(&options_js))?;
         if canvas::navigator_gpu().is_none() {
-            return Err(Error::NoGpu(
+            return Err(Error::device(
+                crate::error::DeviceErrorKind::NoWebGpu,
                 "navigator.gpu is missing (this browser or context has no WebGPU; it needs a \
-                 secure context such as https or localhost)"
-                    .into(),
+                 secure context such as https or localhost)",
             ));
         }
         let mut canvas = Canvas::new(canvas_js)?;
@@ -647,7 +650,7 @@ impl WebRenderer {
 
     fn check_device(&self) -> Result<(), Error> {
         match self.gpu.lost() {
-            Some(reason) => Err(Error::DeviceLost(reason)),
+            Some(reason) => Err(Error::device(crate::error::DeviceErrorKind::Lost, reason)),
             None => Ok(()),
         }
     }

@@ -192,10 +192,10 @@ impl ImageSource {
         let queue = gpu
             .queue
             .as_webgpu()
-            .ok_or_else(|| Error::Internal("the queue is not a WebGPU queue".into()))?;
+            .ok_or_else(|| Error::Canvas("the queue is not a WebGPU queue".into()))?;
         let raw = texture
             .as_webgpu()
-            .ok_or_else(|| Error::Internal("the texture is not a WebGPU texture".into()))?;
+            .ok_or_else(|| Error::Canvas("the texture is not a WebGPU texture".into()))?;
         let src = Object::new();
         let _ = Reflect::set(&src, &"source".into(), &self.js);
         let dst = Object::new();

@@ -347,18 +347,24 @@ impl ScenePass {
         if let Content::Pixels(img) = &content {
             let max = gpu.max_texture_size();
             if img.width == 0 || img.height == 0 || img.width > max || img.height > max {
-                return Err(Error::Internal(format!(
-                    "image of {}×{} pixels: each side must be 1 to {max}",
-                    img.width, img.height
-                )));
+                return Err(Error::argument(
+                    "image",
+                    format!(
+                        "is {}×{} pixels; each side must be 1 to {max}",
+                        img.width, img.height
+                    ),
+                ));
             }
             if img.data.len() != img.width as usize * img.height as usize {
-                return Err(Error::Internal(format!(
-                    "image of {}×{} pixels has {} values",
-                    img.width,
-                    img.height,
-                    img.data.len()
-                )));
+                return Err(Error::argument(
+                    "image",
+                    format!(
+                        "is {}×{} pixels but has {} values",
+                        img.width,
+                        img.height,
+                        img.data.len()
+                    ),
+                ));
             }
             let size = wgpu::Extent3d {
                 width: img.width,
