@@ -1,0 +1,120 @@
+// Reference images in the browser: the same fixed set of frames as the
+// native suite (tests/golden.rs), rendered through the public JavaScript
+// API in headless Chromium (SwiftShader) and read back with screenshot(),
+// compared with the PNGs in tests/golden/browser/.
+//
+// Tolerance: every channel within 2/255 of the reference except at most
+// 0.1 % of them, and none beyond 16/255. SwiftShader is deterministic for
+// one Chromium build; the slack is for a browser update that reorders
+// arithmetic (an edge pixel of the MSAA coverage may flip), not for a
+// change of the chain. Re-bless deliberately with
+// AFTERGLOW_BLESS=1 cargo xtask test e2e.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const flags = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)))
+  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
+const dir = new URL('../golden/browser/', import.meta.url);
+const bless = !!process.env.AFTERGLOW_BLESS;
+
+const size = [192, 108];
+const CASES = [
+  ['demo-agx', {}, 2],
+  ['demo-aces', { tonemapper: 'aces' }, 2],
+  ['demo-khronos-neutral', { tonemapper: 'khronos-neutral' }, 2],
+  ['demo-reinhard', { tonemapper: 'reinhard' }, 2],
+  ['demo-none', { tonemapper: 'none' }, 2],
+  ['demo-agx-t5', {}, 5],
+  ['msaa1', { msaa: 1 }, 2],
+  ['msaa4-tonemapped-resolve', { resolve: 'tonemapped' }, 2],
+  ['gaussian-bloom', { bloom: { blur: 'gaussian' } }, 2],
+  ['bloom-off', { bloom: { enabled: false } }, 2],
+  ['premultiplied', { canvas: { alphaMode: 'premultiplied' } }, 2],
+  ['rgba16float-extended',
+    { canvas: { format: 'rgba16float', toneMapping: 'extended' }, tonemapper: 'none' }, 2],
+  ['odd-size', {}, 2, [97, 61]],
+];
+
+let browser;
+let page;
+const errors = [];
+
+before(async () => {
+  browser = await chromium.launch({ executablePath, args: flags, headless: true });
+  page = await browser.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  // Any same-origin document will do: the module is imported into it.
+  await page.goto(new URL('style.css', url).href);
+  await page.evaluate(async (base) => {
+    const mod = await import(new URL('pkg/afterglow.js', base).href);
+    await mod.default();
+    window.afterglowModule = mod;
+  }, url);
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function render(options, time, [w, h]) {
+  const b64 = await page.evaluate(async ({ options, time, w, h }) => {
+    const { Renderer } = window.afterglowModule;
+    const canvas = document.createElement('canvas');
+    canvas.width = w;
+    canvas.height = h;
+    document.body.append(canvas);
+    const renderer = await Renderer.create(canvas, {
+      ...options,
+      canvas: { ...(options.canvas ?? {}), screenshots: true },
+    });
+    try {
+      renderer.render(time);
+      const blob = await renderer.screenshot();
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      let s = '';
+      for (const b of bytes) s += String.fromCharCode(b);
+      return btoa(s);
+    } finally {
+      renderer.destroy();
+      canvas.remove();
+    }
+  }, { options, time, w, h });
+  return Buffer.from(b64, 'base64');
+}
+
+function compare(got, want) {
+  assert.deepEqual([got.width, got.height], [want.width, want.height], 'size');
+  let max = 0;
+  let over = 0;
+  for (let i = 0; i < got.data.length; i++) {
+    const d = Math.abs(got.data[i] - want.data[i]);
+    max = Math.max(max, d);
+    if (d > 2) over++;
+  }
+  return { max, over, fraction: over / got.data.length };
+}
+
+for (const [name, options, time, dims] of CASES) {
+  test(`reference image: ${name}`, async () => {
+    const png = await render(options, time, dims ?? size);
+    const file = new URL(`${name}.png`, dir);
+    if (bless) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(file, png);
+      return;
+    }
+    assert.ok(existsSync(file),
+      `${file.pathname} is missing; bless with AFTERGLOW_BLESS=1 cargo xtask test e2e`);
+    const r = compare(PNG.sync.read(png), PNG.sync.read(readFileSync(file)));
+    assert.ok(r.max <= 16 && r.fraction <= 0.001,
+      `${name}: largest difference ${r.max}/255, ${r.over} channels beyond 2/255 ` +
+      `(${(100 * r.fraction).toFixed(3)} %)`);
+    assert.deepEqual(errors, [], 'no errors in the console');
+  });
+}
