@@ -40,6 +40,7 @@ mod native {
             wgpu::TextureFormat::Rgba8Unorm,
             Default::default(),
             Default::default(),
+            Default::default(),
         )?;
         let mut configs: Vec<(&str, Options)> = Vec::new();
         let base = Options::default();
@@ -67,7 +68,7 @@ mod native {
         for size in [(1920u32, 1080u32), (3840, 2160)] {
             h.resize(size)?;
             for (name, options) in &configs {
-                h.set_options(*options)?;
+                h.set_settings(*options)?;
                 for i in 0..30 {
                     h.render(i as f64 / 60.0);
                     h.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;

@@ -29,6 +29,7 @@ mod native {
             wgpu::TextureFormat::Rgba8Unorm,
             options.canvas.alpha_mode,
             options.canvas.tone_mapping,
+            options.canvas.color_space,
         )?;
         let headless = Headless::new(gpu, output, options, (w, h))?;
         let img = pollster::block_on(headless.render_and_read(t))?;

@@ -8,7 +8,7 @@
 // "firefly") cannot dominate, and it replaces NaN and Inf by 0 so one bad
 // texel cannot spread through the whole chain.
 //
-// Keep BloomParams in sync with src/passes/bloom.rs.
+// BloomParams is checked against src/passes/bloom.rs by tests/shaders.rs.
 
 struct BloomParams {
     // Threshold and knee width (threshold * knee), after exposure.

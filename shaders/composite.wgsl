@@ -4,14 +4,8 @@
 // encodes), or sRGB-encoded here where the format has no -srgb view
 // (rgba16float). The bloom is added here, so the full-resolution HDR target
 // is read once and never written back.
-// Keep CompositeParams and the FLAG_* bits in sync with
-// src/passes/composite.rs and src/output.rs.
-
-const FLAG_SHADER_ENCODES: u32 = 1u;
-const FLAG_PREMULTIPLIED: u32 = 2u;
-const FLAG_EXTENDED: u32 = 4u;
-const FLAG_DITHER: u32 = 8u;
-const FLAG_DISPLAY_P3: u32 = 16u;
+// The FLAG_* bits are generated from src/output.rs; CompositeParams is
+// checked against src/passes/composite.rs by tests/shaders.rs.
 
 // Linear sRGB (Rec. 709 primaries, D65) to linear Display P3 (D65). Content
 // is authored in sRGB primaries; a 'display-p3' canvas reads P3 values, so

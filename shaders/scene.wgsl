@@ -3,14 +3,11 @@
 //
 // - vs_scene/fs_scene: the demo scene, instanced emissive cubes generated
 //   from vertex_index and instance_index (no vertex buffers), depth-tested.
-// - vs_shape/fs_solid: one tilted square of a solid colour, for edge tests.
-// - vs_fullscreen with fs_solid, fs_pattern, fs_pixels, fs_image:
-//   full-screen content.
+// - vs_fullscreen with fs_image: an uploaded image, fitted.
+// Test content lives in fixtures.wgsl.
 //
 // SceneParams and its binding come from scene_params.wgsl.
 
-// Pixels content: one texel per output pixel (nearest), rgba32float.
-@group(1) @binding(0) var pixels: texture_2d<f32>;
 // Image content: an sRGB texture (sampling decodes to linear), fitted.
 @group(1) @binding(1) var image: texture_2d<f32>;
 @group(1) @binding(2) var image_sampler: sampler;
@@ -114,47 +111,6 @@ fn fs_scene(in: SceneOut) -> @location(0) vec4f {
     let light = normalize(vec3f(0.4, 0.8, 0.6));
     let shade = 0.35 + 0.65 * max(dot(in.normal, light), 0.0);
     return vec4f(in.radiance * shade, 1.0);
-}
-
-// One square, tilted by 30 degrees, covering the middle of the target: its
-// edges are the geometric edges of the MSAA tests.
-@vertex
-fn vs_shape(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4f {
-    let corner = array<vec2f, 6>(
-        vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0),
-        vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0),
-    )[vi % 6u] * 0.5;
-    let a = radians(30.0);
-    let p = vec2f(corner.x * cos(a) - corner.y * sin(a), corner.x * sin(a) + corner.y * cos(a));
-    return vec4f(p.x / params.aspect, p.y, 0.5, 1.0);
-}
-
-@fragment
-fn fs_solid() -> @location(0) vec4f {
-    return params.color;
-}
-
-// An animated full-screen HDR pattern: orbs peaking far above 1.
-@fragment
-fn fs_pattern(in: FullscreenOut) -> @location(0) vec4f {
-    let t = params.time;
-    let p = vec2f((in.uv.x - 0.5) * params.aspect, in.uv.y - 0.5);
-    var c = vec3f(0.02, 0.025, 0.05) + vec3f(0.03, 0.02, 0.06) * (1.0 - in.uv.y);
-    for (var i = 0u; i < 3u; i++) {
-        let phase = t * (0.6 + 0.25 * f32(i)) + f32(i) * 2.094;
-        let center = vec2f(cos(phase), sin(phase * 1.3)) * 0.28;
-        let hue = vec3f(0.5) + 0.5 * cos(vec3f(0.0, 2.094, 4.189) + f32(i) * 2.094);
-        let d = length(p - center) / 0.09;
-        c += hue * 8.0 * exp(-d * d * 4.0);
-    }
-    return vec4f(c, 1.0);
-}
-
-@fragment
-fn fs_pixels(in: FullscreenOut) -> @location(0) vec4f {
-    let dims = vec2f(textureDimensions(pixels));
-    let coord = vec2i(clamp(floor(in.uv * dims), vec2f(0.0), dims - 1.0));
-    return textureLoad(pixels, coord, 0);
 }
 
 // A texel of the image, decoded to linear by the sRGB texture and

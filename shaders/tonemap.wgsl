@@ -1,12 +1,7 @@
 // Tonemapping curves: HDR radiance (linear, >= 0) to display range [0, 1],
 // still linear. Prepended to the composite shader.
-// Indices are set by Tonemapper::shader_index in src/options.rs.
-
-const TONEMAP_NONE: u32 = 0u;
-const TONEMAP_AGX: u32 = 1u;
-const TONEMAP_ACES: u32 = 2u;
-const TONEMAP_KHRONOS_NEUTRAL: u32 = 3u;
-const TONEMAP_REINHARD: u32 = 4u;
+// The TONEMAP_* indices are generated from Tonemapper::shader_index
+// (src/options.rs) into the prelude.
 
 // AgX (Troy Sobotka), in the compact form with a polynomial fit of the
 // default contrast sigmoid (Benjamin Wrensch, "Minimal AgX implementation").

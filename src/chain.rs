@@ -1,150 +1,91 @@
 //! The HDR chain, independent of where its output goes:
 //!
 //! ```text
-//! scene (MSAA color + depth) ─resolve─▶ HDR target
+//! scene (MSAA color + depth) ─resolve─▶ HDR image
 //!   ─▶ bloom: extract ─▶ downsample chain ─▶ upsample chain   (or Gaussian ping-pong)
 //!   ─▶ composite (HDR + bloom, exposure, tonemap, dither, encoding) ─▶ output
 //! ```
 //!
-//! The frame is built as a list of steps together with its pass graph
-//! ([`crate::graph`]) whenever the size or the shape-changing options
-//! change; the graph is validated then, and recording a frame only walks
-//! the steps: no texture, view, bind group or pipeline is created per frame.
-//! The web layer points the last step at the canvas texture of the frame;
-//! natively it renders into any texture, which is how it is tested and
+//! The chain owns the passes and orders them; each pass adds its own steps
+//! to the frame ([`crate::frame`]) and the chain never sees their bindings.
+//! The frame is rebuilt when the size or the frame's shape changes; its
+//! graph is validated then, and recording a frame only walks the steps: no
+//! texture, view, bind group or pipeline is created per frame. The web
+//! layer hands the canvas texture's view to [`Chain::submit_frame`];
+//! natively it is any texture, which is how the chain is tested and
 //! benchmarked.
 
 use crate::error::Error;
+use crate::frame::{Draw, Frame, FrameBuilder};
 use crate::gpu::Gpu;
-use crate::graph::{ColorDecl, DepthDecl, Graph, PassDecl, ViewDecl};
-use crate::options::{BlurMode, Options, Resolve};
+use crate::graph::Graph;
 use crate::output::OutputSpec;
 use crate::passes::bloom::BloomPass;
 use crate::passes::composite::CompositePass;
 use crate::passes::resolve::ResolvePass;
-use crate::passes::scene::ScenePass;
-use crate::passes::Pipe;
-use crate::targets::Targets;
+use crate::passes::scene::{ScenePass, UserShader};
+use crate::passes::Pass;
+use crate::settings::ChainSettings;
 use crate::timing::{PassTimes, Timing};
 
-pub use crate::passes::scene::{Content, ImageContent, PixelImage, UserShader};
+pub use crate::passes::content::{Content, ImageContent};
 
-/// Where a full-screen step renders.
-enum Target {
-    View(wgpu::TextureView),
-    /// The output view handed to [`Chain::encode`] (the canvas texture).
-    Output,
-}
-
-struct FullscreenStep {
-    name: String,
-    pipeline: wgpu::RenderPipeline,
-    bind_group: wgpu::BindGroup,
-    target: Target,
-    /// Add onto the target's content (bloom upsample) instead of clearing.
-    accumulate: bool,
-}
-
-enum Step {
-    Scene {
-        color: wgpu::TextureView,
-        resolve: Option<wgpu::TextureView>,
-        store: bool,
-        depth: wgpu::TextureView,
-    },
-    Fullscreen(FullscreenStep),
-}
-
-struct Frame {
-    targets: Targets,
-    steps: Vec<Step>,
-    graph: Graph,
+/// A built frame and its per-pass timing.
+struct Built {
+    frame: Frame,
     /// Per-pass GPU timestamps, where the device has them.
     timing: Option<Timing>,
 }
 
 pub struct Chain {
     output: OutputSpec,
-    options: Options,
+    settings: ChainSettings,
     /// Size of the offscreen targets.
     size: (u32, u32),
     /// Size of the output (differs from `size` under a render scale).
     output_size: (u32, u32),
     scene: ScenePass,
-    bloom: BloomPass,
     resolve: ResolvePass,
+    bloom: BloomPass,
     composite: CompositePass,
     /// `None` while the size is 0 in either dimension: frames are skipped.
-    frame: Option<Frame>,
-}
-
-/// Collects the steps and their declarations side by side, so the graph
-/// that is checked is the frame that is recorded.
-struct Builder {
-    graph: Graph,
-    steps: Vec<Step>,
-}
-
-impl Builder {
-    fn fullscreen(
-        &mut self,
-        name: String,
-        pipe: &Pipe,
-        bind_group: wgpu::BindGroup,
-        target: (ViewDecl, Target),
-        sampled: Vec<ViewDecl>,
-        accumulate: bool,
-    ) {
-        self.graph.passes.push(PassDecl {
-            name: name.clone(),
-            colors: vec![ColorDecl {
-                view: target.0,
-                resolve_target: None,
-                pipeline_format: pipe.color_format,
-            }],
-            depth: None,
-            pipeline_samples: pipe.samples,
-            sampled,
-        });
-        self.steps.push(Step::Fullscreen(FullscreenStep {
-            name,
-            pipeline: pipe.raw.clone(),
-            bind_group,
-            target: target.1,
-            accumulate,
-        }));
-    }
+    built: Option<Built>,
 }
 
 impl Chain {
     pub fn new(
         gpu: &Gpu,
         output: OutputSpec,
-        options: Options,
+        settings: ChainSettings,
         size: (u32, u32),
     ) -> Result<Chain, Error> {
-        options.validate()?;
+        settings.validate()?;
         let mut chain = Chain {
             output,
-            options,
+            settings,
             size,
             output_size: size,
-            scene: ScenePass::new(gpu, options.msaa.sample_count()),
-            bloom: BloomPass::new(gpu),
+            scene: ScenePass::new(gpu, settings.msaa.sample_count())?,
             resolve: ResolvePass::new(gpu),
+            bloom: BloomPass::new(gpu),
             composite: CompositePass::new(gpu, &output),
-            frame: None,
+            built: None,
         };
         chain.rebuild(gpu)?;
         Ok(chain)
+    }
+
+    /// The passes in frame order.
+    fn passes(&self) -> [&dyn Pass; 4] {
+        [&self.scene, &self.resolve, &self.bloom, &self.composite]
     }
 
     pub fn output(&self) -> &OutputSpec {
         &self.output
     }
 
-    pub fn options(&self) -> &Options {
-        &self.options
+    pub fn settings(&self) -> &ChainSettings {
+        &self.settings
     }
 
     pub fn size(&self) -> (u32, u32) {
@@ -153,7 +94,7 @@ impl Chain {
 
     /// The pass graph of the current frame (`None` at 0×0).
     pub fn graph(&self) -> Option<&Graph> {
-        self.frame.as_ref().map(|f| &f.graph)
+        self.built.as_ref().map(|b| &b.frame.graph)
     }
 
     /// Names of the passes of a frame, in order.
@@ -165,12 +106,13 @@ impl Chain {
 
     /// Bytes held by the size-dependent targets.
     pub fn target_bytes(&self) -> u64 {
-        self.frame.as_ref().map(|f| f.targets.bytes()).unwrap_or(0)
-    }
-
-    /// The bloom texture format in use.
-    pub fn bloom_format(&self) -> wgpu::TextureFormat {
-        self.bloom.format
+        self.built.as_ref().map_or(0, |b| {
+            b.frame
+                .textures
+                .iter()
+                .map(crate::frame::texture_bytes)
+                .sum()
+        })
     }
 
     pub fn content(&self) -> &Content {
@@ -196,17 +138,12 @@ impl Chain {
         output_size: (u32, u32),
     ) -> Result<(), Error> {
         let zero = size.0 == 0 || size.1 == 0;
-        if size == self.size && output_size == self.output_size && (self.frame.is_some() || zero) {
+        if size == self.size && output_size == self.output_size && (self.built.is_some() || zero) {
             return Ok(());
         }
         self.size = size;
         self.output_size = output_size;
         self.rebuild(gpu)
-    }
-
-    /// Size of the output the chain was last built for.
-    pub fn output_size(&self) -> (u32, u32) {
-        self.output_size
     }
 
     /// Compiles a user's scene shader without using it yet.
@@ -225,28 +162,23 @@ impl Chain {
         self.target_bytes() + self.scene.content_bytes()
     }
 
-    /// Switches to a new output description (format, alpha, tone mapping).
+    /// Switches to a new output description (format, alpha, tone mapping,
+    /// color space).
     pub fn set_output(&mut self, gpu: &Gpu, output: OutputSpec) -> Result<(), Error> {
         self.composite.set_output(gpu, &output);
         self.output = output;
         self.rebuild(gpu)
     }
 
-    /// Applies new options. Options that change the shape of the frame
-    /// (MSAA, resolve, bloom on/off, blur mode, levels, iterations) rebuild
-    /// it; the others only rewrite uniforms.
-    pub fn set_options(&mut self, gpu: &Gpu, options: Options) -> Result<(), Error> {
-        options.validate()?;
-        let (a, b) = (&self.options, &options);
-        let reshape = a.msaa != b.msaa
-            || a.resolve != b.resolve
-            || a.bloom.enabled != b.bloom.enabled
-            || a.bloom.blur != b.bloom.blur
-            || a.bloom.levels != b.bloom.levels
-            || a.bloom.iterations != b.bloom.iterations;
-        self.options = options;
+    /// Applies new settings. A change of the frame's shape
+    /// ([`ChainSettings::shape`]) rebuilds it; anything else only rewrites
+    /// uniforms.
+    pub fn set_settings(&mut self, gpu: &Gpu, settings: ChainSettings) -> Result<(), Error> {
+        settings.validate()?;
+        let reshape = settings.shape() != self.settings.shape();
+        self.settings = settings;
         if reshape {
-            self.scene.set_samples(gpu, options.msaa.sample_count());
+            self.scene.set_samples(gpu, settings.msaa.sample_count());
             self.rebuild(gpu)
         } else {
             self.write_params(gpu);
@@ -254,209 +186,38 @@ impl Chain {
         }
     }
 
-    fn bloom_levels(&self) -> u32 {
-        let Some(frame) = &self.frame else { return 0 };
-        match (&frame.targets.bloom_plan, self.options.bloom.blur) {
-            (None, _) => 0,
-            (Some(plan), BlurMode::Mip) => plan.levels,
-            (Some(_), BlurMode::Gaussian) => 1,
+    fn write_params(&self, gpu: &Gpu) {
+        let Some(built) = &self.built else { return };
+        for pass in self.passes() {
+            pass.write_params(&gpu.queue, &self.settings, &self.output, &built.frame.info);
         }
     }
 
-    fn write_params(&self, gpu: &Gpu) {
-        self.bloom
-            .write_params(&gpu.queue, &self.options, self.size);
-        self.composite
-            .write_params(&gpu.queue, &self.options, &self.output, self.bloom_levels());
-    }
-
-    /// Builds the frame for the current size and options: targets, views,
-    /// bind groups, the steps and their graph, which is validated here.
+    /// Builds the frame for the current size and settings: each pass adds
+    /// its targets, views, bind groups and steps; the graph is validated.
     fn rebuild(&mut self, gpu: &Gpu) -> Result<(), Error> {
-        self.frame = None;
+        // The old frame goes first: its textures are destroyed now, and a
+        // failed rebuild leaves no frame (frames are skipped) rather than
+        // one of another shape.
+        self.built = None;
         if self.size.0 == 0 || self.size.1 == 0 {
             return Ok(());
         }
-        let targets = Targets::new(
+        let mut b = FrameBuilder::new(
             gpu,
+            &self.settings,
+            &self.output,
             self.size,
             self.output_size,
-            &self.options,
-            self.bloom.format,
-            &self.output,
-        )?;
-        let mut b = Builder {
-            graph: targets.graph.clone(),
-            steps: Vec::new(),
-        };
-
-        // Scene.
-        let (hdr_decl, hdr_view) = targets.view(gpu, &targets.hdr, 0);
-        let (depth_decl, depth_view) = targets.view(gpu, &targets.depth, 0);
-        let scene_pipe = self.scene.pipe();
-        let depth = Some(DepthDecl {
-            view: depth_decl,
-            pipeline_format: scene_pipe.depth_format.unwrap_or(depth_decl.format),
-            read_only: false,
-            pipeline_writes: scene_pipe.depth_write,
-        });
-        match &targets.msaa {
-            Some(msaa) => {
-                let (msaa_decl, msaa_view) = targets.view(gpu, msaa, 0);
-                let tonemapped = self.options.resolve == Resolve::Tonemapped;
-                b.graph.passes.push(PassDecl {
-                    name: "scene".into(),
-                    colors: vec![ColorDecl {
-                        view: msaa_decl,
-                        resolve_target: (!tonemapped).then_some(hdr_decl),
-                        pipeline_format: scene_pipe.color_format,
-                    }],
-                    depth,
-                    pipeline_samples: scene_pipe.samples,
-                    sampled: vec![],
-                });
-                let resolve_group = tonemapped.then(|| self.resolve.bind(gpu, &msaa_view));
-                b.steps.push(Step::Scene {
-                    color: msaa_view,
-                    resolve: (!tonemapped).then(|| hdr_view.clone()),
-                    store: tonemapped,
-                    depth: depth_view,
-                });
-                if let Some(group) = resolve_group {
-                    b.fullscreen(
-                        "resolve".into(),
-                        &self.resolve.pipe,
-                        group,
-                        (hdr_decl, Target::View(hdr_view.clone())),
-                        vec![msaa_decl],
-                        false,
-                    );
-                }
-            }
-            None => {
-                b.graph.passes.push(PassDecl {
-                    name: "scene".into(),
-                    colors: vec![ColorDecl {
-                        view: hdr_decl,
-                        resolve_target: None,
-                        pipeline_format: scene_pipe.color_format,
-                    }],
-                    depth,
-                    pipeline_samples: scene_pipe.samples,
-                    sampled: vec![],
-                });
-                b.steps.push(Step::Scene {
-                    color: hdr_view.clone(),
-                    resolve: None,
-                    store: true,
-                    depth: depth_view,
-                });
-            }
-        }
-
-        // Bloom.
-        let mut bloom_result: Option<(ViewDecl, wgpu::TextureView)> = None;
-        if let Some(tex) = &targets.bloom {
-            let levels = tex.texture.mip_level_count();
-            let mips: Vec<(ViewDecl, wgpu::TextureView)> =
-                (0..levels).map(|m| targets.view(gpu, tex, m)).collect();
-            let bloom = &self.bloom;
-            b.fullscreen(
-                "bloom extract".into(),
-                &bloom.extract,
-                bloom.bind(gpu, "bloom extract bind group", &hdr_view),
-                (mips[0].0, Target::View(mips[0].1.clone())),
-                vec![hdr_decl],
-                false,
-            );
-            for i in 1..levels as usize {
-                b.fullscreen(
-                    format!("bloom downsample {i}"),
-                    &bloom.downsample,
-                    bloom.bind(
-                        gpu,
-                        &format!("bloom downsample {i} bind group"),
-                        &mips[i - 1].1,
-                    ),
-                    (mips[i].0, Target::View(mips[i].1.clone())),
-                    vec![mips[i - 1].0],
-                    false,
-                );
-            }
-            for i in (0..levels as usize - 1).rev() {
-                b.fullscreen(
-                    format!("bloom upsample {i}"),
-                    &bloom.upsample,
-                    bloom.bind(
-                        gpu,
-                        &format!("bloom upsample {i} bind group"),
-                        &mips[i + 1].1,
-                    ),
-                    (mips[i].0, Target::View(mips[i].1.clone())),
-                    vec![mips[i + 1].0],
-                    true,
-                );
-            }
-            bloom_result = Some(mips[0].clone());
-        } else if let Some((ping, pong)) = &targets.ping_pong {
-            let bloom = &self.bloom;
-            let ping = targets.view(gpu, ping, 0);
-            let pong = targets.view(gpu, pong, 0);
-            // Made once per size: one bind group reading each target.
-            let read_ping = bloom.bind(gpu, "bloom read ping bind group", &ping.1);
-            let read_pong = bloom.bind(gpu, "bloom read pong bind group", &pong.1);
-            b.fullscreen(
-                "bloom extract".into(),
-                &bloom.extract,
-                bloom.bind(gpu, "bloom extract bind group", &hdr_view),
-                (ping.0, Target::View(ping.1.clone())),
-                vec![hdr_decl],
-                false,
-            );
-            for k in 0..self.options.bloom.iterations {
-                b.fullscreen(
-                    format!("bloom blur {k} horizontal"),
-                    &bloom.blur_h,
-                    read_ping.clone(),
-                    (pong.0, Target::View(pong.1.clone())),
-                    vec![ping.0],
-                    false,
-                );
-                b.fullscreen(
-                    format!("bloom blur {k} vertical"),
-                    &bloom.blur_v,
-                    read_pong.clone(),
-                    (ping.0, Target::View(ping.1.clone())),
-                    vec![pong.0],
-                    false,
-                );
-            }
-            bloom_result = Some(ping);
-        }
-
-        // Composite. Without bloom the HDR view stands in for the bloom
-        // binding; the shader does not sample it (bloom scale 0).
-        let (bloom_decl, bloom_view) = bloom_result.unwrap_or_else(|| (hdr_decl, hdr_view.clone()));
-        let output_decl = ViewDecl {
-            texture: targets.output,
-            mip: 0,
-            format: self.output.view_format,
-        };
-        b.fullscreen(
-            "composite".into(),
-            &self.composite.pipe,
-            self.composite.bind(gpu, &hdr_view, &bloom_view),
-            (output_decl, Target::Output),
-            vec![hdr_decl, bloom_decl],
-            false,
         );
-
-        b.graph.validate()?;
-        let names = b.graph.passes.iter().map(|p| p.name.clone()).collect();
-        self.frame = Some(Frame {
-            targets,
-            steps: b.steps,
-            graph: b.graph,
+        for (index, pass) in self.passes().into_iter().enumerate() {
+            b.set_owner(index);
+            pass.build(&mut b)?;
+        }
+        let frame = b.finish()?;
+        let names = frame.graph.passes.iter().map(|p| p.name.clone()).collect();
+        self.built = Some(Built {
+            frame,
             timing: Timing::new(gpu, names),
         });
         self.write_params(gpu);
@@ -473,58 +234,60 @@ impl Chain {
         output_view: &wgpu::TextureView,
         time_seconds: f64,
     ) -> bool {
-        let Some(frame) = &self.frame else {
+        let Some(built) = &self.built else {
             return false;
         };
-        let timing = frame.timing.as_ref();
-        for (index, step) in frame.steps.iter().enumerate() {
-            let timestamp_writes = timing.map(|t| t.writes(index));
-            match step {
-                Step::Scene {
-                    color,
-                    resolve,
-                    store,
-                    depth,
-                } => self.scene.record(
-                    &gpu.queue,
-                    encoder,
-                    color,
-                    resolve.as_ref(),
-                    *store,
-                    depth,
-                    self.size,
-                    time_seconds as f32,
-                    timestamp_writes,
-                ),
-                Step::Fullscreen(s) => {
-                    let view = match &s.target {
-                        Target::View(v) => v,
-                        Target::Output => output_view,
-                    };
-                    let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                        label: Some(&s.name),
-                        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                            view,
-                            depth_slice: None,
-                            resolve_target: None,
-                            ops: wgpu::Operations {
-                                // Every pass writes every pixel: clear, never
-                                // load, except where it adds onto the target.
-                                load: if s.accumulate {
-                                    wgpu::LoadOp::Load
-                                } else {
-                                    wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
-                                },
-                                store: wgpu::StoreOp::Store,
-                            },
-                        })],
-                        timestamp_writes,
-                        ..Default::default()
-                    });
-                    pass.set_pipeline(&s.pipeline);
-                    pass.set_bind_group(0, &s.bind_group, &[]);
+        let passes = self.passes();
+        for pass in passes {
+            pass.prepare(&gpu.queue, &built.frame.info, time_seconds as f32);
+        }
+        let timing = built.timing.as_ref();
+        for (index, step) in built.frame.steps.iter().enumerate() {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some(&step.name),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: step.color.as_ref().unwrap_or(output_view),
+                    depth_slice: None,
+                    resolve_target: step.resolve.as_ref(),
+                    ops: wgpu::Operations {
+                        // Every pass writes every pixel: clear, never load,
+                        // except where it adds onto the target.
+                        load: if step.load {
+                            wgpu::LoadOp::Load
+                        } else {
+                            wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                        },
+                        store: if step.store {
+                            wgpu::StoreOp::Store
+                        } else {
+                            wgpu::StoreOp::Discard
+                        },
+                    },
+                })],
+                depth_stencil_attachment: step.depth.as_ref().map(|view| {
+                    wgpu::RenderPassDepthStencilAttachment {
+                        view,
+                        depth_ops: Some(wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(1.0),
+                            // Depth is only tested within its pass.
+                            store: wgpu::StoreOp::Discard,
+                        }),
+                        stencil_ops: None,
+                    }
+                }),
+                timestamp_writes: timing.map(|t| t.writes(index)),
+                ..Default::default()
+            });
+            match &step.draw {
+                Draw::Fullscreen {
+                    pipeline,
+                    bind_group,
+                } => {
+                    pass.set_pipeline(pipeline);
+                    pass.set_bind_group(0, bind_group, &[]);
                     pass.draw(0..3, 0..1);
                 }
+                Draw::ByPass => passes[step.owner].draw(&mut pass),
             }
         }
         if let Some(t) = timing {
@@ -551,21 +314,15 @@ impl Chain {
         let drawn = self.encode(gpu, &mut encoder, output_view, time_seconds);
         let extra = finish(&mut encoder)?;
         gpu.queue.submit([encoder.finish()]);
-        self.after_submit();
-        Ok((drawn, extra))
-    }
-
-    /// After a frame is submitted: starts the asynchronous readback of its
-    /// pass timestamps.
-    fn after_submit(&self) {
-        if let Some(t) = self.frame.as_ref().and_then(|f| f.timing.as_ref()) {
+        if let Some(t) = self.built.as_ref().and_then(|b| b.timing.as_ref()) {
             t.after_submit();
         }
+        Ok((drawn, extra))
     }
 
     /// GPU milliseconds per pass of a recent frame; `None` where the device
     /// has no timestamp queries or no result has arrived yet.
     pub fn pass_times(&self) -> Option<PassTimes> {
-        self.frame.as_ref()?.timing.as_ref()?.latest()
+        self.built.as_ref()?.timing.as_ref()?.latest()
     }
 }

@@ -7,37 +7,64 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::{DeviceErrorKind, Error};
 
-/// How many GPU objects of each kind the crate has created. Rendering a
-/// frame after warm-up must not move any of these.
-#[derive(Default, Debug)]
-pub struct Counters {
-    pub textures: AtomicU64,
-    pub views: AtomicU64,
-    pub bind_groups: AtomicU64,
-    pub pipelines: AtomicU64,
-    pub buffers: AtomicU64,
-}
-
-/// A snapshot of [`Counters`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CounterSnapshot {
-    pub textures: u64,
-    pub views: u64,
-    pub bind_groups: u64,
-    pub pipelines: u64,
-    pub buffers: u64,
-}
-
-impl Counters {
-    pub fn snapshot(&self) -> CounterSnapshot {
-        CounterSnapshot {
-            textures: self.textures.load(Ordering::Relaxed),
-            views: self.views.load(Ordering::Relaxed),
-            bind_groups: self.bind_groups.load(Ordering::Relaxed),
-            pipelines: self.pipelines.load(Ordering::Relaxed),
-            buffers: self.buffers.load(Ordering::Relaxed),
+/// Declares the object counters: one per kind of GPU object the crate
+/// creates, each bumped by the one `Gpu` method that creates that kind.
+macro_rules! counters {
+    ($($(#[$doc:meta])* $name:ident),+ $(,)?) => {
+        /// How many GPU objects of each kind the crate has created. On the
+        /// web a frame creates exactly one `canvas_textures` and one
+        /// `canvas_views` (the frame's canvas texture and its view); nothing
+        /// else may move after warm-up.
+        #[derive(Default, Debug)]
+        pub struct Counters {
+            $($(#[$doc])* pub $name: AtomicU64,)+
         }
-    }
+
+        /// A snapshot of [`Counters`].
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct CounterSnapshot {
+            $(pub $name: u64,)+
+        }
+
+        impl Counters {
+            pub fn snapshot(&self) -> CounterSnapshot {
+                CounterSnapshot {
+                    $($name: self.$name.load(Ordering::Relaxed),)+
+                }
+            }
+        }
+
+        impl CounterSnapshot {
+            /// Every counter by name, for messages.
+            pub fn entries(&self) -> Vec<(&'static str, u64)> {
+                vec![$((stringify!($name), self.$name),)+]
+            }
+
+            /// What was created between `earlier` and `self`.
+            pub fn since(&self, earlier: &CounterSnapshot) -> CounterSnapshot {
+                CounterSnapshot {
+                    $($name: self.$name - earlier.$name,)+
+                }
+            }
+        }
+    };
+}
+
+counters! {
+    textures,
+    views,
+    bind_groups,
+    pipelines,
+    buffers,
+    samplers,
+    /// Bind group layouts and pipeline layouts.
+    layouts,
+    shader_modules,
+    query_sets,
+    /// Canvas textures wrapped for wgpu (one per frame on the web).
+    canvas_textures,
+    /// Views of the canvas texture (one per frame on the web).
+    canvas_views,
 }
 
 /// The device and what the crate knows about it.
@@ -209,6 +236,57 @@ impl Gpu {
     pub fn create_buffer(&self, desc: &wgpu::BufferDescriptor<'_>) -> wgpu::Buffer {
         self.counters.buffers.fetch_add(1, Ordering::Relaxed);
         self.device.create_buffer(desc)
+    }
+
+    pub fn create_sampler(&self, desc: &wgpu::SamplerDescriptor<'_>) -> wgpu::Sampler {
+        self.counters.samplers.fetch_add(1, Ordering::Relaxed);
+        self.device.create_sampler(desc)
+    }
+
+    pub fn create_bind_group_layout(
+        &self,
+        desc: &wgpu::BindGroupLayoutDescriptor<'_>,
+    ) -> wgpu::BindGroupLayout {
+        self.counters.layouts.fetch_add(1, Ordering::Relaxed);
+        self.device.create_bind_group_layout(desc)
+    }
+
+    pub fn create_pipeline_layout(
+        &self,
+        desc: &wgpu::PipelineLayoutDescriptor<'_>,
+    ) -> wgpu::PipelineLayout {
+        self.counters.layouts.fetch_add(1, Ordering::Relaxed);
+        self.device.create_pipeline_layout(desc)
+    }
+
+    pub fn create_shader_module(
+        &self,
+        desc: wgpu::ShaderModuleDescriptor<'_>,
+    ) -> wgpu::ShaderModule {
+        self.counters.shader_modules.fetch_add(1, Ordering::Relaxed);
+        self.device.create_shader_module(desc)
+    }
+
+    pub fn create_query_set(&self, desc: &wgpu::QuerySetDescriptor<'_>) -> wgpu::QuerySet {
+        self.counters.query_sets.fetch_add(1, Ordering::Relaxed);
+        self.device.create_query_set(desc)
+    }
+
+    /// A view of the frame's canvas (or stand-in output) texture.
+    pub fn create_canvas_view(
+        &self,
+        texture: &wgpu::Texture,
+        desc: &wgpu::TextureViewDescriptor<'_>,
+    ) -> wgpu::TextureView {
+        self.counters.canvas_views.fetch_add(1, Ordering::Relaxed);
+        texture.create_view(desc)
+    }
+
+    /// Counts a canvas texture wrapped for wgpu (created by the browser).
+    pub fn count_canvas_texture(&self) {
+        self.counters
+            .canvas_textures
+            .fetch_add(1, Ordering::Relaxed);
     }
 }
 

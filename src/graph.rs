@@ -45,8 +45,6 @@ pub struct ColorDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DepthDecl {
     pub view: ViewDecl,
-    /// The depth format the pipeline was created with.
-    pub pipeline_format: wgpu::TextureFormat,
     /// `depthReadOnly`: the pass only tests against the depth, so it may
     /// also sample it (the one exception to the same-subresource rule).
     pub read_only: bool,
@@ -61,6 +59,8 @@ pub struct PassDecl {
     pub name: String,
     pub colors: Vec<ColorDecl>,
     pub depth: Option<DepthDecl>,
+    /// The depth format of the pipeline's depth state (`None`: it has none).
+    pub pipeline_depth: Option<wgpu::TextureFormat>,
     /// The pipeline's `multisample.count`.
     pub pipeline_samples: u32,
     /// Views bound for sampling or loading in this pass.
@@ -269,17 +269,36 @@ impl Graph {
                 check_size("resolve target", r)?;
             }
         }
-        if let Some(d) = &pass.depth {
-            let name = self.view_name(&d.view);
-            if d.pipeline_format != d.view.format {
+        match (&pass.depth, pass.pipeline_depth) {
+            (None, Some(format)) => {
+                return Err(err(
+                    "depth".into(),
+                    format!(
+                        "pipeline expects depth {format:?} but the pass has no depth attachment"
+                    ),
+                ))
+            }
+            (Some(d), None) => {
+                let name = self.view_name(&d.view);
+                return Err(err(
+                    name.clone(),
+                    format!("pass has depth '{name}' but the pipeline has no depth state"),
+                ));
+            }
+            (Some(d), Some(format)) if format != d.view.format => {
+                let name = self.view_name(&d.view);
                 return Err(err(
                     name.clone(),
                     format!(
-                        "pipeline expects depth {:?} but depth '{name}' is {:?}",
-                        d.pipeline_format, d.view.format
+                        "pipeline expects depth {format:?} but depth '{name}' is {:?}",
+                        d.view.format
                     ),
                 ));
             }
+            _ => {}
+        }
+        if let Some(d) = &pass.depth {
+            let name = self.view_name(&d.view);
             let samples = self.samples(&d.view);
             if samples != pass.pipeline_samples {
                 return Err(err(
@@ -359,11 +378,11 @@ mod tests {
             }],
             depth: Some(DepthDecl {
                 view: g.view(depth, 0),
-                pipeline_format: F::Depth24Plus,
                 read_only: false,
                 pipeline_writes: true,
             }),
             pipeline_samples: 4,
+            pipeline_depth: Some(F::Depth24Plus),
             sampled: vec![],
         });
         g.passes.push(PassDecl {
@@ -375,6 +394,7 @@ mod tests {
             }],
             depth: None,
             pipeline_samples: 1,
+            pipeline_depth: None,
             sampled: vec![g.view(bloom, 3)],
         });
         g.passes.push(PassDecl {
@@ -390,6 +410,7 @@ mod tests {
             }],
             depth: None,
             pipeline_samples: 1,
+            pipeline_depth: None,
             sampled: vec![g.view(hdr, 0), g.view(bloom, 0)],
         });
         (g, [msaa, depth, hdr, bloom, canvas])
@@ -438,10 +459,10 @@ mod tests {
         let depth = g.texture(tex("bloom depth", F::Depth24Plus, 1, (120, 68), 1));
         g.passes[1].depth = Some(DepthDecl {
             view: g.view(depth, 0),
-            pipeline_format: F::Depth24Plus,
             read_only: false,
             pipeline_writes: false,
         });
+        g.passes[1].pipeline_depth = Some(F::Depth24Plus);
         expect(
             &g,
             "bloom downsample 3",
@@ -512,11 +533,11 @@ mod tests {
             }],
             depth: Some(DepthDecl {
                 view: g.view(depth, 0),
-                pipeline_format: F::Depth32Float,
                 read_only,
                 pipeline_writes: false,
             }),
             pipeline_samples: 1,
+            pipeline_depth: Some(F::Depth32Float),
             sampled: vec![g.view(depth, 0)],
         };
         let (allowed, refused) = (pass(true), pass(false));
@@ -541,5 +562,21 @@ mod tests {
             "bloom",
             &["mip 5", "5 mip level(s)"],
         );
+    }
+
+    #[test]
+    fn depth_attachment_and_pipeline_depth_state_agree() {
+        // A pipeline without depth state in a pass with a depth attachment.
+        let (mut g, _) = good();
+        g.passes[0].pipeline_depth = None;
+        expect(&g, "scene", "msaa depth", &["no depth state"]);
+        // A pipeline with depth state in a pass without one.
+        let (mut g, _) = good();
+        g.passes[0].depth = None;
+        expect(&g, "scene", "depth", &["no depth attachment"]);
+        // Another depth format.
+        let (mut g, _) = good();
+        g.passes[0].pipeline_depth = Some(F::Depth32Float);
+        expect(&g, "scene", "msaa depth", &["Depth32Float", "Depth24Plus"]);
     }
 }

@@ -5,9 +5,9 @@
 use crate::chain::{Chain, Content};
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::options::Options;
 use crate::output::OutputSpec;
 use crate::readback::{Image, Readback};
+use crate::settings::ChainSettings;
 
 /// Creates a Vulkan device (lavapipe where there is no GPU).
 pub async fn vulkan_gpu() -> Result<Gpu, Error> {
@@ -30,10 +30,10 @@ impl Headless {
     pub fn new(
         gpu: Gpu,
         output: OutputSpec,
-        options: Options,
+        settings: impl Into<ChainSettings>,
         size: (u32, u32),
     ) -> Result<Headless, Error> {
-        let chain = Chain::new(&gpu, output, options, size)?;
+        let chain = Chain::new(&gpu, output, settings.into(), size)?;
         let (texture, view) = Self::make_output(&gpu, &output, size)?;
         Ok(Headless {
             gpu,
@@ -47,8 +47,8 @@ impl Headless {
         self.chain.set_content(&self.gpu, content)
     }
 
-    pub fn set_options(&mut self, options: Options) -> Result<(), Error> {
-        self.chain.set_options(&self.gpu, options)
+    pub fn set_settings(&mut self, settings: impl Into<ChainSettings>) -> Result<(), Error> {
+        self.chain.set_settings(&self.gpu, settings.into())
     }
 
     fn make_output(
@@ -71,7 +71,7 @@ impl Headless {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &view_formats,
         })?;
-        let view = gpu.create_view(
+        let view = gpu.create_canvas_view(
             &texture,
             &wgpu::TextureViewDescriptor {
                 label: Some("headless output view"),

@@ -8,20 +8,24 @@
 //! texture, which is how it is tested on a software Vulkan device and
 //! benchmarked on real GPUs.
 //!
-//! Layout: [`options`] (validated options, pure Rust), [`gpu`] (device,
-//! errors, object counters), [`output`] (the output encoding rules),
-//! [`targets`] (size-dependent textures), [`passes`] (one module per pass),
-//! [`chain`] (the frame), [`readback`] (pixels back to the CPU).
+//! Layout: [`options`] (validated options, pure Rust), [`settings`] (what
+//! the chain takes from them), [`gpu`] (device, errors, object counters),
+//! [`output`] (the output encoding rules), [`shaders`] (the WGSL registry),
+//! [`passes`] (one module per pass), [`frame`] (the frame as steps and
+//! graph, built by the passes), [`chain`] (orders the passes, records
+//! frames), [`readback`] (pixels back to the CPU). See ARCHITECTURE.md.
 
 pub mod chain;
 pub mod error;
+pub mod frame;
 pub mod gpu;
 pub mod graph;
 pub mod options;
 pub mod output;
 pub mod passes;
 pub mod readback;
-pub mod targets;
+pub mod settings;
+pub mod shaders;
 pub mod texture_rules;
 pub mod timing;
 
@@ -35,6 +39,9 @@ pub mod web_content;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
 
-pub use chain::{Chain, Content, PixelImage};
+pub use chain::{Chain, Content};
 pub use error::Error;
 pub use options::Options;
+#[cfg(feature = "fixtures")]
+pub use passes::content::PixelImage;
+pub use settings::ChainSettings;

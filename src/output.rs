@@ -7,7 +7,7 @@
 //! shader encodes.
 
 use crate::error::Error;
-use crate::options::{AlphaMode, OptionError, ToneMapping};
+use crate::options::{AlphaMode, ColorSpace, OptionError, ToneMapping};
 
 /// Everything the composite pass needs to know about its destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +18,8 @@ pub struct OutputSpec {
     pub view_format: wgpu::TextureFormat,
     pub alpha_mode: AlphaMode,
     pub tone_mapping: ToneMapping,
+    /// The color space the output is read in; the composite converts to it.
+    pub color_space: ColorSpace,
 }
 
 impl OutputSpec {
@@ -25,6 +27,7 @@ impl OutputSpec {
         format: wgpu::TextureFormat,
         alpha_mode: AlphaMode,
         tone_mapping: ToneMapping,
+        color_space: ColorSpace,
     ) -> Result<OutputSpec, Error> {
         use wgpu::TextureFormat as F;
         if !matches!(format, F::Rgba8Unorm | F::Bgra8Unorm | F::Rgba16Float) {
@@ -44,6 +47,7 @@ impl OutputSpec {
             view_format: format.add_srgb_suffix(),
             alpha_mode,
             tone_mapping,
+            color_space,
         })
     }
 
@@ -62,8 +66,8 @@ impl OutputSpec {
         }
     }
 
-    /// Flag bits for the composite shader; keep in sync with composite.wgsl.
-    /// Dithering applies to 8-bit outputs only (a float canvas has no
+    /// Flag bits for the composite shader (written into its WGSL from
+    /// [`FLAGS`]). Dithering applies to 8-bit outputs only (a float canvas has no
     /// visible quantization step).
     pub fn shader_flags(&self, dither: bool) -> u32 {
         let mut flags = 0;
@@ -78,6 +82,9 @@ impl OutputSpec {
         }
         if self.tone_mapping == ToneMapping::Extended {
             flags |= FLAG_EXTENDED;
+        }
+        if self.color_space == ColorSpace::DisplayP3 {
+            flags |= FLAG_DISPLAY_P3;
         }
         flags
     }
@@ -95,6 +102,15 @@ pub const FLAG_DITHER: u32 = 8;
 /// converted to P3 primaries before encoding (same transfer function).
 pub const FLAG_DISPLAY_P3: u32 = 16;
 
+/// Every flag by its WGSL name, written into the shaders (`src/shaders.rs`).
+pub const FLAGS: [(&str, u32); 5] = [
+    ("FLAG_SHADER_ENCODES", FLAG_SHADER_ENCODES),
+    ("FLAG_PREMULTIPLIED", FLAG_PREMULTIPLIED),
+    ("FLAG_EXTENDED", FLAG_EXTENDED),
+    ("FLAG_DITHER", FLAG_DITHER),
+    ("FLAG_DISPLAY_P3", FLAG_DISPLAY_P3),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,7 +122,13 @@ mod tests {
             (F::Rgba8Unorm, F::Rgba8UnormSrgb),
             (F::Bgra8Unorm, F::Bgra8UnormSrgb),
         ] {
-            let o = OutputSpec::new(format, AlphaMode::Opaque, ToneMapping::Standard).unwrap();
+            let o = OutputSpec::new(
+                format,
+                AlphaMode::Opaque,
+                ToneMapping::Standard,
+                ColorSpace::Srgb,
+            )
+            .unwrap();
             assert_eq!(o.view_format, view);
             assert!(o.hardware_encodes());
             assert_eq!(o.view_formats(), vec![view]);
@@ -121,19 +143,32 @@ mod tests {
             F::Rgba16Float,
             AlphaMode::Premultiplied,
             ToneMapping::Extended,
+            ColorSpace::DisplayP3,
         )
         .unwrap();
         assert!(!o.hardware_encodes());
         assert!(o.view_formats().is_empty());
         assert_eq!(
             o.shader_flags(true),
-            FLAG_SHADER_ENCODES | FLAG_PREMULTIPLIED | FLAG_EXTENDED
+            FLAG_SHADER_ENCODES | FLAG_PREMULTIPLIED | FLAG_EXTENDED | FLAG_DISPLAY_P3
         );
     }
 
     #[test]
     fn rejects_non_canvas_formats_and_extended_8bit() {
-        assert!(OutputSpec::new(F::R8Unorm, AlphaMode::Opaque, ToneMapping::Standard).is_err());
-        assert!(OutputSpec::new(F::Rgba8Unorm, AlphaMode::Opaque, ToneMapping::Extended).is_err());
+        assert!(OutputSpec::new(
+            F::R8Unorm,
+            AlphaMode::Opaque,
+            ToneMapping::Standard,
+            ColorSpace::Srgb
+        )
+        .is_err());
+        assert!(OutputSpec::new(
+            F::Rgba8Unorm,
+            AlphaMode::Opaque,
+            ToneMapping::Extended,
+            ColorSpace::Srgb
+        )
+        .is_err());
     }
 }

@@ -45,7 +45,7 @@ impl Timing {
         }
         let count = names.len() as u32 * 2;
         let bytes = count as u64 * 8;
-        let queries = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+        let queries = gpu.create_query_set(&wgpu::QuerySetDescriptor {
             label: Some("pass timestamps"),
             ty: wgpu::QueryType::Timestamp,
             count,

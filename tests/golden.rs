@@ -162,8 +162,13 @@ fn frames_match_the_reference_images() {
             CanvasFormat::Preferred => F::Rgba8Unorm,
         };
         let o = case.options;
-        let output = OutputSpec::new(format, o.canvas.alpha_mode, o.canvas.tone_mapping)
-            .expect("output");
+        let output = OutputSpec::new(
+            format,
+            o.canvas.alpha_mode,
+            o.canvas.tone_mapping,
+            o.canvas.color_space,
+        )
+        .expect("output");
         let headless = Headless::new(gpu, output, o, case.size).expect("renderer");
         let img = pollster::block_on(headless.render_and_read(case.time)).expect("readback");
         assert_eq!(headless.gpu.error_count(), 0, "{}: GPU errors", case.name);

@@ -27,6 +27,7 @@ fn headless_with(mut options: Options, format: F, size: (u32, u32)) -> Headless 
         format,
         options.canvas.alpha_mode,
         options.canvas.tone_mapping,
+        options.canvas.color_space,
     )
     .expect("valid output");
     Headless::new(gpu, output, options, size).expect("renderer")

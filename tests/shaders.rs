@@ -1,9 +1,13 @@
 //! Every shader the crate compiles, validated with naga (the WGSL front end
 //! wgpu uses natively), so a shader error fails here with its message
-//! rather than as an invalid pipeline at run time.
+//! rather than as an invalid pipeline at run time; and every uniform block
+//! shared with Rust, compared member by member with its Rust struct.
 #![cfg(not(target_arch = "wasm32"))]
 
-fn validate(name: &str, source: &str) {
+use afterglow::passes::uniform_layouts;
+use afterglow::shaders::registry;
+
+fn parse(name: &str, source: &str) -> naga::Module {
     let module = match naga::front::wgsl::parse_str(source) {
         Ok(m) => m,
         Err(e) => panic!("{name}: {}", e.emit_to_string(source)),
@@ -15,33 +19,76 @@ fn validate(name: &str, source: &str) {
     if let Err(e) = validator.validate(&module) {
         panic!("{name}: {}", e.emit_to_string(source));
     }
+    module
 }
 
-use afterglow::passes::{bloom, compose, composite, resolve, scene};
-
 #[test]
-fn every_pass_shader_is_valid() {
-    for (name, parts) in [
-        ("scene", scene::SHADER_PARTS),
-        ("bloom", bloom::SHADER_PARTS),
-        ("resolve", resolve::SHADER_PARTS),
-        ("composite", composite::SHADER_PARTS),
+fn every_shader_in_the_registry_is_valid() {
+    let all = registry();
+    // The registry is the list the crate builds from: every pass is in it.
+    let names: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
+    for pass in [
+        "scene",
+        "bloom",
+        "resolve",
+        "composite",
+        "user scene wrapper",
     ] {
-        validate(name, &compose(parts));
+        assert!(names.contains(&pass), "{pass} missing from {names:?}");
+    }
+    assert!(
+        names.contains(&"test fixtures"),
+        "the test build includes the test content"
+    );
+    for (name, source) in all {
+        parse(name, &source);
     }
 }
 
 #[test]
-fn user_shader_wrapper_is_valid() {
-    let user = "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(uv * resolution() / 100.0, time, 1.0); }";
-    validate(
-        "user shader wrapper",
-        &format!("{}{user}\n{}", scene::user_prefix(), scene::USER_SUFFIX),
-    );
+fn uniform_blocks_match_their_rust_structs() {
+    let layouts = uniform_layouts();
+    assert_eq!(layouts.len(), 3);
+    for (source, name, rust_size, rust_offsets) in layouts {
+        let module = parse(name, &source);
+        let (_, ty) = module
+            .types
+            .iter()
+            .find(|(_, t)| t.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no struct {name} in its WGSL"));
+        let naga::TypeInner::Struct { members, span } = &ty.inner else {
+            panic!("{name} is not a struct in WGSL");
+        };
+        assert_eq!(*span as usize, rust_size, "{name}: size in WGSL vs Rust");
+        let wgsl: Vec<(&str, usize)> = members
+            .iter()
+            .map(|m| (m.name.as_deref().unwrap_or(""), m.offset as usize))
+            .collect();
+        assert_eq!(
+            wgsl, rust_offsets,
+            "{name}: members and offsets, WGSL vs Rust"
+        );
+    }
 }
 
 #[test]
-fn a_broken_shader_is_reported() {
-    let source = compose(&["fn broken( -> f32 { return 1.0; }"]);
-    assert!(naga::front::wgsl::parse_str(&source).is_err());
+fn shared_constants_come_from_rust() {
+    use afterglow::options::Tonemapper;
+    use afterglow::output::FLAGS;
+    let prelude = afterglow::shaders::constants();
+    for (name, value) in FLAGS {
+        assert!(
+            prelude.contains(&format!("const {name}: u32 = {value}u;")),
+            "{name}"
+        );
+    }
+    assert!(prelude.contains(&format!(
+        "const TONEMAP_KHRONOS_NEUTRAL: u32 = {}u;",
+        Tonemapper::KhronosNeutral.shader_index()
+    )));
+    // The shader files do not define them again.
+    for (name, source) in registry() {
+        let count = source.matches("const FLAG_DITHER").count();
+        assert!(count <= 1, "{name} defines FLAG_DITHER {count} times");
+    }
 }

@@ -14,14 +14,16 @@
 //! Sizes and the blur radius are set in screen terms (see [`plan`]) so the
 //! look does not change with resolution or devicePixelRatio.
 
-use bytemuck::{Pod, Zeroable};
-
 use super::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform_buffer, Blend,
-    Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
+    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+    uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
 };
+use crate::error::Error;
+use crate::frame::{BloomResult, FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
-use crate::options::Options;
+use crate::options::BlurMode;
+use crate::output::OutputSpec;
+use crate::settings::ChainSettings;
 
 /// The WGSL of the bloom passes after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[include_str!("../../shaders/bloom.wgsl")];
@@ -57,16 +59,18 @@ pub fn plan(size: (u32, u32), levels: u32) -> BloomPlan {
     }
 }
 
-/// Keep in sync with `BloomParams` in bloom.wgsl.
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct BloomParams {
-    threshold: f32,
-    knee: f32,
-    exposure: f32,
-    radius: f32,
-    gauss_step: f32,
-    _pad: [f32; 3],
+uniform! {
+    /// `BloomParams` in bloom.wgsl (layout checked by tests/shaders.rs).
+    struct BloomParams {
+        threshold: f32,
+        knee: f32,
+        exposure: f32,
+        radius: f32,
+        gauss_step: f32,
+        _pad0: f32,
+        _pad1: f32,
+        _pad2: f32,
+    }
 }
 
 pub struct BloomPass {
@@ -74,11 +78,11 @@ pub struct BloomPass {
     layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
     params: wgpu::Buffer,
-    pub extract: Pipe,
-    pub downsample: Pipe,
-    pub upsample: Pipe,
-    pub blur_h: Pipe,
-    pub blur_v: Pipe,
+    extract: Pipe,
+    downsample: Pipe,
+    upsample: Pipe,
+    blur_h: Pipe,
+    blur_v: Pipe,
 }
 
 impl BloomPass {
@@ -91,7 +95,7 @@ impl BloomPass {
         } else {
             wgpu::TextureFormat::Rgba16Float
         };
-        let module = shader_module(&gpu.device, "bloom shader", SHADER_PARTS);
+        let module = shader_module(gpu, "bloom shader", SHADER_PARTS);
         let layout = layout(
             gpu,
             "bloom bind group layout",
@@ -139,27 +143,8 @@ impl BloomPass {
         }
     }
 
-    /// Writes the parameters for `options` at frame size `size`.
-    pub fn write_params(&self, queue: &wgpu::Queue, options: &Options, size: (u32, u32)) {
-        let b = &options.bloom;
-        let plan = plan(size, b.levels);
-        let params = BloomParams {
-            threshold: b.threshold,
-            knee: b.threshold * b.knee,
-            exposure: options.exposure,
-            // Tent offsets in texels of each source mip: half a texel at
-            // radius 1, so neighbouring levels blend smoothly.
-            radius: 0.5 * b.radius,
-            // Gaussian tap spacing: 4 texels of a reference-height base, and
-            // never under one texel (below that the kernel degenerates).
-            gauss_step: (b.radius * 4.0 * plan.size.1 as f32 / REFERENCE_HEIGHT as f32).max(1.0),
-            _pad: [0.0; 3],
-        };
-        queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-    }
-
     /// A bind group that samples `source`.
-    pub fn bind(&self, gpu: &Gpu, label: &str, source: &wgpu::TextureView) -> wgpu::BindGroup {
+    fn bind(&self, gpu: &Gpu, label: &str, source: &wgpu::TextureView) -> wgpu::BindGroup {
         gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(label),
             layout: &self.layout,
@@ -178,6 +163,129 @@ impl BloomPass {
                 },
             ],
         })
+    }
+}
+
+impl Pass for BloomPass {
+    /// Extract from the current HDR image, blur, and publish the result.
+    fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
+        let settings = f.settings.bloom;
+        if !settings.enabled {
+            return Ok(());
+        }
+        let gpu = f.gpu;
+        let hdr = f.hdr("bloom extract")?;
+        let plan = plan(f.size(), settings.levels);
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let extract = |f: &mut FrameBuilder<'_>, target| {
+            f.fullscreen(
+                "bloom extract".into(),
+                &self.extract,
+                self.bind(gpu, "bloom extract bind group", &hdr.view),
+                Some(target),
+                &[&hdr],
+                false,
+            )
+        };
+        let result = match settings.blur {
+            BlurMode::Mip => {
+                let tex = f.texture("bloom", plan.size, self.format, 1, plan.levels, usage)?;
+                let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
+                extract(f, &mips[0]);
+                for i in 1..mips.len() {
+                    f.fullscreen(
+                        format!("bloom downsample {i}"),
+                        &self.downsample,
+                        self.bind(
+                            gpu,
+                            &format!("bloom downsample {i} bind group"),
+                            &mips[i - 1].view,
+                        ),
+                        Some(&mips[i]),
+                        &[&mips[i - 1]],
+                        false,
+                    );
+                }
+                for i in (0..mips.len() - 1).rev() {
+                    f.fullscreen(
+                        format!("bloom upsample {i}"),
+                        &self.upsample,
+                        self.bind(
+                            gpu,
+                            &format!("bloom upsample {i} bind group"),
+                            &mips[i + 1].view,
+                        ),
+                        Some(&mips[i]),
+                        &[&mips[i + 1]],
+                        true,
+                    );
+                }
+                BloomResult {
+                    image: mips[0].clone(),
+                    levels: plan.levels,
+                }
+            }
+            BlurMode::Gaussian => {
+                let ping = f.texture("bloom ping", plan.size, self.format, 1, 1, usage)?;
+                let pong = f.texture("bloom pong", plan.size, self.format, 1, 1, usage)?;
+                let (ping, pong) = (f.view(&ping, 0), f.view(&pong, 0));
+                // Made once per size: one bind group reading each target.
+                let read_ping = self.bind(gpu, "bloom read ping bind group", &ping.view);
+                let read_pong = self.bind(gpu, "bloom read pong bind group", &pong.view);
+                extract(f, &ping);
+                for k in 0..settings.iterations {
+                    f.fullscreen(
+                        format!("bloom blur {k} horizontal"),
+                        &self.blur_h,
+                        read_ping.clone(),
+                        Some(&pong),
+                        &[&ping],
+                        false,
+                    );
+                    f.fullscreen(
+                        format!("bloom blur {k} vertical"),
+                        &self.blur_v,
+                        read_pong.clone(),
+                        Some(&ping),
+                        &[&pong],
+                        false,
+                    );
+                }
+                BloomResult {
+                    image: ping,
+                    levels: 1,
+                }
+            }
+        };
+        f.info.bloom_levels = result.levels;
+        f.bloom = Some(result);
+        Ok(())
+    }
+
+    fn write_params(
+        &self,
+        queue: &wgpu::Queue,
+        settings: &ChainSettings,
+        _output: &OutputSpec,
+        info: &FrameInfo,
+    ) {
+        let b = &settings.bloom;
+        let plan = plan(info.size, b.levels);
+        let params = BloomParams {
+            threshold: b.threshold,
+            knee: b.threshold * b.knee,
+            exposure: settings.exposure,
+            // Tent offsets in texels of each source mip: half a texel at
+            // radius 1, so neighbouring levels blend smoothly.
+            radius: 0.5 * b.radius,
+            // Gaussian tap spacing: 4 texels of a reference-height base, and
+            // never under one texel (below that the kernel degenerates).
+            gauss_step: (b.radius * 4.0 * plan.size.1 as f32 / REFERENCE_HEIGHT as f32).max(1.0),
+            _pad0: 0.0,
+            _pad1: 0.0,
+            _pad2: 0.0,
+        };
+        queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
     }
 }
 

@@ -6,15 +6,15 @@
 //! rather than in a separate full-resolution pass: the HDR target is read
 //! once and never written back.
 
-use bytemuck::{Pod, Zeroable};
-
 use super::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform_buffer, Blend,
-    Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
+    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+    uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
 };
+use crate::error::Error;
+use crate::frame::{FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
-use crate::options::Options;
 use crate::output::OutputSpec;
+use crate::settings::ChainSettings;
 
 /// The WGSL of the composite pass after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[
@@ -22,28 +22,28 @@ pub const SHADER_PARTS: &[&str] = &[
     include_str!("../../shaders/composite.wgsl"),
 ];
 
-/// Keep in sync with `CompositeParams` in composite.wgsl.
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct CompositeParams {
-    exposure: f32,
-    flags: u32,
-    tonemapper: u32,
-    bloom_scale: f32,
+uniform! {
+    /// `CompositeParams` in composite.wgsl (layout checked by tests/shaders.rs).
+    struct CompositeParams {
+        exposure: f32,
+        flags: u32,
+        tonemapper: u32,
+        bloom_scale: f32,
+    }
 }
 
 pub struct CompositePass {
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
     module: wgpu::ShaderModule,
-    pub pipe: Pipe,
+    pipe: Pipe,
     sampler: wgpu::Sampler,
     params: wgpu::Buffer,
 }
 
 impl CompositePass {
     pub fn new(gpu: &Gpu, output: &OutputSpec) -> CompositePass {
-        let module = shader_module(&gpu.device, "composite shader", SHADER_PARTS);
+        let module = shader_module(gpu, "composite shader", SHADER_PARTS);
         let layout = layout(
             gpu,
             "composite bind group layout",
@@ -100,34 +100,7 @@ impl CompositePass {
         }
     }
 
-    /// Writes the uniforms; `bloom_levels` is how many blurred levels the
-    /// bloom result accumulates (0 when bloom is off).
-    pub fn write_params(
-        &self,
-        queue: &wgpu::Queue,
-        options: &Options,
-        output: &OutputSpec,
-        bloom_levels: u32,
-    ) {
-        let params = CompositeParams {
-            exposure: options.exposure,
-            flags: output.shader_flags(options.dither)
-                | if options.canvas.color_space == crate::options::ColorSpace::DisplayP3 {
-                    crate::output::FLAG_DISPLAY_P3
-                } else {
-                    0
-                },
-            tonemapper: options.tonemapper.shader_index(),
-            bloom_scale: if bloom_levels == 0 {
-                0.0
-            } else {
-                options.bloom.intensity / bloom_levels as f32
-            },
-        };
-        queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-    }
-
-    pub fn bind(
+    fn bind(
         &self,
         gpu: &Gpu,
         hdr: &wgpu::TextureView,
@@ -155,5 +128,45 @@ impl CompositePass {
                 },
             ],
         })
+    }
+}
+
+impl Pass for CompositePass {
+    /// Reads the current HDR image and the bloom result, writes the output.
+    fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
+        let hdr = f.hdr("composite")?;
+        // Without bloom the HDR image stands in for the bloom binding; the
+        // shader does not sample it (bloom scale 0).
+        let bloom = f.bloom.as_ref().map_or(hdr.clone(), |b| b.image.clone());
+        let group = self.bind(f.gpu, &hdr.view, &bloom.view);
+        f.fullscreen(
+            "composite".into(),
+            &self.pipe,
+            group,
+            None,
+            &[&hdr, &bloom],
+            false,
+        );
+        Ok(())
+    }
+
+    fn write_params(
+        &self,
+        queue: &wgpu::Queue,
+        settings: &ChainSettings,
+        output: &OutputSpec,
+        info: &FrameInfo,
+    ) {
+        let params = CompositeParams {
+            exposure: settings.exposure,
+            flags: output.shader_flags(settings.dither),
+            tonemapper: settings.tonemapper.shader_index(),
+            bloom_scale: if info.bloom_levels == 0 {
+                0.0
+            } else {
+                settings.bloom.intensity / info.bloom_levels as f32
+            },
+        };
+        queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
     }
 }

@@ -1,38 +1,84 @@
-//! One module per pass. Each owns its pipelines and uniform buffers; the
-//! bind groups that reference size-dependent targets are built with those
-//! targets (by `chain::Chain::rebuild`), never per frame.
+//! One module per pass. Each owns its pipelines and uniform buffers and
+//! implements [`Pass`]: given the frame builder it adds its own steps and
+//! graph declarations, reading and publishing the frame's slots (the HDR
+//! image, the bloom result). The chain only orders the passes.
 
 pub mod bloom;
 pub mod composite;
+pub mod content;
+#[cfg(feature = "fixtures")]
+pub mod fixtures;
 pub mod resolve;
 pub mod scene;
 
+use crate::error::Error;
+use crate::frame::{FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
+use crate::output::OutputSpec;
+use crate::settings::ChainSettings;
 
-/// The full-screen triangle vertex stage, shared by every full-screen pass.
-pub const FULLSCREEN_WGSL: &str = include_str!("../../shaders/fullscreen.wgsl");
+pub use crate::shaders::{compose, shader_module};
 
-/// NaN/Inf guards shared by the internal passes.
-pub const GUARDS_WGSL: &str = include_str!("../../shaders/guards.wgsl");
+/// A link of the chain.
+pub trait Pass {
+    /// Adds this pass's steps to the frame being built (none while it is
+    /// off), reading and publishing slots on the builder.
+    fn build(&self, frame: &mut FrameBuilder<'_>) -> Result<(), Error>;
 
-/// The WGSL of a pass: the shared full-screen vertex stage, the guards and
-/// `parts`.
-pub fn compose(parts: &[&str]) -> String {
-    let mut source = format!("{FULLSCREEN_WGSL}\n{GUARDS_WGSL}");
-    for p in parts {
-        source.push('\n');
-        source.push_str(p);
+    /// Writes the uniforms that depend on the settings and the frame.
+    fn write_params(
+        &self,
+        _queue: &wgpu::Queue,
+        _settings: &ChainSettings,
+        _output: &OutputSpec,
+        _info: &FrameInfo,
+    ) {
     }
-    source
+
+    /// Per frame, before recording: uniforms that change every frame.
+    fn prepare(&self, _queue: &wgpu::Queue, _info: &FrameInfo, _time: f32) {}
+
+    /// Draws a step this pass added with [`crate::frame::Draw::ByPass`].
+    fn draw(&self, _pass: &mut wgpu::RenderPass<'_>) {}
 }
 
-/// Compiles a shader made of the shared full-screen vertex stage and `parts`.
-pub fn shader_module(device: &wgpu::Device, label: &str, parts: &[&str]) -> wgpu::ShaderModule {
-    let source = compose(parts);
-    device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    })
+/// A uniform block shared with WGSL: its WGSL struct name and the byte
+/// offset of every Rust field, so a test can compare both layouts.
+pub trait Uniform: bytemuck::Pod {
+    const WGSL_NAME: &'static str;
+    fn offsets() -> Vec<(&'static str, usize)>;
+}
+
+/// Declares a `#[repr(C)]` uniform struct and its [`Uniform`] layout.
+macro_rules! uniform {
+    ($(#[$meta:meta])* struct $name:ident { $($field:ident : $ty:ty),* $(,)? }) => {
+        $(#[$meta])*
+        #[repr(C)]
+        #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+        pub struct $name { $(pub $field: $ty),* }
+        impl $crate::passes::Uniform for $name {
+            const WGSL_NAME: &'static str = stringify!($name);
+            fn offsets() -> Vec<(&'static str, usize)> {
+                vec![$((stringify!($field), std::mem::offset_of!($name, $field))),*]
+            }
+        }
+    };
+}
+pub(crate) use uniform;
+
+/// Every uniform block with the WGSL source that declares it: the struct
+/// name, its size and field offsets in Rust.
+pub fn uniform_layouts() -> Vec<(String, &'static str, usize, Vec<(&'static str, usize)>)> {
+    fn entry<U: Uniform>(
+        source: String,
+    ) -> (String, &'static str, usize, Vec<(&'static str, usize)>) {
+        (source, U::WGSL_NAME, std::mem::size_of::<U>(), U::offsets())
+    }
+    vec![
+        entry::<bloom::BloomParams>(compose(bloom::SHADER_PARTS)),
+        entry::<composite::CompositeParams>(compose(composite::SHADER_PARTS)),
+        entry::<scene::SceneParams>(compose(scene::SHADER_PARTS)),
+    ]
 }
 
 /// A render pipeline together with what it was created for, so the pass
@@ -157,11 +203,10 @@ pub fn layout(
     label: &str,
     entries: &[wgpu::BindGroupLayoutEntry],
 ) -> wgpu::BindGroupLayout {
-    gpu.device
-        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(label),
-            entries,
-        })
+    gpu.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries,
+    })
 }
 
 pub fn pipeline_layout(
@@ -170,12 +215,11 @@ pub fn pipeline_layout(
     groups: &[&wgpu::BindGroupLayout],
 ) -> wgpu::PipelineLayout {
     let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
-    gpu.device
-        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(label),
-            bind_group_layouts: &groups,
-            immediate_size: 0,
-        })
+    gpu.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: &groups,
+        immediate_size: 0,
+    })
 }
 
 pub fn uniform_buffer(gpu: &Gpu, label: &str, size: usize) -> wgpu::Buffer {
@@ -188,7 +232,7 @@ pub fn uniform_buffer(gpu: &Gpu, label: &str, size: usize) -> wgpu::Buffer {
 }
 
 pub fn linear_sampler(gpu: &Gpu, label: &str) -> wgpu::Sampler {
-    gpu.device.create_sampler(&wgpu::SamplerDescriptor {
+    gpu.create_sampler(&wgpu::SamplerDescriptor {
         label: Some(label),
         address_mode_u: wgpu::AddressMode::ClampToEdge,
         address_mode_v: wgpu::AddressMode::ClampToEdge,

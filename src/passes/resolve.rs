@@ -4,21 +4,22 @@
 //! texture, which costs bandwidth that the hardware resolve does not; it
 //! buys antialiased edges between very bright and dark surfaces.
 
-use super::{entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pipe, PipeDesc};
+use super::{entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pass, Pipe, PipeDesc};
+use crate::error::Error;
+use crate::frame::{FrameBuilder, HDR_FORMAT};
 use crate::gpu::Gpu;
-use crate::targets::HDR_FORMAT;
 
 /// The WGSL of the resolve pass after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[include_str!("../../shaders/resolve.wgsl")];
 
 pub struct ResolvePass {
     layout: wgpu::BindGroupLayout,
-    pub pipe: Pipe,
+    pipe: Pipe,
 }
 
 impl ResolvePass {
     pub fn new(gpu: &Gpu) -> ResolvePass {
-        let module = shader_module(&gpu.device, "resolve shader", SHADER_PARTS);
+        let module = shader_module(gpu, "resolve shader", SHADER_PARTS);
         let layout = layout(
             gpu,
             "resolve bind group layout",
@@ -49,7 +50,7 @@ impl ResolvePass {
         ResolvePass { layout, pipe }
     }
 
-    pub fn bind(&self, gpu: &Gpu, msaa_color: &wgpu::TextureView) -> wgpu::BindGroup {
+    fn bind(&self, gpu: &Gpu, msaa_color: &wgpu::TextureView) -> wgpu::BindGroup {
         gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("resolve bind group"),
             layout: &self.layout,
@@ -58,5 +59,26 @@ impl ResolvePass {
                 resource: wgpu::BindingResource::TextureView(msaa_color),
             }],
         })
+    }
+}
+
+impl Pass for ResolvePass {
+    /// Resolves the multisampled color the scene stored (only with
+    /// `resolve: 'tonemapped'`) into the current HDR image.
+    fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
+        let Some(msaa) = f.msaa_color.take() else {
+            return Ok(());
+        };
+        let hdr = f.hdr("resolve")?;
+        let group = self.bind(f.gpu, &msaa.view);
+        f.fullscreen(
+            "resolve".into(),
+            &self.pipe,
+            group,
+            Some(&hdr),
+            &[&msaa],
+            false,
+        );
+        Ok(())
     }
 }

@@ -2,83 +2,50 @@
 //! renders into a 4× multisampled color and depth attachment whose color is
 //! resolved into the HDR target at the end of the pass (or stored for the
 //! tonemap-aware resolve pass); with `msaa: 1` straight into the HDR target.
+//! It creates those targets and publishes the HDR image for the passes
+//! after it.
 //!
-//! Content kinds share one shader module and one uniform buffer; each kind
-//! has its pipeline, built for the current sample count. Every pipeline
-//! carries the depth state, since the pass always has a depth attachment.
+//! Content kinds share one uniform buffer; each kind's pipeline is created
+//! the first time that kind is shown (and again after a sample-count
+//! change), never for content that is not used. Every pipeline carries the
+//! depth state, since the pass always has a depth attachment.
 
-use bytemuck::{Pod, Zeroable};
+use std::collections::HashMap;
 
+use super::content::{Content, USER_SUFFIX};
 use super::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform_buffer, Blend,
-    Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
+    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+    uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
 };
 use crate::error::Error;
+use crate::frame::{
+    texture_bytes, ColorAttachment, Draw, FrameBuilder, FrameInfo, DEPTH_FORMAT, HDR_FORMAT,
+};
 use crate::gpu::Gpu;
-use crate::targets::HDR_FORMAT;
+use crate::options::Resolve;
 
-/// The WGSL of the scene pass after the full-screen stage.
+/// The WGSL of the scene pass after the shared prelude.
 pub const SHADER_PARTS: &[&str] = &[
     include_str!("../../shaders/scene_params.wgsl"),
     include_str!("../../shaders/scene.wgsl"),
 ];
 
-/// Depth of the scene pass. Only tested against, never sampled: its store
-/// op is discard and it can be a transient attachment.
-pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24Plus;
-
 /// Number of cubes in the demo scene.
 pub const DEMO_INSTANCES: u32 = 120;
 
-/// An image given as linear premultiplied RGBA floats, row by row.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PixelImage {
-    pub width: u32,
-    pub height: u32,
-    pub data: Vec<[f32; 4]>,
+uniform! {
+    /// `SceneParams` in scene_params.wgsl (layout checked by tests/shaders.rs).
+    struct SceneParams {
+        color: [f32; 4],
+        time: f32,
+        aspect: f32,
+        gain: f32,
+        image_aspect: f32,
+        resolution: [f32; 2],
+        instances: u32,
+        _pad: u32,
+    }
 }
-
-/// An uploaded image (straight alpha, sRGB texture) and its multiplier.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ImageContent {
-    pub texture: wgpu::Texture,
-    /// Multiplies the decoded linear colour, so highlights can bloom.
-    pub gain: f32,
-}
-
-/// What the scene pass draws.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Content {
-    /// The built-in demo: instanced emissive cubes, emission 0.1 to 40.
-    DemoScene,
-    /// An animated full-screen HDR pattern.
-    Pattern,
-    /// One premultiplied linear colour everywhere.
-    Solid([f32; 4]),
-    /// One tilted square of a premultiplied linear colour on transparent
-    /// black: geometric edges for antialiasing tests.
-    Shape([f32; 4]),
-    /// An image, one texel per output pixel (nearest), values as given
-    /// (HDR, NaN and Inf included).
-    Pixels(PixelImage),
-    /// An uploaded image fitted inside the target (contain), times a gain.
-    Image(ImageContent),
-    /// WGSL defining `fn scene(uv: vec2f, time: f32) -> vec4f`.
-    Shader(String),
-}
-
-/// The WGSL placed before a user's scene shader.
-pub fn user_prefix() -> String {
-    format!(
-        "{}\n{}\n{}\n",
-        super::FULLSCREEN_WGSL,
-        include_str!("../../shaders/scene_params.wgsl"),
-        include_str!("../../shaders/user_prelude.wgsl")
-    )
-}
-
-/// The WGSL placed after a user's scene shader.
-pub const USER_SUFFIX: &str = include_str!("../../shaders/user_entry.wgsl");
 
 /// A user's shader, compiled, with its pipeline for the current sample count.
 pub struct UserShader {
@@ -87,209 +54,196 @@ pub struct UserShader {
     pipe: Pipe,
 }
 
-/// Keep in sync with `SceneParams` in scene_params.wgsl.
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct SceneParams {
-    color: [f32; 4],
-    time: f32,
-    aspect: f32,
-    gain: f32,
-    image_aspect: f32,
-    resolution: [f32; 2],
-    instances: u32,
-    _pad: u32,
+/// Which pipeline a content kind uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    Demo,
+    Image,
+    #[cfg(feature = "fixtures")]
+    Solid,
+    #[cfg(feature = "fixtures")]
+    Shape,
+    #[cfg(feature = "fixtures")]
+    Pixels,
 }
 
-struct Pipes {
-    scene: Pipe,
-    shape: Pipe,
-    solid: Pipe,
-    pattern: Pipe,
-    pixels: Pipe,
-    image: Pipe,
+/// Layouts every scene pipeline is made with.
+pub(crate) struct Layouts {
+    pub base: wgpu::PipelineLayout,
+    pub image: wgpu::PipelineLayout,
+    pub image_group: wgpu::BindGroupLayout,
+    pub params_group: wgpu::BindGroupLayout,
 }
 
 pub struct ScenePass {
     module: wgpu::ShaderModule,
-    base_layout: wgpu::PipelineLayout,
-    pixels_layout: wgpu::PipelineLayout,
-    image_layout: wgpu::PipelineLayout,
-    pixels_group_layout: wgpu::BindGroupLayout,
-    image_group_layout: wgpu::BindGroupLayout,
+    pub(crate) layouts: Layouts,
     image_sampler: wgpu::Sampler,
     params: wgpu::Buffer,
     params_group: wgpu::BindGroup,
-    pipes: Pipes,
+    /// Pipelines of the content kinds shown so far, for `samples`.
+    pipes: HashMap<Kind, Pipe>,
     samples: u32,
     content: Content,
     /// The compiled shader of `Content::Shader`.
     user: Option<UserShader>,
-    /// Group 1 of `Content::Pixels` and `Content::Image`.
+    /// Group 1 of image (and pixels) content.
     content_group: Option<wgpu::BindGroup>,
+    #[cfg(feature = "fixtures")]
+    pub(crate) fixtures: super::fixtures::Fixtures,
 }
 
 impl ScenePass {
-    pub fn new(gpu: &Gpu, samples: u32) -> ScenePass {
-        let module = shader_module(&gpu.device, "scene shader", SHADER_PARTS);
-        let params_layout = layout(gpu, "scene params layout", &[entry(0, UNIFORM)]);
-        let pixels_group_layout = layout(
-            gpu,
-            "scene pixels layout",
-            &[entry(
-                0,
-                wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-            )],
-        );
-        let image_group_layout = layout(
+    pub fn new(gpu: &Gpu, samples: u32) -> Result<ScenePass, Error> {
+        let module = shader_module(gpu, "scene shader", SHADER_PARTS);
+        let params_group = layout(gpu, "scene params layout", &[entry(0, UNIFORM)]);
+        let image_group = layout(
             gpu,
             "scene image layout",
             &[entry(1, FILTERABLE_TEXTURE), entry(2, FILTERING_SAMPLER)],
         );
-        let base_layout = pipeline_layout(gpu, "scene pipeline layout", &[&params_layout]);
-        let image_layout = pipeline_layout(
-            gpu,
-            "scene image pipeline layout",
-            &[&params_layout, &image_group_layout],
-        );
-        let pixels_layout = pipeline_layout(
-            gpu,
-            "scene pixels pipeline layout",
-            &[&params_layout, &pixels_group_layout],
-        );
+        let layouts = Layouts {
+            base: pipeline_layout(gpu, "scene pipeline layout", &[&params_group]),
+            image: pipeline_layout(
+                gpu,
+                "scene image pipeline layout",
+                &[&params_group, &image_group],
+            ),
+            image_group,
+            params_group,
+        };
         let params = uniform_buffer(gpu, "scene params", std::mem::size_of::<SceneParams>());
-        let params_group = gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+        let params_bind = gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("scene params bind group"),
-            layout: &params_layout,
+            layout: &layouts.params_group,
             entries: &[wgpu::BindGroupEntry {
                 binding: 0,
                 resource: params.as_entire_binding(),
             }],
         });
-        let pipes = Self::pipes(
-            gpu,
-            &module,
-            [&base_layout, &pixels_layout, &image_layout],
-            samples,
-        );
-        ScenePass {
+        let mut pass = ScenePass {
+            #[cfg(feature = "fixtures")]
+            fixtures: super::fixtures::Fixtures::new(gpu, &layouts.params_group),
             module,
-            base_layout,
-            pixels_layout,
-            image_layout,
-            pixels_group_layout,
-            image_group_layout,
+            layouts,
             image_sampler: linear_sampler(gpu, "scene image sampler"),
             params,
-            params_group,
-            pipes,
+            params_group: params_bind,
+            pipes: HashMap::new(),
             samples,
             content: Content::DemoScene,
             user: None,
             content_group: None,
-        }
-    }
-
-    fn pipes(
-        gpu: &Gpu,
-        module: &wgpu::ShaderModule,
-        [base, pixels, image]: [&wgpu::PipelineLayout; 3],
-        samples: u32,
-    ) -> Pipes {
-        let make = |label: &str, layout, vs, fs, depth_test| {
-            pipeline(
-                gpu,
-                &PipeDesc {
-                    label,
-                    layout,
-                    module,
-                    vertex_entry: vs,
-                    fragment_entry: fs,
-                    color_format: HDR_FORMAT,
-                    blend: Blend::Replace,
-                    depth: Some((DEPTH_FORMAT, depth_test)),
-                    samples,
-                },
-            )
         };
-        Pipes {
-            scene: make("scene: demo pipeline", base, "vs_scene", "fs_scene", true),
-            shape: make("scene: shape pipeline", base, "vs_shape", "fs_solid", false),
-            solid: make(
-                "scene: solid pipeline",
-                base,
-                "vs_fullscreen",
-                "fs_solid",
-                false,
-            ),
-            pattern: make(
-                "scene: pattern pipeline",
-                base,
-                "vs_fullscreen",
-                "fs_pattern",
-                false,
-            ),
-            pixels: make(
-                "scene: pixels pipeline",
-                pixels,
-                "vs_fullscreen",
-                "fs_pixels",
-                false,
-            ),
-            image: make(
-                "scene: image pipeline",
-                image,
-                "vs_fullscreen",
-                "fs_image",
-                false,
-            ),
-        }
+        pass.ensure_pipe(gpu);
+        Ok(pass)
     }
 
-    fn user_pipe(&self, gpu: &Gpu, module: &wgpu::ShaderModule, samples: u32) -> Pipe {
+    /// A scene pipeline: HDR color, the scene's depth, this sample count.
+    pub(crate) fn make_pipe(
+        gpu: &Gpu,
+        label: &str,
+        layout: &wgpu::PipelineLayout,
+        module: &wgpu::ShaderModule,
+        (vs, fs): (&str, &str),
+        depth_test: bool,
+        samples: u32,
+    ) -> Pipe {
         pipeline(
             gpu,
             &PipeDesc {
-                label: "scene: user shader pipeline",
-                layout: &self.base_layout,
+                label,
+                layout,
                 module,
-                vertex_entry: "vs_fullscreen",
-                fragment_entry: "afterglow_user_scene",
+                vertex_entry: vs,
+                fragment_entry: fs,
                 color_format: HDR_FORMAT,
                 blend: Blend::Replace,
-                depth: Some((DEPTH_FORMAT, false)),
+                depth: Some((DEPTH_FORMAT, depth_test)),
                 samples,
             },
         )
     }
 
-    /// Rebuilds the pipelines for another sample count.
+    fn kind(&self) -> Option<Kind> {
+        match self.content {
+            Content::DemoScene => Some(Kind::Demo),
+            Content::Image(_) => Some(Kind::Image),
+            Content::Shader(_) => None,
+            #[cfg(feature = "fixtures")]
+            Content::Solid(_) => Some(Kind::Solid),
+            #[cfg(feature = "fixtures")]
+            Content::Shape(_) => Some(Kind::Shape),
+            #[cfg(feature = "fixtures")]
+            Content::Pixels(_) => Some(Kind::Pixels),
+        }
+    }
+
+    /// Creates the current content's pipeline if it has none yet.
+    fn ensure_pipe(&mut self, gpu: &Gpu) {
+        let Some(kind) = self.kind() else { return };
+        if self.pipes.contains_key(&kind) {
+            return;
+        }
+        let s = self.samples;
+        let pipe = match kind {
+            Kind::Demo => Self::make_pipe(
+                gpu,
+                "scene: demo pipeline",
+                &self.layouts.base,
+                &self.module,
+                ("vs_scene", "fs_scene"),
+                true,
+                s,
+            ),
+            Kind::Image => Self::make_pipe(
+                gpu,
+                "scene: image pipeline",
+                &self.layouts.image,
+                &self.module,
+                ("vs_fullscreen", "fs_image"),
+                false,
+                s,
+            ),
+            #[cfg(feature = "fixtures")]
+            fixture => self.fixtures.pipe(gpu, &self.layouts, fixture, s),
+        };
+        self.pipes.insert(kind, pipe);
+    }
+
+    fn user_pipe(&self, gpu: &Gpu, module: &wgpu::ShaderModule, samples: u32) -> Pipe {
+        Self::make_pipe(
+            gpu,
+            "scene: user shader pipeline",
+            &self.layouts.base,
+            module,
+            ("vs_fullscreen", "afterglow_user_scene"),
+            false,
+            samples,
+        )
+    }
+
+    /// Rebuilds the pipelines in use for another sample count.
     pub fn set_samples(&mut self, gpu: &Gpu, samples: u32) {
         if samples != self.samples {
-            let layouts = [&self.base_layout, &self.pixels_layout, &self.image_layout];
-            self.pipes = Self::pipes(gpu, &self.module, layouts, samples);
+            self.samples = samples;
+            self.pipes.clear();
+            self.ensure_pipe(gpu);
             if let Some(user) = self.user.take() {
                 let pipe = self.user_pipe(gpu, &user.module, samples);
                 self.user = Some(UserShader { pipe, ..user });
             }
-            self.samples = samples;
         }
     }
 
     /// Compiles a user's scene shader and its pipeline, without using it
     /// yet: the caller checks the compilation result first.
     pub fn prepare_shader(&self, gpu: &Gpu, source: &str) -> UserShader {
-        let full = format!("{}{source}\n{USER_SUFFIX}", user_prefix());
-        let module = gpu
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("scene: user shader"),
-                source: wgpu::ShaderSource::Wgsl(full.into()),
-            });
+        let full = format!("{}{source}\n{USER_SUFFIX}", super::content::user_prefix());
+        let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("scene: user shader"),
+            source: wgpu::ShaderSource::Wgsl(full.into()),
+        });
         let pipe = self.user_pipe(gpu, &module, self.samples);
         UserShader {
             source: source.to_string(),
@@ -312,20 +266,12 @@ impl ScenePass {
         self.content_group = None;
     }
 
-    /// The pipeline the pass will use (all share format and sample count).
-    pub fn pipe(&self) -> &Pipe {
-        match self.content {
-            Content::DemoScene => &self.pipes.scene,
-            Content::Pattern => &self.pipes.pattern,
-            Content::Solid(_) => &self.pipes.solid,
-            Content::Shape(_) => &self.pipes.shape,
-            Content::Pixels(_) => &self.pipes.pixels,
-            Content::Image(_) => &self.pipes.image,
-            Content::Shader(_) => self
-                .user
-                .as_ref()
-                .map(|u| &u.pipe)
-                .unwrap_or(&self.pipes.solid),
+    /// The pipeline the pass uses now (`None` only while a shader content
+    /// has no compiled module, which `set_content` never leaves behind).
+    fn pipe(&self) -> Option<&Pipe> {
+        match self.kind() {
+            Some(kind) => self.pipes.get(&kind),
+            None => self.user.as_ref().map(|u| &u.pipe),
         }
     }
 
@@ -336,7 +282,8 @@ impl ScenePass {
     /// Bytes of the content's own texture (image or pixels), if any.
     pub fn content_bytes(&self) -> u64 {
         match &self.content {
-            Content::Image(img) => crate::targets::texture_bytes(&img.texture),
+            Content::Image(img) => texture_bytes(&img.texture),
+            #[cfg(feature = "fixtures")]
             Content::Pixels(p) => p.width as u64 * p.height as u64 * 16,
             _ => 0,
         }
@@ -344,120 +291,126 @@ impl ScenePass {
 
     /// Replaces the content; an image is uploaded now, not per frame.
     pub fn set_content(&mut self, gpu: &Gpu, content: Content) -> Result<(), Error> {
-        if let Content::Pixels(img) = &content {
-            let max = gpu.max_texture_size();
-            if img.width == 0 || img.height == 0 || img.width > max || img.height > max {
-                return Err(Error::argument(
-                    "image",
-                    format!(
-                        "is {}×{} pixels; each side must be 1 to {max}",
-                        img.width, img.height
-                    ),
-                ));
-            }
-            if img.data.len() != img.width as usize * img.height as usize {
-                return Err(Error::argument(
-                    "image",
-                    format!(
-                        "is {}×{} pixels but has {} values",
-                        img.width,
-                        img.height,
-                        img.data.len()
-                    ),
-                ));
-            }
-            let size = wgpu::Extent3d {
-                width: img.width,
-                height: img.height,
-                depth_or_array_layers: 1,
-            };
-            let texture = gpu.create_texture(&wgpu::TextureDescriptor {
-                label: Some("scene pixels"),
-                size,
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba32Float,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            })?;
-            gpu.queue.write_texture(
-                texture.as_image_copy(),
-                bytemuck::cast_slice(&img.data),
-                wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(img.width * 16),
-                    rows_per_image: Some(img.height),
-                },
-                size,
-            );
-            let view = gpu.create_view(
-                &texture,
-                &wgpu::TextureViewDescriptor {
-                    label: Some("scene pixels view"),
-                    ..Default::default()
-                },
-            );
-            self.content_group = Some(gpu.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("scene pixels bind group"),
-                layout: &self.pixels_group_layout,
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view),
-                }],
-            }));
-        } else if let Content::Image(img) = &content {
-            let view = gpu.create_view(
-                &img.texture,
-                &wgpu::TextureViewDescriptor {
-                    label: Some("scene image view"),
-                    ..Default::default()
-                },
-            );
-            self.content_group = Some(gpu.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("scene image bind group"),
-                layout: &self.image_group_layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(&view),
+        self.content_group = match &content {
+            Content::Image(img) => {
+                let view = gpu.create_view(
+                    &img.texture,
+                    &wgpu::TextureViewDescriptor {
+                        label: Some("scene image view"),
+                        ..Default::default()
                     },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::Sampler(&self.image_sampler),
-                    },
-                ],
-            }));
-        } else if let Content::Shader(source) = &content {
-            let shader = self.prepare_shader(gpu, source);
-            self.install_shader(gpu, shader);
-            return Ok(());
-        } else {
-            self.content_group = None;
-        }
+                );
+                Some(gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("scene image bind group"),
+                    layout: &self.layouts.image_group,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: wgpu::BindingResource::TextureView(&view),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: wgpu::BindingResource::Sampler(&self.image_sampler),
+                        },
+                    ],
+                }))
+            }
+            Content::Shader(source) => {
+                let shader = self.prepare_shader(gpu, source);
+                self.install_shader(gpu, shader);
+                return Ok(());
+            }
+            #[cfg(feature = "fixtures")]
+            Content::Pixels(img) => Some(self.fixtures.upload(gpu, img)?),
+            _ => None,
+        };
         self.content = content;
+        self.ensure_pipe(gpu);
+        Ok(())
+    }
+}
+
+impl Pass for ScenePass {
+    /// Creates the scene's targets, adds the scene step and publishes the
+    /// HDR image (and, for the tonemapped resolve, the stored MSAA color).
+    fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
+        use wgpu::TextureUsages as U;
+        let size = f.size();
+        let samples = f.settings.msaa.sample_count();
+        let transient = f.transient();
+        let hdr = f.texture(
+            "hdr target",
+            size,
+            HDR_FORMAT,
+            1,
+            1,
+            U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
+        )?;
+        let hdr = f.view(&hdr, 0);
+        let tonemapped = samples > 1 && f.settings.resolve == Resolve::Tonemapped;
+        let msaa = if samples > 1 {
+            // The tonemapped resolve reads the samples: stored and bound.
+            let usage = if tonemapped {
+                U::RENDER_ATTACHMENT | U::TEXTURE_BINDING
+            } else {
+                U::RENDER_ATTACHMENT | transient
+            };
+            let tex = f.texture("msaa color", size, HDR_FORMAT, samples, 1, usage)?;
+            Some(f.view(&tex, 0))
+        } else {
+            None
+        };
+        let depth_label = if samples > 1 { "msaa depth" } else { "depth" };
+        let depth = f.texture(
+            depth_label,
+            size,
+            DEPTH_FORMAT,
+            samples,
+            1,
+            U::RENDER_ATTACHMENT | transient,
+        )?;
+        let depth = f.view(&depth, 0);
+        let pipe = self.pipe().ok_or_else(|| {
+            Error::Graph(crate::graph::GraphError {
+                pass: "scene".into(),
+                attachment: "hdr target".into(),
+                message: "the content has no pipeline".into(),
+            })
+        })?;
+        let color = match &msaa {
+            // With a resolve target only the resolved image is needed:
+            // storing four samples per pixel would write the whole MSAA
+            // target to memory for nothing.
+            Some(m) => ColorAttachment {
+                target: m,
+                resolve: (!tonemapped).then_some(&hdr),
+                load: false,
+                store: tonemapped,
+            },
+            None => ColorAttachment {
+                target: &hdr,
+                resolve: None,
+                load: false,
+                store: true,
+            },
+        };
+        f.pass("scene".into(), pipe, color, Some(&depth), &[], Draw::ByPass);
+        if tonemapped {
+            f.msaa_color = msaa;
+        }
+        f.set_hdr(hdr);
         Ok(())
     }
 
-    /// Records the scene pass. `color` is the MSAA attachment (resolved into
-    /// `resolve` when given) or the HDR target itself.
-    #[allow(clippy::too_many_arguments)]
-    pub fn record(
-        &self,
-        queue: &wgpu::Queue,
-        encoder: &mut wgpu::CommandEncoder,
-        color: &wgpu::TextureView,
-        resolve: Option<&wgpu::TextureView>,
-        store_color: bool,
-        depth: &wgpu::TextureView,
-        size: (u32, u32),
-        time: f32,
-        timestamp_writes: Option<wgpu::RenderPassTimestampWrites<'_>>,
-    ) {
-        let color_param = match &self.content {
+    fn prepare(&self, queue: &wgpu::Queue, info: &FrameInfo, time: f32) {
+        let size = info.size;
+        #[cfg(feature = "fixtures")]
+        let color = match &self.content {
             Content::Solid(c) | Content::Shape(c) => *c,
             _ => [0.0; 4],
         };
+        #[cfg(not(feature = "fixtures"))]
+        let color = [0.0; 4];
         let (gain, image_aspect) = match &self.content {
             Content::Image(img) => (
                 img.gain,
@@ -466,7 +419,7 @@ impl ScenePass {
             _ => (1.0, 1.0),
         };
         let params = SceneParams {
-            color: color_param,
+            color,
             time,
             aspect: size.0 as f32 / size.1.max(1) as f32,
             gain,
@@ -476,47 +429,19 @@ impl ScenePass {
             _pad: 0,
         };
         queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("scene"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: color,
-                depth_slice: None,
-                resolve_target: resolve,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                    // With a resolve target only the resolved image is
-                    // needed: storing four samples per pixel would write
-                    // the whole MSAA target to memory for nothing.
-                    store: if store_color {
-                        wgpu::StoreOp::Store
-                    } else {
-                        wgpu::StoreOp::Discard
-                    },
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: depth,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    // Depth is only tested within this pass.
-                    store: wgpu::StoreOp::Discard,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes,
-            ..Default::default()
-        });
-        pass.set_pipeline(&self.pipe().raw);
+    }
+
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+        let Some(pipe) = self.pipe() else { return };
+        pass.set_pipeline(&pipe.raw);
         pass.set_bind_group(0, &self.params_group, &[]);
+        if let Some(group) = &self.content_group {
+            pass.set_bind_group(1, group, &[]);
+        }
         match &self.content {
             Content::DemoScene => pass.draw(0..36, 0..DEMO_INSTANCES),
+            #[cfg(feature = "fixtures")]
             Content::Shape(_) => pass.draw(0..6, 0..1),
-            Content::Pixels(_) | Content::Image(_) => {
-                if let Some(group) = &self.content_group {
-                    pass.set_bind_group(1, group, &[]);
-                    pass.draw(0..3, 0..1);
-                }
-            }
             _ => pass.draw(0..3, 0..1),
         }
     }

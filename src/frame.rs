@@ -1,0 +1,431 @@
+//! The frame as data: the steps a frame records and the pass graph they
+//! are checked against, built together by [`FrameBuilder`] whenever the
+//! size or the frame's shape changes, never per frame.
+//!
+//! Passes talk to each other through **slots** on the builder, not through
+//! the chain: the scene publishes the HDR image, bloom reads it and
+//! publishes its result, the composite reads both. An effect between bloom
+//! and composite reads the current HDR image and writes a second HDR
+//! target with [`FrameBuilder::swap_hdr`], which becomes the current image;
+//! that target is only allocated when such an effect asks for it.
+
+use crate::error::Error;
+use crate::gpu::Gpu;
+use crate::graph::{ColorDecl, DepthDecl, Graph, PassDecl, TextureDecl, ViewDecl};
+use crate::output::OutputSpec;
+use crate::passes::Pipe;
+use crate::settings::ChainSettings;
+
+/// Format of the offscreen HDR targets: 16-bit float, filterable,
+/// renderable and multisample-capable everywhere WebGPU runs.
+pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+
+/// Depth of the scene pass. Only tested against, never sampled: its store
+/// op is discard and it can be a transient attachment.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24Plus;
+
+/// Approximate bytes of a texture: every mip and sample.
+pub fn texture_bytes(t: &wgpu::Texture) -> u64 {
+    let bpp = t
+        .format()
+        .block_copy_size(Some(wgpu::TextureAspect::All))
+        .unwrap_or(4) as u64;
+    (0..t.mip_level_count())
+        .map(|m| {
+            let w = (t.width() >> m).max(1) as u64;
+            let h = (t.height() >> m).max(1) as u64;
+            w * h * bpp * t.sample_count() as u64
+        })
+        .sum()
+}
+
+/// A texture of the frame and its index in the pass graph.
+pub struct Tex {
+    pub texture: wgpu::Texture,
+    pub id: usize,
+}
+
+/// A one-mip view and its declaration in the pass graph.
+#[derive(Clone)]
+pub struct Image {
+    pub decl: ViewDecl,
+    pub view: wgpu::TextureView,
+}
+
+/// Where a step's color goes.
+#[derive(Clone)]
+pub enum Target {
+    Image(Image),
+    /// The output handed to the frame when it is recorded (the canvas).
+    Output,
+}
+
+/// How a step draws once its render pass is open.
+pub enum Draw {
+    /// One full-screen triangle with a pipeline and one bind group.
+    Fullscreen {
+        pipeline: wgpu::RenderPipeline,
+        bind_group: wgpu::BindGroup,
+    },
+    /// The pass that added the step draws (content that changes without
+    /// the frame being rebuilt, such as the scene's).
+    ByPass,
+}
+
+/// One render pass of the frame.
+pub struct Step {
+    pub name: String,
+    /// Index of the pass (in chain order) that added the step.
+    pub owner: usize,
+    /// The color attachment; `None`: the output of the frame.
+    pub color: Option<wgpu::TextureView>,
+    pub resolve: Option<wgpu::TextureView>,
+    /// Add onto the target instead of clearing it.
+    pub load: bool,
+    /// Keep the color after the pass (discarded when only its resolve is used).
+    pub store: bool,
+    /// A depth attachment, cleared to 1 and discarded after the pass.
+    pub depth: Option<wgpu::TextureView>,
+    pub draw: Draw,
+}
+
+/// A color attachment as a pass declares it.
+pub struct ColorAttachment<'a> {
+    pub target: &'a Image,
+    pub resolve: Option<&'a Image>,
+    pub load: bool,
+    pub store: bool,
+}
+
+/// The bloom result handed to the composite.
+#[derive(Clone)]
+pub struct BloomResult {
+    pub image: Image,
+    /// How many blurred levels the result accumulates.
+    pub levels: u32,
+}
+
+/// What the frame's uniforms depend on besides the settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// Size of the offscreen targets.
+    pub size: (u32, u32),
+    /// Blurred levels accumulated by bloom (0 when it is off).
+    pub bloom_levels: u32,
+}
+
+pub struct FrameBuilder<'a> {
+    pub gpu: &'a Gpu,
+    pub settings: &'a ChainSettings,
+    pub output: &'a OutputSpec,
+    pub info: FrameInfo,
+    graph: Graph,
+    steps: Vec<Step>,
+    textures: Vec<wgpu::Texture>,
+    owner: usize,
+    output_decl: ViewDecl,
+    hdr: Option<Image>,
+    spare_hdr: Option<Image>,
+    /// The stored multisampled scene color, for a resolve pass.
+    pub msaa_color: Option<Image>,
+    pub bloom: Option<BloomResult>,
+}
+
+/// A built frame: its textures (destroyed when the frame is replaced),
+/// its steps and the graph they were checked against.
+pub struct Frame {
+    pub textures: Vec<wgpu::Texture>,
+    pub steps: Vec<Step>,
+    pub graph: Graph,
+    pub info: FrameInfo,
+}
+
+impl Drop for Frame {
+    /// The frame's textures are returned when the frame is replaced (resize,
+    /// a shape change), not when the garbage collector gets to them.
+    fn drop(&mut self) {
+        for t in &self.textures {
+            t.destroy();
+        }
+    }
+}
+
+impl<'a> FrameBuilder<'a> {
+    pub fn new(
+        gpu: &'a Gpu,
+        settings: &'a ChainSettings,
+        output: &'a OutputSpec,
+        size: (u32, u32),
+        output_size: (u32, u32),
+    ) -> FrameBuilder<'a> {
+        let mut graph = Graph::default();
+        let id = graph.texture(TextureDecl {
+            label: "canvas".into(),
+            format: output.format,
+            sample_count: 1,
+            size: output_size,
+            mip_levels: 1,
+        });
+        FrameBuilder {
+            gpu,
+            settings,
+            output,
+            info: FrameInfo {
+                size,
+                bloom_levels: 0,
+            },
+            output_decl: ViewDecl {
+                texture: id,
+                mip: 0,
+                format: output.view_format,
+            },
+            graph,
+            steps: Vec::new(),
+            textures: Vec::new(),
+            owner: 0,
+            hdr: None,
+            spare_hdr: None,
+            msaa_color: None,
+            bloom: None,
+        }
+    }
+
+    /// Size of the offscreen targets.
+    pub fn size(&self) -> (u32, u32) {
+        self.info.size
+    }
+
+    /// Steps added from now on belong to pass `owner`.
+    pub fn set_owner(&mut self, owner: usize) {
+        self.owner = owner;
+    }
+
+    /// `TRANSIENT_ATTACHMENT` where the device takes it: for attachments
+    /// that live only inside one pass.
+    pub fn transient(&self) -> wgpu::TextureUsages {
+        if self.gpu.transient_attachments {
+            wgpu::TextureUsages::TRANSIENT_ATTACHMENT
+        } else {
+            wgpu::TextureUsages::empty()
+        }
+    }
+
+    /// Creates a texture of the frame and declares it in the graph.
+    pub fn texture(
+        &mut self,
+        label: &str,
+        size: (u32, u32),
+        format: wgpu::TextureFormat,
+        samples: u32,
+        mips: u32,
+        usage: wgpu::TextureUsages,
+    ) -> Result<Tex, Error> {
+        let texture = self.gpu.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width: size.0,
+                height: size.1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: mips,
+            sample_count: samples,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        })?;
+        let id = self.graph.texture(TextureDecl {
+            label: label.to_string(),
+            format: texture.format(),
+            sample_count: texture.sample_count(),
+            size: (texture.width(), texture.height()),
+            mip_levels: texture.mip_level_count(),
+        });
+        self.textures.push(texture.clone());
+        Ok(Tex { texture, id })
+    }
+
+    /// A one-mip view of `tex`.
+    pub fn view(&self, tex: &Tex, mip: u32) -> Image {
+        let decl = self.graph.view(tex.id, mip);
+        let label = format!("{} view", self.graph.view_name(&decl));
+        let view = self.gpu.create_view(
+            &tex.texture,
+            &wgpu::TextureViewDescriptor {
+                label: Some(&label),
+                base_mip_level: mip,
+                mip_level_count: Some(1),
+                ..Default::default()
+            },
+        );
+        Image { decl, view }
+    }
+
+    /// The current HDR image. Fails (naming `pass`) before the scene has
+    /// published one.
+    pub fn hdr(&self, pass: &str) -> Result<Image, Error> {
+        self.hdr.clone().ok_or_else(|| {
+            Error::Graph(crate::graph::GraphError {
+                pass: pass.into(),
+                attachment: "hdr".into(),
+                message: "reads the HDR image before any pass wrote it".into(),
+            })
+        })
+    }
+
+    /// Publishes `image` as the current HDR image.
+    pub fn set_hdr(&mut self, image: Image) {
+        self.hdr = Some(image);
+    }
+
+    /// For an effect on the HDR image: returns (the current image to read,
+    /// a second HDR target to write), and makes the second the current one.
+    /// The second target is allocated on first use in the frame.
+    pub fn swap_hdr(&mut self, pass: &str) -> Result<(Image, Image), Error> {
+        let read = self.hdr(pass)?;
+        let write = match self.spare_hdr.take() {
+            Some(spare) => spare,
+            None => {
+                let tex = self.texture(
+                    "hdr target 2",
+                    self.info.size,
+                    HDR_FORMAT,
+                    1,
+                    1,
+                    wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+                )?;
+                self.view(&tex, 0)
+            }
+        };
+        self.spare_hdr = Some(read.clone());
+        self.hdr = Some(write.clone());
+        Ok((read, write))
+    }
+
+    /// Adds a render pass: its declaration in the graph and its step,
+    /// from the same values, so the graph checked is the frame recorded.
+    pub fn pass(
+        &mut self,
+        name: String,
+        pipe: &Pipe,
+        color: ColorAttachment<'_>,
+        depth: Option<&Image>,
+        sampled: &[&Image],
+        draw: Draw,
+    ) {
+        self.push(name, pipe, color, depth, sampled, draw);
+    }
+
+    /// Adds a full-screen pass into `target` (`None`: the output).
+    pub fn fullscreen(
+        &mut self,
+        name: String,
+        pipe: &Pipe,
+        bind_group: wgpu::BindGroup,
+        target: Option<&Image>,
+        sampled: &[&Image],
+        accumulate: bool,
+    ) {
+        let draw = Draw::Fullscreen {
+            pipeline: pipe.raw.clone(),
+            bind_group,
+        };
+        match target {
+            Some(image) => self.push(
+                name,
+                pipe,
+                ColorAttachment {
+                    target: image,
+                    resolve: None,
+                    load: accumulate,
+                    store: true,
+                },
+                None,
+                sampled,
+                draw,
+            ),
+            None => {
+                // The output's view exists only while a frame is recorded.
+                let decl = self.output_decl;
+                self.declare(&name, pipe, decl, None, None, sampled);
+                self.steps.push(Step {
+                    name,
+                    owner: self.owner,
+                    color: None,
+                    resolve: None,
+                    load: accumulate,
+                    store: true,
+                    depth: None,
+                    draw,
+                });
+            }
+        }
+    }
+
+    fn push(
+        &mut self,
+        name: String,
+        pipe: &Pipe,
+        color: ColorAttachment<'_>,
+        depth: Option<&Image>,
+        sampled: &[&Image],
+        draw: Draw,
+    ) {
+        self.declare(
+            &name,
+            pipe,
+            color.target.decl,
+            color.resolve.map(|r| r.decl),
+            depth.map(|d| d.decl),
+            sampled,
+        );
+        self.steps.push(Step {
+            name,
+            owner: self.owner,
+            color: Some(color.target.view.clone()),
+            resolve: color.resolve.map(|r| r.view.clone()),
+            load: color.load,
+            store: color.store,
+            depth: depth.map(|d| d.view.clone()),
+            draw,
+        });
+    }
+
+    fn declare(
+        &mut self,
+        name: &str,
+        pipe: &Pipe,
+        color: ViewDecl,
+        resolve: Option<ViewDecl>,
+        depth: Option<ViewDecl>,
+        sampled: &[&Image],
+    ) {
+        self.graph.passes.push(PassDecl {
+            name: name.to_string(),
+            colors: vec![ColorDecl {
+                view: color,
+                resolve_target: resolve,
+                pipeline_format: pipe.color_format,
+            }],
+            depth: depth.map(|view| DepthDecl {
+                view,
+                read_only: false,
+                pipeline_writes: pipe.depth_write,
+            }),
+            pipeline_depth: pipe.depth_format,
+            pipeline_samples: pipe.samples,
+            sampled: sampled.iter().map(|i| i.decl).collect(),
+        });
+    }
+
+    /// Validates the graph and hands the frame over.
+    pub fn finish(self) -> Result<Frame, Error> {
+        self.graph.validate()?;
+        Ok(Frame {
+            textures: self.textures,
+            steps: self.steps,
+            graph: self.graph,
+            info: self.info,
+        })
+    }
+}

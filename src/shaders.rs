@@ -1,0 +1,88 @@
+//! The WGSL the crate ships, in one registry.
+//!
+//! Every module is composed from files in `shaders/` behind one generated
+//! prelude: the constants WGSL shares with Rust (the composite's flag bits,
+//! the tonemapper indices) are written here from their Rust definitions,
+//! never by hand in the shader files, so the two cannot drift apart.
+
+use std::fmt::Write;
+
+use crate::gpu::Gpu;
+use crate::options::Tonemapper;
+use crate::output;
+
+/// The full-screen triangle vertex stage, shared by every full-screen pass.
+pub const FULLSCREEN_WGSL: &str = include_str!("../shaders/fullscreen.wgsl");
+
+/// NaN/Inf guards shared by the internal passes.
+pub const GUARDS_WGSL: &str = include_str!("../shaders/guards.wgsl");
+
+/// The constants shared with Rust, as WGSL.
+pub fn constants() -> String {
+    let mut s = String::from("// Generated from the Rust definitions (src/shaders.rs).\n");
+    for (name, value) in output::FLAGS {
+        let _ = writeln!(s, "const {name}: u32 = {value}u;");
+    }
+    // A variant missing here fails the composite shader's compilation
+    // (its TONEMAP_* name is undefined), which the registry test catches.
+    for t in [
+        Tonemapper::None,
+        Tonemapper::Agx,
+        Tonemapper::Aces,
+        Tonemapper::KhronosNeutral,
+        Tonemapper::Reinhard,
+    ] {
+        let _ = writeln!(
+            s,
+            "const TONEMAP_{}: u32 = {}u;",
+            t.as_str().to_uppercase().replace('-', "_"),
+            t.shader_index()
+        );
+    }
+    s
+}
+
+/// The WGSL of a module: the generated constants, the shared full-screen
+/// vertex stage and guards, then `parts`.
+pub fn compose(parts: &[&str]) -> String {
+    let mut source = format!("{}\n{FULLSCREEN_WGSL}\n{GUARDS_WGSL}", constants());
+    for p in parts {
+        source.push('\n');
+        source.push_str(p);
+    }
+    source
+}
+
+/// Compiles a module made of [`compose`]d `parts`.
+pub fn shader_module(gpu: &Gpu, label: &str, parts: &[&str]) -> wgpu::ShaderModule {
+    gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(compose(parts).into()),
+    })
+}
+
+/// Every module the crate compiles, by name, as the GPU receives it. A
+/// user's scene shader is represented by a minimal valid one.
+pub fn registry() -> Vec<(&'static str, String)> {
+    use crate::passes::{bloom, composite, content, resolve, scene};
+    #[allow(unused_mut)]
+    let mut all = vec![
+        ("scene", compose(scene::SHADER_PARTS)),
+        ("bloom", compose(bloom::SHADER_PARTS)),
+        ("resolve", compose(resolve::SHADER_PARTS)),
+        ("composite", compose(composite::SHADER_PARTS)),
+        (
+            "user scene wrapper",
+            content::user_module_source(
+                "fn scene(uv: vec2f, time: f32) -> vec4f { \
+                 return vec4f(uv * resolution() / 100.0, time, 1.0); }",
+            ),
+        ),
+    ];
+    #[cfg(feature = "fixtures")]
+    all.push((
+        "test fixtures",
+        compose(crate::passes::fixtures::SHADER_PARTS),
+    ));
+    all
+}
