@@ -610,6 +610,7 @@ impl WebRenderer {
             format,
             options.canvas.alpha_mode,
             options.canvas.tone_mapping,
+            options.canvas.color_space,
         )?;
         let max = gpu.max_texture_size();
         let (w, h) = canvas.size();
@@ -617,7 +618,7 @@ impl WebRenderer {
         canvas.set_size(size);
         canvas.configure(&gpu, &output, &options.canvas)?;
         let render_size = scaled(size, options.render_scale, max);
-        let mut chain = Chain::new(&gpu, output, options, render_size)?;
+        let mut chain = Chain::new(&gpu, output, options.into(), render_size)?;
         chain.resize_scaled(&gpu, render_size, size)?;
         Ok(WebRenderer {
             gpu,
@@ -692,11 +693,14 @@ impl WebRenderer {
         }
         // Fetched every frame: the texture belongs to this frame only.
         let texture = self.canvas.current_texture(&self.gpu)?;
-        let view = texture.create_view(&wgpu::TextureViewDescriptor {
-            label: Some("canvas view"),
-            format: Some(self.chain.output().view_format),
-            ..Default::default()
-        });
+        let view = self.gpu.create_canvas_view(
+            &texture,
+            &wgpu::TextureViewDescriptor {
+                label: Some("canvas view"),
+                format: Some(self.chain.output().view_format),
+                ..Default::default()
+            },
+        );
         let gpu = &self.gpu;
         let (_, readback) = self.chain.submit_frame(gpu, &view, time, |encoder| {
             read.then(|| Readback::record(gpu, encoder, &texture))
@@ -745,7 +749,12 @@ impl WebRenderer {
             prev_output
         } else {
             let format = canvas::resolve_format(next.canvas.format)?;
-            OutputSpec::new(format, next.canvas.alpha_mode, next.canvas.tone_mapping)?
+            OutputSpec::new(
+                format,
+                next.canvas.alpha_mode,
+                next.canvas.tone_mapping,
+                next.canvas.color_space,
+            )?
         };
         if let Err(e) = self.apply_options_steps(prev, next, output) {
             // Best effort back to where we were; the first error is reported.
@@ -764,7 +773,7 @@ impl WebRenderer {
         if output != *self.chain.output() {
             self.chain.set_output(&self.gpu, output)?;
         }
-        self.chain.set_options(&self.gpu, next)?;
+        self.chain.set_settings(&self.gpu, next.into())?;
         self.options = next;
         if next.render_scale != prev.render_scale {
             self.resize_chain()?;
@@ -853,7 +862,7 @@ impl WebRenderer {
             self.options.render_scale,
             gpu.max_texture_size(),
         );
-        let mut chain = Chain::new(&gpu, output, self.options, render)?;
+        let mut chain = Chain::new(&gpu, output, self.options.into(), render)?;
         chain.resize_scaled(&gpu, render, self.canvas_size)?;
         if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
             self.canvas.configure(&gpu, &output, &self.options.canvas)?;

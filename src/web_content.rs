@@ -246,7 +246,7 @@ pub fn shader_result(
     source: &str,
 ) -> Result<(), JsValue> {
     let user_lines = source.lines().count().max(1) as i64;
-    let prefix_lines = crate::passes::scene::user_prefix().lines().count() as i64;
+    let prefix_lines = crate::passes::content::user_prefix().lines().count() as i64;
     let first = info
         .messages
         .iter()

@@ -667,14 +667,20 @@ async fn frames_create_no_gpu_objects_after_warm_up() {
         let r = create(&c, variant).await;
         r.render(Some(JsValue::from(0.0))).unwrap();
         let before = r.with_gpu(|g| g.counters.snapshot()).unwrap();
+        let frames_before = frames_rendered(&r);
         for i in 1..6 {
             r.render(Some(JsValue::from(i as f64 * 0.1))).unwrap();
         }
         assert_eq!(
-            r.with_gpu(|g| g.counters.snapshot()).unwrap(),
-            before,
-            "{variant}"
+            frames_rendered(&r),
+            frames_before + 5,
+            "{variant}: frames rendered"
         );
+        let delta = r
+            .with_gpu(|g| g.counters.snapshot())
+            .unwrap()
+            .since(&before);
+        check_frame_objects(&delta, 5, true, variant);
         assert_no_gpu_errors(&r);
     }
 }
@@ -952,7 +958,11 @@ async fn unchanged_and_uniform_only_options_create_nothing() {
         r#"{"exposure":1.5,"tonemapper":"aces","bloom":{"intensity":1.2,"threshold":0.8,"radius":2}}"#,
     );
     r.render(None).unwrap();
-    assert_eq!(r.with_gpu(|g| g.counters.snapshot()).unwrap(), before);
+    let delta = r
+        .with_gpu(|g| g.counters.snapshot())
+        .unwrap()
+        .since(&before);
+    check_frame_objects(&delta, 1, true, "uniform-only option changes");
     // A shape change does rebuild.
     set(&r, r#"{"msaa":1}"#);
     assert_ne!(r.with_gpu(|g| g.counters.snapshot()).unwrap(), before);
@@ -1551,4 +1561,10 @@ async fn image_edges_against_transparency_have_no_dark_fringe() {
     }
     assert!(blended > 10, "pixels between the two texels: {blended}");
     assert_no_gpu_errors(&r);
+}
+
+/// Frames rendered so far, from `stats()`.
+fn frames_rendered(r: &Renderer) -> u64 {
+    let stats = r.stats().expect("stats");
+    get(&stats, "frames").as_f64().expect("frames is a number") as u64
 }

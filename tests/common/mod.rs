@@ -251,3 +251,25 @@ pub fn check_lit_and_animated(a: &Image, b: &Image) {
     let changed = a.data.iter().zip(&b.data).filter(|(x, y)| x != y).count();
     assert!(changed > 100, "changed bytes between frames: {changed}");
 }
+
+/// Checks what `frames` rendered frames created: on the web exactly one
+/// canvas texture and one canvas view per frame (`per_frame_canvas`),
+/// natively none; every other kind of GPU object zero.
+pub fn check_frame_objects(
+    delta: &afterglow::gpu::CounterSnapshot,
+    frames: u64,
+    per_frame_canvas: bool,
+    what: &str,
+) {
+    let canvas = if per_frame_canvas { frames } else { 0 };
+    for (kind, n) in delta.entries() {
+        let allowed = match kind {
+            "canvas_textures" | "canvas_views" => canvas,
+            _ => 0,
+        };
+        assert_eq!(
+            n, allowed,
+            "{what}: {n} {kind} created by {frames} frame(s)"
+        );
+    }
+}
