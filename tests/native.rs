@@ -584,3 +584,43 @@ fn display_p3_output_converts_primaries() {
         assert_close(p[c], 188, 2, &format!("P3 grey channel {c}"));
     }
 }
+
+/// The HDR slot: an effect between bloom and composite reads the current
+/// HDR image and writes a second HDR target, which becomes current; the
+/// second target is allocated once per frame, only when asked for, and the
+/// two alternate after that.
+#[test]
+fn an_hdr_effect_swaps_between_two_targets() {
+    use afterglow::frame::{FrameBuilder, HDR_FORMAT};
+    let gpu = pollster::block_on(vulkan_gpu()).expect("lavapipe");
+    let settings = afterglow::ChainSettings::default();
+    let output = OutputSpec::new(
+        F::Rgba8Unorm,
+        AlphaMode::Opaque,
+        ToneMapping::Standard,
+        Default::default(),
+    )
+    .unwrap();
+    let mut f = FrameBuilder::new(&gpu, &settings, &output, (32, 16), (32, 16));
+    assert!(f.hdr("effect").is_err(), "no HDR image before the scene");
+    assert!(f.swap_hdr("effect").is_err());
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+    let first = f.texture("hdr target", (32, 16), HDR_FORMAT, 1, 1, usage).unwrap();
+    let first = f.view(&first, 0);
+    f.set_hdr(first.clone());
+    let textures_before = gpu.counters.snapshot().textures;
+    let (read, write) = f.swap_hdr("effect 1").unwrap();
+    assert_eq!(read.decl, first.decl, "reads the scene's image");
+    assert_ne!(write.decl.texture, read.decl.texture);
+    assert_eq!(f.hdr("composite").unwrap().decl, write.decl, "the written one is current");
+    let (read2, write2) = f.swap_hdr("effect 2").unwrap();
+    assert_eq!(read2.decl, write.decl);
+    assert_eq!(write2.decl, first.decl, "the two targets alternate");
+    assert_eq!(
+        gpu.counters.snapshot().textures - textures_before,
+        1,
+        "one second target for any number of effects"
+    );
+    let frame = f.finish().unwrap();
+    assert_eq!(frame.textures.len(), 2);
+}
