@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::gpu::Gpu;
 use crate::graph::{ColorDecl, DepthDecl, Graph, PassDecl, TextureDecl, ViewDecl};
 use crate::output::OutputSpec;
-use crate::passes::Pipe;
+use crate::pipeline::Pipe;
 use crate::settings::ChainSettings;
 
 /// Format of the offscreen HDR targets: 16-bit float, filterable,

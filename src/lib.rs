@@ -23,6 +23,7 @@ pub mod graph;
 pub mod options;
 pub mod output;
 pub mod passes;
+pub mod pipeline;
 pub mod readback;
 pub mod settings;
 pub mod shaders;

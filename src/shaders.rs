@@ -60,29 +60,3 @@ pub fn shader_module(gpu: &Gpu, label: &str, parts: &[&str]) -> wgpu::ShaderModu
         source: wgpu::ShaderSource::Wgsl(compose(parts).into()),
     })
 }
-
-/// Every module the crate compiles, by name, as the GPU receives it. A
-/// user's scene shader is represented by a minimal valid one.
-pub fn registry() -> Vec<(&'static str, String)> {
-    use crate::passes::{bloom, composite, content, resolve, scene};
-    #[allow(unused_mut)]
-    let mut all = vec![
-        ("scene", compose(scene::SHADER_PARTS)),
-        ("bloom", compose(bloom::SHADER_PARTS)),
-        ("resolve", compose(resolve::SHADER_PARTS)),
-        ("composite", compose(composite::SHADER_PARTS)),
-        (
-            "user scene wrapper",
-            content::user_module_source(
-                "fn scene(uv: vec2f, time: f32) -> vec4f { \
-                 return vec4f(uv * resolution() / 100.0, time, 1.0); }",
-            ),
-        ),
-    ];
-    #[cfg(feature = "fixtures")]
-    all.push((
-        "test fixtures",
-        compose(crate::passes::fixtures::SHADER_PARTS),
-    ));
-    all
-}

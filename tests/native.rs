@@ -605,14 +605,20 @@ fn an_hdr_effect_swaps_between_two_targets() {
     assert!(f.hdr("effect").is_err(), "no HDR image before the scene");
     assert!(f.swap_hdr("effect").is_err());
     let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-    let first = f.texture("hdr target", (32, 16), HDR_FORMAT, 1, 1, usage).unwrap();
+    let first = f
+        .texture("hdr target", (32, 16), HDR_FORMAT, 1, 1, usage)
+        .unwrap();
     let first = f.view(&first, 0);
     f.set_hdr(first.clone());
     let textures_before = gpu.counters.snapshot().textures;
     let (read, write) = f.swap_hdr("effect 1").unwrap();
     assert_eq!(read.decl, first.decl, "reads the scene's image");
     assert_ne!(write.decl.texture, read.decl.texture);
-    assert_eq!(f.hdr("composite").unwrap().decl, write.decl, "the written one is current");
+    assert_eq!(
+        f.hdr("composite").unwrap().decl,
+        write.decl,
+        "the written one is current"
+    );
     let (read2, write2) = f.swap_hdr("effect 2").unwrap();
     assert_eq!(read2.decl, write.decl);
     assert_eq!(write2.decl, first.decl, "the two targets alternate");

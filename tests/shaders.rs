@@ -4,8 +4,8 @@
 //! shared with Rust, compared member by member with its Rust struct.
 #![cfg(not(target_arch = "wasm32"))]
 
+use afterglow::passes::shader_registry as registry;
 use afterglow::passes::uniform_layouts;
-use afterglow::shaders::registry;
 
 fn parse(name: &str, source: &str) -> naga::Module {
     let module = match naga::front::wgsl::parse_str(source) {

@@ -3,8 +3,7 @@
 //! a solid colour, a tilted square, and exact pixels.
 
 use super::content::PixelImage;
-use super::scene::{Kind, Layouts, ScenePass};
-use super::{entry, layout, pipeline_layout, shader_module, Pipe};
+use super::{entry, layout, pipeline_layout, shader_module};
 use crate::error::Error;
 use crate::gpu::Gpu;
 
@@ -13,6 +12,14 @@ pub const SHADER_PARTS: &[&str] = &[
     include_str!("../../shaders/scene_params.wgsl"),
     include_str!("../../shaders/fixtures.wgsl"),
 ];
+
+/// The kinds of test content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FixtureKind {
+    Solid,
+    Shape,
+    Pixels,
+}
 
 pub struct Fixtures {
     module: wgpu::ShaderModule,
@@ -45,25 +52,37 @@ impl Fixtures {
         }
     }
 
-    pub(crate) fn pipe(&self, gpu: &Gpu, layouts: &Layouts, kind: Kind, samples: u32) -> Pipe {
-        let (label, layout, entries) = match kind {
-            Kind::Shape => (
-                "scene: shape pipeline",
-                &layouts.base,
-                ("vs_shape", "fs_solid"),
-            ),
-            Kind::Pixels => (
-                "scene: pixels pipeline",
-                &self.pixels_layout,
-                ("vs_fullscreen", "fs_pixels"),
-            ),
-            _ => (
+    /// What the scene pass needs to make a fixture's pipeline: label,
+    /// layout (`None`: the scene's base layout), module and entry points.
+    pub fn pipe_spec(
+        &self,
+        kind: FixtureKind,
+    ) -> (
+        &'static str,
+        Option<&wgpu::PipelineLayout>,
+        &wgpu::ShaderModule,
+        (&'static str, &'static str),
+    ) {
+        match kind {
+            FixtureKind::Solid => (
                 "scene: solid pipeline",
-                &layouts.base,
+                None,
+                &self.module,
                 ("vs_fullscreen", "fs_solid"),
             ),
-        };
-        ScenePass::make_pipe(gpu, label, layout, &self.module, entries, false, samples)
+            FixtureKind::Shape => (
+                "scene: shape pipeline",
+                None,
+                &self.module,
+                ("vs_shape", "fs_solid"),
+            ),
+            FixtureKind::Pixels => (
+                "scene: pixels pipeline",
+                Some(&self.pixels_layout),
+                &self.module,
+                ("vs_fullscreen", "fs_pixels"),
+            ),
+        }
     }
 
     /// Uploads exact pixels (rgba32float) and returns their bind group.

@@ -56,28 +56,24 @@ pub struct UserShader {
 
 /// Which pipeline a content kind uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Kind {
+enum Kind {
     Demo,
     Image,
     #[cfg(feature = "fixtures")]
-    Solid,
-    #[cfg(feature = "fixtures")]
-    Shape,
-    #[cfg(feature = "fixtures")]
-    Pixels,
+    Fixture(super::fixtures::FixtureKind),
 }
 
 /// Layouts every scene pipeline is made with.
-pub(crate) struct Layouts {
-    pub base: wgpu::PipelineLayout,
-    pub image: wgpu::PipelineLayout,
-    pub image_group: wgpu::BindGroupLayout,
-    pub params_group: wgpu::BindGroupLayout,
+struct Layouts {
+    base: wgpu::PipelineLayout,
+    image: wgpu::PipelineLayout,
+    image_group: wgpu::BindGroupLayout,
+    params_group: wgpu::BindGroupLayout,
 }
 
 pub struct ScenePass {
     module: wgpu::ShaderModule,
-    pub(crate) layouts: Layouts,
+    layouts: Layouts,
     image_sampler: wgpu::Sampler,
     params: wgpu::Buffer,
     params_group: wgpu::BindGroup,
@@ -90,7 +86,7 @@ pub struct ScenePass {
     /// Group 1 of image (and pixels) content.
     content_group: Option<wgpu::BindGroup>,
     #[cfg(feature = "fixtures")]
-    pub(crate) fixtures: super::fixtures::Fixtures,
+    fixtures: super::fixtures::Fixtures,
 }
 
 impl ScenePass {
@@ -140,7 +136,7 @@ impl ScenePass {
     }
 
     /// A scene pipeline: HDR color, the scene's depth, this sample count.
-    pub(crate) fn make_pipe(
+    fn make_pipe(
         gpu: &Gpu,
         label: &str,
         layout: &wgpu::PipelineLayout,
@@ -171,11 +167,11 @@ impl ScenePass {
             Content::Image(_) => Some(Kind::Image),
             Content::Shader(_) => None,
             #[cfg(feature = "fixtures")]
-            Content::Solid(_) => Some(Kind::Solid),
+            Content::Solid(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Solid)),
             #[cfg(feature = "fixtures")]
-            Content::Shape(_) => Some(Kind::Shape),
+            Content::Shape(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Shape)),
             #[cfg(feature = "fixtures")]
-            Content::Pixels(_) => Some(Kind::Pixels),
+            Content::Pixels(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Pixels)),
         }
     }
 
@@ -206,7 +202,11 @@ impl ScenePass {
                 s,
             ),
             #[cfg(feature = "fixtures")]
-            fixture => self.fixtures.pipe(gpu, &self.layouts, fixture, s),
+            Kind::Fixture(kind) => {
+                let (label, layout, module, entries) = self.fixtures.pipe_spec(kind);
+                let layout = layout.unwrap_or(&self.layouts.base);
+                Self::make_pipe(gpu, label, layout, module, entries, false, s)
+            }
         };
         self.pipes.insert(kind, pipe);
     }

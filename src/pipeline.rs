@@ -1,0 +1,166 @@
+//! Render pipelines and their layouts, made the same way for every pass:
+//! a [`Pipe`] keeps what the pipeline was created for, so the pass graph
+//! can check it against the attachments it is used with.
+
+use crate::gpu::Gpu;
+
+/// A render pipeline together with what it was created for, so the pass
+/// graph can check it against the attachments it is used with.
+pub struct Pipe {
+    pub raw: wgpu::RenderPipeline,
+    pub color_format: wgpu::TextureFormat,
+    pub depth_format: Option<wgpu::TextureFormat>,
+    /// The pipeline writes depth.
+    pub depth_write: bool,
+    pub samples: u32,
+}
+
+/// How a pipeline's fragment output is combined with the target.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Blend {
+    Replace,
+    /// `one + one`: accumulate (bloom upsample).
+    Add,
+}
+
+/// Everything that varies between the crate's render pipelines.
+pub struct PipeDesc<'a> {
+    pub label: &'a str,
+    pub layout: &'a wgpu::PipelineLayout,
+    pub module: &'a wgpu::ShaderModule,
+    pub vertex_entry: &'a str,
+    pub fragment_entry: &'a str,
+    pub color_format: wgpu::TextureFormat,
+    pub blend: Blend,
+    /// Depth attachment format and whether the pipeline tests and writes it.
+    pub depth: Option<(wgpu::TextureFormat, bool)>,
+    pub samples: u32,
+}
+
+pub fn pipeline(gpu: &Gpu, d: &PipeDesc<'_>) -> Pipe {
+    let blend = match d.blend {
+        Blend::Replace => None,
+        Blend::Add => Some(wgpu::BlendState {
+            color: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::One,
+                dst_factor: wgpu::BlendFactor::One,
+                operation: wgpu::BlendOperation::Add,
+            },
+            alpha: wgpu::BlendComponent::REPLACE,
+        }),
+    };
+    let raw = gpu.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(d.label),
+        layout: Some(d.layout),
+        vertex: wgpu::VertexState {
+            module: d.module,
+            entry_point: Some(d.vertex_entry),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: d.depth.map(|(format, test)| wgpu::DepthStencilState {
+            format,
+            depth_write_enabled: Some(test),
+            depth_compare: Some(if test {
+                wgpu::CompareFunction::Less
+            } else {
+                wgpu::CompareFunction::Always
+            }),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: wgpu::MultisampleState {
+            count: d.samples,
+            ..Default::default()
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: d.module,
+            entry_point: Some(d.fragment_entry),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: d.color_format,
+                blend,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    Pipe {
+        raw,
+        color_format: d.color_format,
+        depth_format: d.depth.map(|(f, _)| f),
+        depth_write: d.depth.is_some_and(|(_, test)| test),
+        samples: d.samples,
+    }
+}
+
+/// A bind group layout entry visible to the fragment stage.
+pub fn entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::VERTEX,
+        ty,
+        count: None,
+    }
+}
+
+pub const UNIFORM: wgpu::BindingType = wgpu::BindingType::Buffer {
+    ty: wgpu::BufferBindingType::Uniform,
+    has_dynamic_offset: false,
+    min_binding_size: None,
+};
+
+pub const FILTERABLE_TEXTURE: wgpu::BindingType = wgpu::BindingType::Texture {
+    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+    view_dimension: wgpu::TextureViewDimension::D2,
+    multisampled: false,
+};
+
+pub const FILTERING_SAMPLER: wgpu::BindingType =
+    wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering);
+
+pub fn layout(
+    gpu: &Gpu,
+    label: &str,
+    entries: &[wgpu::BindGroupLayoutEntry],
+) -> wgpu::BindGroupLayout {
+    gpu.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries,
+    })
+}
+
+pub fn pipeline_layout(
+    gpu: &Gpu,
+    label: &str,
+    groups: &[&wgpu::BindGroupLayout],
+) -> wgpu::PipelineLayout {
+    let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
+    gpu.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: &groups,
+        immediate_size: 0,
+    })
+}
+
+pub fn uniform_buffer(gpu: &Gpu, label: &str, size: usize) -> wgpu::Buffer {
+    gpu.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: size as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+pub fn linear_sampler(gpu: &Gpu, label: &str) -> wgpu::Sampler {
+    gpu.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some(label),
+        address_mode_u: wgpu::AddressMode::ClampToEdge,
+        address_mode_v: wgpu::AddressMode::ClampToEdge,
+        mag_filter: wgpu::FilterMode::Linear,
+        min_filter: wgpu::FilterMode::Linear,
+        ..Default::default()
+    })
+}
