@@ -178,3 +178,17 @@ impl Timing {
         self.latest.lock().ok().and_then(|l| l.clone())
     }
 }
+
+/// Timing is replaced with its frame (resize, a shape change): its query
+/// set and buffers are returned then. A read buffer still being mapped is
+/// left to finish and be collected, so its pending map is not aborted.
+impl Drop for Timing {
+    fn drop(&mut self) {
+        self.queries.destroy();
+        self.resolve.destroy();
+        let busy = self.shared.lock().map(|s| s.busy).unwrap_or(true);
+        if !busy {
+            self.read.destroy();
+        }
+    }
+}
