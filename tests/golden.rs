@@ -190,6 +190,16 @@ fn frames_match_the_reference_images() {
         assert_eq!((gw, gh), (ww, wh), "{}: size", case.name);
         let float = format == F::Rgba16Float;
         let mut worst = (0.0f32, 0usize);
+        let largest = got
+            .iter()
+            .zip(&want)
+            .map(|(g, w)| (g - w).abs())
+            .fold(0.0f32, f32::max);
+        println!(
+            "{}: largest difference {:.2}/255",
+            case.name,
+            largest * 255.0
+        );
         for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
             let tol = if float {
                 (w.abs() / 255.0).max(1.0 / 255.0)
