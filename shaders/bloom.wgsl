@@ -1,12 +1,21 @@
 // Bloom: bright extract, downsample, upsample and Gaussian blur passes.
 //
-// The mip chain follows Jimenez, "Next Generation Post Processing in Call of
-// Duty: Advanced Warfare" (SIGGRAPH 2014): a 13-tap downsample whose five
-// overlapping 2x2 boxes suppress aliasing, and a 3x3 tent upsample added
-// onto the next larger mip. The first downsample weights each box by
-// 1 / (1 + luma) (Karis average) so a single very bright texel (a
-// "firefly") cannot dominate, and it replaces NaN and Inf by 0 so one bad
-// texel cannot spread through the whole chain.
+// The bright extract works on single texels of the HDR target, before any
+// averaging: each texel is made finite (NaN and Inf become 0), scaled by
+// the exposure, compressed by a soft ceiling far above ordinary highlights
+// (so one extreme texel, a "firefly", cannot flood the frame) and
+// thresholded; only then are texels averaged into the half-size base, with
+// a tent whose weights sum to the same total for every texel. A light's
+// bloom is then linear in its energy and does not depend on where it falls
+// on the pixel grid, so small moving lights glow steadily. (Thresholding
+// after a wide average, as the 13-tap Karis-weighted extract of Jimenez,
+// "Next Generation Post Processing in Call of Duty: Advanced Warfare",
+// SIGGRAPH 2014, does, dilutes a light smaller than the filter below the
+// threshold by an amount that depends on its sub-pixel position.)
+//
+// The rest of the mip chain follows that talk: a 13-tap downsample whose
+// five overlapping 2x2 boxes suppress aliasing, and a 3x3 tent upsample
+// added onto the next larger mip.
 //
 // BloomParams is checked against src/passes/bloom.rs by tests/shaders.rs.
 
@@ -22,8 +31,8 @@ struct BloomParams {
     // Gaussian mode: tap spacing in texels of the source.
     gauss_step: f32,
     _pad0: f32,
-    _pad1: f32,
-    _pad2: f32,
+    // Bright extract: source texels per bloom base texel, per axis.
+    extract_scale: vec2f,
 }
 
 @group(0) @binding(0) var src: texture_2d<f32>;
@@ -34,14 +43,6 @@ fn tap(uv: vec2f) -> vec3f {
     return textureSampleLevel(src, src_sampler, uv, 0.0).rgb;
 }
 
-fn luma(c: vec3f) -> f32 {
-    return dot(c, vec3f(0.2126, 0.7152, 0.0722));
-}
-
-fn karis(c: vec3f) -> f32 {
-    return 1.0 / (1.0 + luma(c));
-}
-
 // The 13 taps around uv: a (outer corners), b (outer edges), c (centre),
 // d (inner corners), spaced in texels of the source.
 struct Taps {
@@ -49,7 +50,7 @@ struct Taps {
     h: vec3f, i: vec3f, j: vec3f, k: vec3f, l: vec3f, m: vec3f,
 }
 
-fn taps13(uv: vec2f, guard: bool) -> Taps {
+fn taps13(uv: vec2f) -> Taps {
     let t = 1.0 / vec2f(textureDimensions(src));
     var s: Taps;
     s.a = tap(uv + t * vec2f(-2.0, -2.0));
@@ -65,12 +66,6 @@ fn taps13(uv: vec2f, guard: bool) -> Taps {
     s.k = tap(uv + t * vec2f(1.0, -1.0));
     s.l = tap(uv + t * vec2f(-1.0, 1.0));
     s.m = tap(uv + t * vec2f(1.0, 1.0));
-    if guard {
-        s.a = finite3(s.a); s.b = finite3(s.b); s.c = finite3(s.c); s.d = finite3(s.d);
-        s.e = finite3(s.e); s.f = finite3(s.f); s.g = finite3(s.g); s.h = finite3(s.h);
-        s.i = finite3(s.i); s.j = finite3(s.j); s.k = finite3(s.k); s.l = finite3(s.l);
-        s.m = finite3(s.m);
-    }
     return s;
 }
 
@@ -85,21 +80,6 @@ fn downsample13(s: Taps) -> vec3f {
     return r;
 }
 
-// Same boxes, each weighted by the Karis factor of its average.
-fn downsample13_karis(s: Taps) -> vec3f {
-    let g0 = (s.j + s.k + s.l + s.m) * 0.25;
-    let g1 = (s.a + s.b + s.d + s.e) * 0.25;
-    let g2 = (s.b + s.c + s.e + s.f) * 0.25;
-    let g3 = (s.d + s.e + s.g + s.h) * 0.25;
-    let g4 = (s.e + s.f + s.h + s.i) * 0.25;
-    let w0 = 0.5 * karis(g0);
-    let w1 = 0.125 * karis(g1);
-    let w2 = 0.125 * karis(g2);
-    let w3 = 0.125 * karis(g3);
-    let w4 = 0.125 * karis(g4);
-    return (g0 * w0 + g1 * w1 + g2 * w2 + g3 * w3 + g4 * w4) / (w0 + w1 + w2 + w3 + w4);
-}
-
 // Threshold with a quadratic soft knee: 0 well below, linear well above,
 // smooth in between.
 fn threshold(c: vec3f) -> vec3f {
@@ -111,16 +91,66 @@ fn threshold(c: vec3f) -> vec3f {
     return c * max(contribution, 0.0);
 }
 
+// Where the soft ceiling starts to bite, in scene units after exposure:
+// a texel of radiance x contributes x / (1 + x / CEILING), within 3 % of x
+// up to 30 and never more than CEILING.
+const CEILING: f32 = 1000.0;
+
+// One texel as the bloom sees it: finite, exposed, ceiled, thresholded.
+fn bright(c: vec3f) -> vec3f {
+    let x = max(finite3(c), vec3f(0.0)) * params.exposure;
+    let m = max(x.r, max(x.g, x.b));
+    return threshold(x / (1.0 + m / CEILING));
+}
+
+// The quadratic B-spline, support |t| < 1.5. Its copies at every integer
+// t sum to 1, so resampled at the bloom's stride every source texel
+// contributes the same total whatever its position on the grid.
+fn bspline2(t: f32) -> f32 {
+    let a = abs(t);
+    if a < 0.5 {
+        return 0.75 - a * a;
+    }
+    let b = max(1.5 - a, 0.0);
+    return 0.5 * b * b;
+}
+
 // Bright extract: HDR target -> bloom mip 0 (or the Gaussian ping target).
+// A separable quadratic B-spline over the source texels around this output
+// texel, stretched by the size ratio (6 x 6 texels at half size), of
+// thresholded texels.
 @fragment
 fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
-    let c = downsample13_karis(taps13(in.uv, true)) * params.exposure;
-    return vec4f(threshold(c), 1.0);
+    let scale = params.extract_scale;
+    let p = in.uv * vec2f(textureDimensions(src));
+    let first = vec2i(floor(p - 1.5 * scale + 0.5));
+    let last = vec2i(textureDimensions(src)) - 1;
+    let n = i32(ceil(3.0 * max(scale.x, scale.y)));
+    var sum = vec3f(0.0);
+    for (var j = 0; j < n; j++) {
+        let y = first.y + j;
+        let wy = bspline2((f32(y) + 0.5 - p.y) / scale.y);
+        if wy <= 0.0 || y < 0 || y > last.y {
+            continue;
+        }
+        for (var i = 0; i < n; i++) {
+            let x = first.x + i;
+            let wx = bspline2((f32(x) + 0.5 - p.x) / scale.x);
+            if wx <= 0.0 || x < 0 || x > last.x {
+                continue;
+            }
+            // Texels outside the target are black: light near an edge is
+            // not boosted.
+            sum += wx * wy * bright(textureLoad(src, vec2i(x, y), 0).rgb);
+        }
+    }
+    // The weights of one output texel sum to scale.x * scale.y.
+    return vec4f(sum / (scale.x * scale.y), 1.0);
 }
 
 @fragment
 fn fs_downsample(in: FullscreenOut) -> @location(0) vec4f {
-    return vec4f(downsample13(taps13(in.uv, false)), 1.0);
+    return vec4f(downsample13(taps13(in.uv)), 1.0);
 }
 
 // 3x3 tent, added (blend one + one) onto the next larger mip.

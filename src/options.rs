@@ -200,7 +200,7 @@ pub struct BloomOptions {
     pub threshold: f32,
     /// Softness of the threshold, 0 (hard) to 1. Default 0.5.
     pub knee: f32,
-    /// How much of the blurred light is added back. Default 0.6.
+    /// How much of the blurred light is added back. Default 0.5.
     pub intensity: f32,
     /// Spread of the blur, relative to the default, 0.1 to 4. Independent of
     /// resolution and devicePixelRatio. Default 1.
@@ -219,7 +219,7 @@ impl Default for BloomOptions {
             enabled: true,
             threshold: 1.0,
             knee: 0.5,
-            intensity: 0.6,
+            intensity: 0.5,
             radius: 1.0,
             levels: 8,
             blur: BlurMode::Mip,
@@ -286,7 +286,7 @@ impl Options {
             enabled: false,
             threshold: 1.0,
             knee: 0.5,
-            intensity: 0.6,
+            intensity: 0.5,
             radius: 1.0,
             levels: 8,
             blur: BlurMode::Mip,

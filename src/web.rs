@@ -51,7 +51,7 @@ export interface BloomOptions {
   threshold?: number;
   /** Softness of the threshold, 0 (hard) to 1. Default 0.5. */
   knee?: number;
-  /** How much blurred light is added back, 0 to 100. Default 0.6. */
+  /** How much blurred light is added back, 0 to 100. Default 0.5. */
   intensity?: number;
   /** Spread of the blur relative to the default, 0.1 to 4; independent of
    * resolution and devicePixelRatio. Default 1. */

@@ -630,3 +630,90 @@ fn an_hdr_effect_swaps_between_two_targets() {
     let frame = f.finish().unwrap();
     assert_eq!(frame.textures.len(), 2);
 }
+
+/// Bloom that holds still: a small bright dot moving by sub-pixel steps
+/// blooms in proportion to the pixels it lights (steady halo per lit
+/// pixel) and linearly in its radiance.
+#[test]
+fn a_moving_subpixel_light_blooms_steadily_and_linearly() {
+    let (mut totals, mut steady) = (vec![], vec![]);
+    for radiance in [15.0f32, 30.0] {
+        let mut h = headless_with(measuring(1.0, BlurMode::Mip), F::Rgba16Float, DOT_SIZE);
+        h.set_content(Content::Shader(dot_shader(radiance)))
+            .unwrap();
+        let mut per_frame = vec![];
+        for i in 0..DOT_FRAMES {
+            let img = frame(&h, i as f64);
+            let e = halo_energy(i, |x, y| {
+                let p = img.rgba_f32(x, y).map(srgb_to_linear);
+                (p[0] + p[1] + p[2]) / 3.0
+            });
+            per_frame.push((e, lit_pixels(i)));
+        }
+        let lit: Vec<u32> = per_frame.iter().map(|p| p.1).collect();
+        assert!(
+            lit.iter().any(|&n| n == 1) && lit.iter().any(|&n| n >= 3),
+            "{lit:?}"
+        );
+        let (mean, cv) = steadiness(&per_frame);
+        if std::env::var_os("AFTERGLOW_DOT_DETAIL").is_some() {
+            for (i, (e, lit)) in per_frame.iter().enumerate() {
+                println!(
+                    "  frame {i}: lit {lit}, halo {e:.2}, per lit {:.3}",
+                    e / *lit as f64
+                );
+            }
+        }
+        println!("radiance {radiance}: halo per lit pixel {mean:.4}, variation {cv:.4}");
+        steady.push((radiance, mean, cv));
+        totals.push(per_frame.iter().map(|p| p.0).sum::<f64>());
+    }
+    let ratio = totals[1] / totals[0];
+    println!("halo at 30 / at 15: {ratio:.3}");
+    for (radiance, mean, cv) in steady {
+        assert!(mean > 0.0, "radiance {radiance}: no halo");
+        assert!(
+            cv <= 0.05,
+            "radiance {radiance}: halo per lit pixel varies by {cv:.3}"
+        );
+    }
+    assert!(
+        (1.8..=2.2).contains(&ratio),
+        "halo grows {ratio:.2}× for 2× radiance"
+    );
+}
+
+/// A single extreme pixel (1e4, 1e6) blooms, but no more than a pixel at
+/// the bright extract's soft ceiling (1000): it cannot flood the frame.
+#[test]
+fn an_extreme_pixel_is_bounded_by_the_ceiling() {
+    let mut o = measuring(1.0, BlurMode::Mip);
+    o.canvas.tone_mapping = ToneMapping::Extended;
+    let glow = |value: f32| {
+        let mut h = headless_with(o, F::Rgba16Float, (64, 64));
+        h.set_content(scene_with(value)).unwrap();
+        let img = frame(&h, 0.0);
+        // Light outside the 3×3 around the pixel: its bloom only.
+        let mut sum = 0.0f64;
+        for y in 0..64u32 {
+            for x in 0..64u32 {
+                if x.abs_diff(BAD_PIXEL.0) > 1 || y.abs_diff(BAD_PIXEL.1) > 1 {
+                    let p = img.rgba_f32(x, y).map(srgb_to_linear);
+                    assert!(p.iter().all(|v| v.is_finite()), "{value}: {p:?} at {x},{y}");
+                    sum += p[0] as f64;
+                }
+            }
+        }
+        sum
+    };
+    let base = glow(0.0);
+    let ceiling = glow(1000.0) - base;
+    for value in [1e4f32, 1e6, 1e30] {
+        let extra = glow(value) - base;
+        assert!(extra > 0.0, "{value} blooms");
+        assert!(
+            extra <= 2.05 * ceiling,
+            "{value}: its bloom {extra:.1} exceeds the ceiling's {ceiling:.1} by too much"
+        );
+    }
+}

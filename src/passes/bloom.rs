@@ -68,8 +68,7 @@ uniform! {
         radius: f32,
         gauss_step: f32,
         _pad0: f32,
-        _pad1: f32,
-        _pad2: f32,
+        extract_scale: [f32; 2],
     }
 }
 
@@ -282,8 +281,10 @@ impl Pass for BloomPass {
             // never under one texel (below that the kernel degenerates).
             gauss_step: (b.radius * 4.0 * plan.size.1 as f32 / REFERENCE_HEIGHT as f32).max(1.0),
             _pad0: 0.0,
-            _pad1: 0.0,
-            _pad2: 0.0,
+            extract_scale: [
+                info.size.0 as f32 / plan.size.0 as f32,
+                info.size.1 as f32 / plan.size.1 as f32,
+            ],
         };
         queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
     }

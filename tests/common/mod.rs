@@ -3,6 +3,9 @@
 //! pixels read back from the GPU.
 #![allow(dead_code, clippy::needless_range_loop)]
 
+pub mod dot;
+pub use dot::*;
+
 use afterglow::readback::Image;
 use afterglow::{Content, PixelImage};
 
