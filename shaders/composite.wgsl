@@ -59,7 +59,14 @@ fn dither_noise(p: vec2f) -> f32 {
 
 @fragment
 fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
-    let scene = finite4(textureSampleLevel(hdr, linear_sampler, in.uv, 0.0));
+    // At render scale 1 every output pixel is one HDR texel: load it.
+    var scene: vec4f;
+    if has(FLAG_ONE_TO_ONE) {
+        scene = textureLoad(hdr, vec2i(in.position.xy), 0);
+    } else {
+        scene = textureSampleLevel(hdr, linear_sampler, in.uv, 0.0);
+    }
+    scene = finite4(scene);
     // Premultiplied linear radiance.
     var rgb = max(scene.rgb, vec3f(0.0)) * params.exposure;
     if params.bloom_scale > 0.0 {
@@ -76,7 +83,11 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     let noise = select(0.0, dither_noise(in.position.xy), has(FLAG_DITHER));
 
     if !has(FLAG_PREMULTIPLIED) {
-        // Opaque canvas: the content over black, alpha exactly 1.
+        // Opaque canvas: the content over black, alpha exactly 1. Without
+        // dither through an -srgb view, the hardware does all the encoding.
+        if noise == 0.0 && !has(FLAG_SHADER_ENCODES) {
+            return vec4f(rgb, 1.0);
+        }
         var encoded = srgb_encode(rgb);
         if noise != 0.0 {
             encoded = clamp(encoded + noise, vec3f(0.0), vec3f(1.0));

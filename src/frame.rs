@@ -110,6 +110,8 @@ pub struct BloomResult {
 pub struct FrameInfo {
     /// Size of the offscreen targets.
     pub size: (u32, u32),
+    /// Size of the output the composite writes.
+    pub output_size: (u32, u32),
     /// Blurred levels accumulated by bloom (0 when it is off).
     pub bloom_levels: u32,
 }
@@ -172,6 +174,7 @@ impl<'a> FrameBuilder<'a> {
             output,
             info: FrameInfo {
                 size,
+                output_size,
                 bloom_levels: 0,
             },
             output_decl: ViewDecl {

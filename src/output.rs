@@ -102,13 +102,17 @@ pub const FLAG_DITHER: u32 = 8;
 /// converted to P3 primaries before encoding (same transfer function).
 pub const FLAG_DISPLAY_P3: u32 = 16;
 
+/// The HDR image maps 1:1 onto the output: loaded, not filtered.
+pub const FLAG_ONE_TO_ONE: u32 = 32;
+
 /// Every flag by its WGSL name, written into the shaders (`src/shaders.rs`).
-pub const FLAGS: [(&str, u32); 5] = [
+pub const FLAGS: [(&str, u32); 6] = [
     ("FLAG_SHADER_ENCODES", FLAG_SHADER_ENCODES),
     ("FLAG_PREMULTIPLIED", FLAG_PREMULTIPLIED),
     ("FLAG_EXTENDED", FLAG_EXTENDED),
     ("FLAG_DITHER", FLAG_DITHER),
     ("FLAG_DISPLAY_P3", FLAG_DISPLAY_P3),
+    ("FLAG_ONE_TO_ONE", FLAG_ONE_TO_ONE),
 ];
 
 #[cfg(test)]

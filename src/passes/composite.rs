@@ -159,7 +159,12 @@ impl Pass for CompositePass {
     ) {
         let params = CompositeParams {
             exposure: settings.exposure,
-            flags: output.shader_flags(settings.dither),
+            flags: output.shader_flags(settings.dither)
+                | if info.size == info.output_size {
+                    crate::output::FLAG_ONE_TO_ONE
+                } else {
+                    0
+                },
             tonemapper: settings.tonemapper.shader_index(),
             bloom_scale: if info.bloom_levels == 0 {
                 0.0
