@@ -65,6 +65,7 @@ mod native {
         o.tonemapper = afterglow::options::Tonemapper::None;
         configs.push(("no dither, no tonemapper", o));
         let mut h = Headless::new(gpu, output, base, (1920, 1080))?;
+        h.chain.set_timing(&h.gpu, true);
         for size in [(1920u32, 1080u32), (3840, 2160)] {
             h.resize(size)?;
             for (name, options) in &configs {

@@ -50,6 +50,9 @@ pub struct Chain {
     composite: CompositePass,
     /// `None` while the size is 0 in either dimension: frames are skipped.
     built: Option<Built>,
+    /// Per-pass GPU timestamps are written and read back (off until asked
+    /// for: they cost a query per pass and a readback per frame).
+    timing: bool,
 }
 
 impl Chain {
@@ -70,6 +73,7 @@ impl Chain {
             bloom: BloomPass::new(gpu),
             composite: CompositePass::new(gpu, &output),
             built: None,
+            timing: false,
         };
         chain.rebuild(gpu)?;
         Ok(chain)
@@ -218,7 +222,11 @@ impl Chain {
         let names = frame.graph.passes.iter().map(|p| p.name.clone()).collect();
         self.built = Some(Built {
             frame,
-            timing: Timing::new(gpu, names),
+            timing: if self.timing {
+                Timing::new(gpu, names)
+            } else {
+                None
+            },
         });
         self.write_params(gpu);
         Ok(())
@@ -318,6 +326,34 @@ impl Chain {
             t.after_submit();
         }
         Ok((drawn, extra))
+    }
+
+    /// Turns per-pass GPU timing on or off (off by default). Results
+    /// arrive a few frames after it is turned on.
+    pub fn set_timing(&mut self, gpu: &Gpu, on: bool) {
+        if on == self.timing {
+            return;
+        }
+        self.timing = on;
+        if let Some(built) = &mut self.built {
+            built.timing = if on {
+                let names = built
+                    .frame
+                    .graph
+                    .passes
+                    .iter()
+                    .map(|p| p.name.clone())
+                    .collect();
+                Timing::new(gpu, names)
+            } else {
+                None
+            };
+        }
+    }
+
+    /// Whether per-pass GPU timing is on.
+    pub fn timing(&self) -> bool {
+        self.timing
     }
 
     /// GPU milliseconds per pass of a recent frame; `None` where the device

@@ -539,7 +539,16 @@ fn the_frame_graph_names_every_pass() {
 /// like the passes, non-negative.
 #[test]
 fn pass_times_are_reported_per_pass() {
-    let h = headless_with(Options::default(), F::Rgba8Unorm, (64, 48));
+    let mut h = headless_with(Options::default(), F::Rgba8Unorm, (64, 48));
+    // Off until asked for: no timestamps are written.
+    assert!(!h.chain.timing());
+    h.render(0.0);
+    h.gpu
+        .device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .unwrap();
+    assert_eq!(h.chain.pass_times(), None, "no times while timing is off");
+    h.chain.set_timing(&h.gpu, true);
     // lavapipe and the browsers used here have timestamp queries.
     assert!(h.gpu.features.contains(wgpu::Features::TIMESTAMP_QUERY));
     let mut times = None;
