@@ -8,11 +8,14 @@
 //! texture, which is how it is tested on a software Vulkan device and
 //! benchmarked on real GPUs.
 //!
-//! Layout: [`options`] (validated options, pure Rust), [`gpu`] (device,
-//! errors, object counters), [`output`] (the output encoding rules),
-//! [`targets`] (size-dependent textures), [`passes`] (one module per pass),
-//! [`chain`] (the frame), [`readback`] (pixels back to the CPU).
+//! Layout: [`options`] (the option schema and validated options, pure
+//! Rust), [`arguments`] (method arguments, pure Rust), [`error`] (typed
+//! errors), [`gpu`] (device, errors, object counters), [`output`] (the
+//! output encoding rules), [`targets`] (size-dependent textures),
+//! [`passes`] (one module per pass), [`chain`] (the frame), [`readback`]
+//! (pixels back to the CPU), and `web` (the JavaScript boundary).
 
+pub mod arguments;
 pub mod chain;
 pub mod error;
 pub mod gpu;
@@ -26,11 +29,7 @@ pub mod texture_rules;
 pub mod timing;
 
 #[cfg(target_arch = "wasm32")]
-pub mod canvas;
-#[cfg(target_arch = "wasm32")]
 pub mod web;
-#[cfg(target_arch = "wasm32")]
-pub mod web_content;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
