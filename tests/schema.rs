@@ -36,9 +36,7 @@ fn capitalized(text: &str) -> String {
 /// The part of `text` from the line `start` up to the next line starting
 /// with `end`.
 fn section<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
-    let from = text
-        .find(start)
-        .unwrap_or_else(|| panic!("no {start:?}"));
+    let from = text.find(start).unwrap_or_else(|| panic!("no {start:?}"));
     let rest = &text[from + start.len()..];
     let to = rest.find(end).unwrap_or(rest.len());
     &rest[..to]
@@ -99,7 +97,10 @@ fn the_readme_options_table_is_the_schema() {
 fn the_readme_documents_every_error_name_and_field() {
     let api = section(README, "\n## API\n", "\n## ");
     for (name, fields) in error_fields() {
-        assert!(api.contains(&format!("`{name}`")), "README API lacks {name}");
+        assert!(
+            api.contains(&format!("`{name}`")),
+            "README API lacks {name}"
+        );
         for f in fields {
             assert!(
                 api.contains(&format!("`{f}`")),
@@ -294,7 +295,10 @@ fn the_typescript_declarations_have_every_error() {
         DeviceErrorKind::RecoveryFailed,
     ];
     let reason = &interface("DeviceError extends Error")[1];
-    let spelled: Vec<String> = reasons.iter().map(|r| format!("'{}'", r.as_str())).collect();
+    let spelled: Vec<String> = reasons
+        .iter()
+        .map(|r| format!("'{}'", r.as_str()))
+        .collect();
     assert_eq!(reason.ty, spelled.join(" | "));
     let states = [
         StateErrorKind::Destroyed,
@@ -388,7 +392,11 @@ fn the_demo_panel_has_a_control_for_every_option_within_its_range() {
                 let Literal::Num(d) = spec.default else {
                     panic!()
                 };
-                assert!((lo..=hi).contains(&d), "{}: default {d} off the slider", c.path);
+                assert!(
+                    (lo..=hi).contains(&d),
+                    "{}: default {d} off the slider",
+                    c.path
+                );
             }
             Kind::Integer { min, max } => {
                 assert_eq!(c.kind, "range", "{}", c.path);

@@ -1,6 +1,6 @@
 //! The typed options the chain and the web layer read. Their defaults,
-//! ranges and JavaScript spellings are in one table, [`super::schema`];
-//! the documentation here says what each value means.
+//! ranges and cost are in the option table (`table.rs`), their JavaScript
+//! spellings here; the documentation here says what each value means.
 
 /// Format of the canvas texture (`configure({ format })`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::interop::{describe, get, js_message, set};
+use super::interop::{describe, get, js_message, set, warn};
 use crate::error::{DeviceErrorKind, Error};
 use crate::gpu::Gpu;
 use crate::options::{CanvasFormat, CanvasOptions};
@@ -243,7 +243,12 @@ impl Canvas {
 
     /// Releases the swap chain images; the canvas stays in the page.
     pub fn unconfigure(&mut self) {
-        let _ = self.context.unconfigure();
+        if let Err(e) = self.context.unconfigure() {
+            warn(&format!(
+                "afterglow: unconfigure() threw: {}",
+                js_message(&e)
+            ));
+        }
         self.applied = None;
     }
 }

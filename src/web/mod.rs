@@ -4,10 +4,10 @@
 //! kind. Nothing here panics on caller input: a panic would kill the wasm
 //! module.
 //!
-//! Modules, each using only those listed after it: `renderer` (the state
-//! and what each method does to it; `recovery` and `shader` run the
-//! asynchronous parts), `content` (the user's content, replayed after a
-//! device loss), `image`, `canvas`, `resize_observer`, `png`, and
+//! Modules, each using only those listed after it: `recovery` (device
+//! loss) and `shader` (scene shaders compiling), `renderer` (the state and
+//! what each method does to it), `content` (the user's content, replayed
+//! after a device loss), `image`, `canvas`, `resize_observer`, `png`, and
 //! `interop`, every JS helper.
 
 mod canvas;
