@@ -5,7 +5,8 @@
 use super::schema::{Allowed, OptionError};
 use super::table::{keys_of, spec, SCHEMA};
 use super::types::{
-    BloomOptions, CanvasFormat, CanvasOptions, Msaa, Options, Resolve, ToneMapping,
+    AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, Msaa, Options,
+    Resolve, ToneMapping, Tonemapper,
 };
 use super::value::{quote_list, Value};
 
@@ -20,16 +21,31 @@ impl Default for Options {
     }
 }
 
-impl Default for CanvasOptions {
-    fn default() -> Self {
-        Options::default().canvas
-    }
+/// `Default` for the parts of [`Options`]: their value in
+/// `Options::default()`, so the table stays the one place for defaults.
+macro_rules! default_from_table {
+    ($($t:ty => $($f:ident).+;)+) => {
+        $(
+            impl Default for $t {
+                fn default() -> Self {
+                    Options::default().$($f).+
+                }
+            }
+        )+
+    };
 }
 
-impl Default for BloomOptions {
-    fn default() -> Self {
-        Options::default().bloom
-    }
+default_from_table! {
+    CanvasOptions => canvas;
+    CanvasFormat => canvas.format;
+    AlphaMode => canvas.alpha_mode;
+    ColorSpace => canvas.color_space;
+    ToneMapping => canvas.tone_mapping;
+    Msaa => msaa;
+    Resolve => resolve;
+    Tonemapper => tonemapper;
+    BloomOptions => bloom;
+    BlurMode => bloom.blur;
 }
 
 impl Options {
