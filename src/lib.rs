@@ -8,13 +8,17 @@
 //! texture, which is how it is tested on a software Vulkan device and
 //! benchmarked on real GPUs.
 //!
-//! Layout: [`options`] (validated options, pure Rust), [`settings`] (what
-//! the chain takes from them), [`gpu`] (device, errors, object counters),
-//! [`output`] (the output encoding rules), [`shaders`] (the WGSL registry),
-//! [`passes`] (one module per pass), [`frame`] (the frame as steps and
-//! graph, built by the passes), [`chain`] (orders the passes, records
-//! frames), [`readback`] (pixels back to the CPU). See ARCHITECTURE.md.
+//! Layout: [`options`] (the option schema and validated options, pure
+//! Rust), [`arguments`] (method arguments, pure Rust), [`error`] (typed
+//! errors), [`settings`] (what the chain takes from the options), [`gpu`]
+//! (device, errors, object counters), [`output`] (the output encoding
+//! rules), [`shaders`] (the WGSL prelude), [`pipeline`] (pipelines and
+//! layouts), [`passes`] (one module per pass), [`frame`] (the frame as
+//! steps and graph, built by the passes), [`chain`] (orders the passes,
+//! records frames), [`readback`] (pixels back to the CPU), and `web` (the
+//! JavaScript boundary). See ARCHITECTURE.md.
 
+pub mod arguments;
 pub mod chain;
 pub mod error;
 pub mod frame;
@@ -31,11 +35,7 @@ pub mod texture_rules;
 pub mod timing;
 
 #[cfg(target_arch = "wasm32")]
-pub mod canvas;
-#[cfg(target_arch = "wasm32")]
 pub mod web;
-#[cfg(target_arch = "wasm32")]
-pub mod web_content;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;

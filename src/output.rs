@@ -7,7 +7,7 @@
 //! shader encodes.
 
 use crate::error::Error;
-use crate::options::{AlphaMode, ColorSpace, OptionError, ToneMapping};
+use crate::options::{extended_needs_rgba16float, AlphaMode, ColorSpace, ToneMapping};
 
 /// Everything the composite pass needs to know about its destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,10 +37,7 @@ impl OutputSpec {
             )));
         }
         if tone_mapping == ToneMapping::Extended && format != F::Rgba16Float {
-            return Err(Error::Option(OptionError {
-                field: "canvas.toneMapping".into(),
-                message: "'extended' needs canvas.format 'rgba16float'".into(),
-            }));
+            return Err(extended_needs_rgba16float().into());
         }
         Ok(OutputSpec {
             format,

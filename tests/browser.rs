@@ -80,8 +80,9 @@ fn message(e: &JsValue) -> String {
         .unwrap_or_else(|| format!("not an Error: {e:?}"))
 }
 
-/// Asserts that `result` is a JS `Error` whose message contains every needle.
-fn assert_error<T>(result: Result<T, JsValue>, needles: &[&str]) {
+/// Asserts that `result` is a JS `Error` whose message contains every
+/// needle; returns it.
+fn assert_error<T>(result: Result<T, JsValue>, needles: &[&str]) -> JsValue {
     let e = match result {
         Ok(_) => panic!("expected an error mentioning {needles:?}"),
         Err(e) => e,
@@ -91,6 +92,60 @@ fn assert_error<T>(result: Result<T, JsValue>, needles: &[&str]) {
     for n in needles {
         assert!(m.contains(n), "error {m:?} does not mention {n:?}");
     }
+    e
+}
+
+const DTS: &str = include_str!("../src/web/afterglow.d.ts");
+
+/// Asserts that `e` is an `Error` named `name` whose own fields are the
+/// ones its TypeScript interface declares, in order, and that `fields`
+/// (name, value as JSON) have those values.
+fn assert_kind(e: &JsValue, name: &str, fields: &[(&str, &str)]) {
+    assert!(e.is_instance_of::<js_sys::Error>(), "not an Error: {e:?}");
+    assert_eq!(
+        get(e, "name").as_string().as_deref(),
+        Some(name),
+        "{}",
+        message(e)
+    );
+    let start = DTS
+        .find(&format!("export interface {name} extends Error {{"))
+        .unwrap_or_else(|| panic!("{name} is not declared"));
+    let body = &DTS[start..start + DTS[start..].find("\n}").unwrap()];
+    let declared: Vec<&str> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter(|l| !l.starts_with(['/', '*', ' ']))
+        .filter_map(|l| l.split_once(':').map(|(k, _)| k))
+        .filter(|k| *k != "name")
+        .collect();
+    let own: Vec<String> = Object::keys(e.unchecked_ref::<Object>())
+        .iter()
+        .filter_map(|k| k.as_string())
+        .filter(|k| k != "name")
+        .collect();
+    assert_eq!(own, declared, "fields of {name}: {}", message(e));
+    for (field, json) in fields {
+        let value = JSON::stringify(&get(e, field)).unwrap();
+        assert_eq!(
+            value.as_string().as_deref(),
+            Some(*json),
+            "{name}.{field}: {}",
+            message(e)
+        );
+    }
+}
+
+/// [`assert_error`], then [`assert_kind`].
+fn assert_error_kind<T>(
+    result: Result<T, JsValue>,
+    needles: &[&str],
+    name: &str,
+    fields: &[(&str, &str)],
+) -> JsValue {
+    let e = assert_error(result, needles);
+    assert_kind(&e, name, fields);
+    e
 }
 
 /// No uncaptured GPU error happened during the test.
@@ -211,13 +266,18 @@ async fn rgba16float_configures_hdr_fields() {
 #[wasm_bindgen_test]
 async fn extended_tone_mapping_needs_rgba16float() {
     let c = canvas(8, 8);
-    assert_error(
+    assert_error_kind(
         Renderer::create(
             c.into(),
             Some(opts(r#"{"canvas":{"toneMapping":"extended"}}"#)),
         )
         .await,
         &["canvas.toneMapping", "rgba16float"],
+        "OptionError",
+        &[
+            ("option", r#""canvas.toneMapping""#),
+            ("allowed", r#"["standard"]"#),
+        ],
     );
 }
 
@@ -343,13 +403,17 @@ async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
     let c = canvas(32, 32);
     let r = exact(&c).await;
     let max = r.with_gpu(|g| g.max_texture_size()).unwrap();
-    assert_error(
+    assert_error_kind(
         r.resize(JsValue::from(max + 1), JsValue::from(10)),
         &["width", "maxTextureDimension2D", &max.to_string()],
+        "ArgumentError",
+        &[("argument", r#""width""#)],
     );
-    assert_error(
+    assert_error_kind(
         r.resize(JsValue::from(10), JsValue::from(f64::NAN)),
         &["height", "NaN"],
+        "ArgumentError",
+        &[("argument", r#""height""#)],
     );
     assert_error(
         r.resize(JsValue::from(-1), JsValue::from(10)),
@@ -378,9 +442,11 @@ async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
 async fn bad_render_times_are_refused() {
     let c = canvas(8, 8);
     let r = create(&c, "{}").await;
-    assert_error(
+    assert_error_kind(
         r.render(Some(JsValue::from(f64::NAN))),
         &["timeSeconds", "NaN"],
+        "ArgumentError",
+        &[("argument", r#""timeSeconds""#)],
     );
     assert_error(
         r.render(Some(JsValue::from(f64::INFINITY))),
@@ -404,9 +470,11 @@ async fn destroy_unconfigures_and_later_calls_throw() {
         context_configuration(&c).is_null(),
         "getConfiguration() after unconfigure()"
     );
-    assert_error(
+    assert_error_kind(
         r.render(Some(JsValue::from(0.0))),
         &["render()", "destroy()"],
+        "StateError",
+        &[("method", r#""render""#), ("state", r#""destroyed""#)],
     );
     assert_error(
         r.resize(JsValue::from(8), JsValue::from(8)),
@@ -455,24 +523,68 @@ async fn bad_options_are_rejected_with_the_field_named() {
     ];
     for (json, needles) in cases {
         let c = canvas(8, 8);
-        assert_error(Renderer::create(c.into(), Some(opts(json))).await, needles);
+        let e = assert_error(Renderer::create(c.into(), Some(opts(json))).await, needles);
+        if *json == "42" {
+            // The options argument itself is not an object.
+            assert_kind(&e, "ArgumentError", &[("argument", r#""options""#)]);
+        } else {
+            let option = format!("\"{}\"", needles[0]);
+            assert_kind(&e, "OptionError", &[("option", &option)]);
+        }
     }
+    // What is allowed: the keys for an unknown key, the values for a choice.
+    let e = assert_error(
+        Renderer::create(canvas(8, 8).into(), Some(opts(r#"{"canvsa":{}}"#))).await,
+        &[],
+    );
+    assert_kind(
+        &e,
+        "OptionError",
+        &[(
+            "allowed",
+            r#"["canvas","msaa","resolve","exposure","tonemapper","dither","bloom","renderScale","autoResize"]"#,
+        )],
+    );
+    let e = assert_error(
+        Renderer::create(
+            canvas(8, 8).into(),
+            Some(opts(r#"{"canvas":{"colorSpace":"rec2020"}}"#)),
+        )
+        .await,
+        &[],
+    );
+    assert_kind(
+        &e,
+        "OptionError",
+        &[("allowed", r#"["srgb","display-p3"]"#)],
+    );
+    let e = assert_error(
+        Renderer::create(canvas(8, 8).into(), Some(opts(r#"{"canvas":[]}"#))).await,
+        &[],
+    );
+    assert_kind(&e, "OptionError", &[("allowed", r#""an object""#)]);
     // Not a canvas at all.
     let div = document().create_element("div").unwrap();
-    assert_error(
+    assert_error_kind(
         Renderer::create(div.into(), None).await,
         &["canvas", "HTMLDivElement"],
+        "ArgumentError",
+        &[("argument", r#""canvas""#)],
     );
-    assert_error(
+    assert_error_kind(
         Renderer::create(JsValue::NULL, None).await,
         &["canvas", "null"],
+        "ArgumentError",
+        &[("argument", r#""canvas""#)],
     );
     // A canvas that already has a 2d context.
     let taken = canvas(8, 8);
     taken.get_context("2d").unwrap();
-    assert_error(
+    assert_error_kind(
         Renderer::create(taken.into(), None).await,
         &["another kind of context"],
+        "CanvasError",
+        &[],
     );
 }
 
@@ -719,7 +831,28 @@ async fn bad_chain_options_are_rejected_with_the_field_named() {
     ];
     for (json, needles) in cases {
         let c = canvas(8, 8);
-        assert_error(Renderer::create(c.into(), Some(opts(json))).await, needles);
+        let e = assert_error(Renderer::create(c.into(), Some(opts(json))).await, needles);
+        let option = format!("\"{}\"", needles[0]);
+        assert_kind(&e, "OptionError", &[("option", &option)]);
+    }
+    let allowed: &[(&str, &str)] = &[
+        (r#"{"msaa":2}"#, "[1,4]"),
+        (r#"{"dither":1}"#, "[true,false]"),
+        (r#"{"resolve":"tonemapped","msaa":1}"#, r#"["hardware"]"#),
+        (r#"{"exposure":0}"#, r#""a number above 0 up to 10000""#),
+        (
+            r#"{"bloom":{"levels":0}}"#,
+            r#""a whole number from 1 to 12""#,
+        ),
+        (r#"{"bloom":{"radius":5}}"#, r#""a number from 0.1 to 4""#),
+        (r#"{"bloom":{"blur":"box"}}"#, r#"["mip","gaussian"]"#),
+    ];
+    for (json, expected) in allowed {
+        let e = assert_error(
+            Renderer::create(canvas(8, 8).into(), Some(opts(json))).await,
+            &[],
+        );
+        assert_kind(&e, "OptionError", &[("allowed", expected)]);
     }
     // NaN cannot be written in JSON: build the object in JS.
     let nan = Function::new_no_args("return { exposure: NaN, bloom: { threshold: 1 } };")
@@ -886,12 +1019,12 @@ async fn msaa_and_render_scale_change_at_run_time() {
     // rescales (bilinear), so even msaa 1 shows soft edges, and the targets
     // hold fewer bytes.
     set(&r, r#"{"msaa":1}"#);
-    let bytes_full = get(&r.stats().unwrap(), "gpuBytes").as_f64().unwrap();
+    let bytes_full = get(&r.stats(None).unwrap(), "gpuBytes").as_f64().unwrap();
     set(&r, r#"{"renderScale":0.5}"#);
     let img = read(&r).await;
     assert_eq!((img.width, img.height), (96, 96));
     assert!(partial_edge_pixels(&img, "renderScale 0.5") > 20);
-    let bytes_half = get(&r.stats().unwrap(), "gpuBytes").as_f64().unwrap();
+    let bytes_half = get(&r.stats(None).unwrap(), "gpuBytes").as_f64().unwrap();
     assert!(
         bytes_half < bytes_full * 0.5,
         "{bytes_half} vs {bytes_full}"
@@ -1062,26 +1195,43 @@ async fn set_image_takes_every_source_kind_and_rejects_others() {
     assert_eq!(img.rgba8(2, 10)[..3], [0, 0, 0], "left bar");
     assert_eq!(img.rgba8(20, 10)[..3], [255, 255, 255], "centre");
     // Wrong types and bad options.
-    assert_error(
+    assert_error_kind(
         r.set_image(JsValue::from("cat.png"), None),
         &["source", "ImageBitmap", "'cat.png'"],
+        "ArgumentError",
+        &[("argument", r#""source""#)],
     );
     assert_error(
         r.set_image(Object::new().into(), None),
         &["source", "a Object"],
     );
     let img_el = document().create_element("img").unwrap();
-    assert_error(
+    assert_error_kind(
         r.set_image(img_el.into(), None),
         &["source", "not finished loading"],
+        "ArgumentError",
+        &[("argument", r#""source""#)],
     );
-    assert_error(
+    assert_error_kind(
         r.set_image(square_data().await, Some(opts(r#"{"gain":-1}"#))),
         &["gain", "0 to 10000"],
+        "OptionError",
+        &[
+            ("option", r#""gain""#),
+            ("allowed", r#""a number from 0 to 10000""#),
+        ],
     );
-    assert_error(
+    assert_error_kind(
         r.set_image(square_data().await, Some(opts(r#"{"gian":2}"#))),
         &["gian", "'gain'"],
+        "OptionError",
+        &[("option", r#""gian""#), ("allowed", r#"["gain"]"#)],
+    );
+    assert_error_kind(
+        r.set_image(square_data().await, Some(JsValue::from(2))),
+        &["options", "{ gain: 4 }"],
+        "ArgumentError",
+        &[("argument", r#""options""#)],
     );
     // Still rendering, back to the demo.
     r.use_demo_scene().unwrap();
@@ -1173,6 +1323,7 @@ async fn scene_shaders_compile_and_errors_name_the_line() {
         .await
         .unwrap_err();
     assert!(e.is_instance_of::<js_sys::Error>());
+    assert_kind(&e, "ShaderError", &[("line", "3")]);
     assert_eq!(get(&e, "line").as_f64(), Some(3.0), "{}", message(&e));
     assert!(get(&e, "column").as_f64().unwrap() > 1.0, "{}", message(&e));
     assert!(message(&e).contains("line 3"), "{}", message(&e));
@@ -1188,10 +1339,12 @@ async fn scene_shaders_compile_and_errors_name_the_line() {
         .await
         .unwrap_err();
     assert!(message(&e).contains("fn scene"), "{}", message(&e));
+    assert_kind(&e, "ShaderError", &[("line", "0"), ("column", "0")]);
     let e = JsFuture::from(r.set_scene_shader(JsValue::from(3)))
         .await
         .unwrap_err();
     assert!(message(&e).contains("wgsl"), "{}", message(&e));
+    assert_kind(&e, "ArgumentError", &[("argument", r#""wgsl""#)]);
     // MSAA changes rebuild the user pipeline too.
     set(&r, r#"{"msaa":1}"#);
     let img = read(&r).await;
@@ -1248,6 +1401,7 @@ async fn screenshot_is_a_png_of_the_frame() {
         "{}",
         message(&e)
     );
+    assert_kind(&e, "ReadbackError", &[]);
     assert_no_gpu_errors(&r);
 }
 
@@ -1258,8 +1412,17 @@ async fn stats_are_present_and_sane() {
         r.render(Some(JsValue::from(i as f64 * 0.1))).unwrap();
         next_frame().await;
     }
-    let s = r.stats().unwrap();
-    assert_eq!(get(&s, "frames").as_f64(), Some(4.0));
+    let s = r.stats(None).unwrap();
+    assert!(get(&s, "gpuMs").is_null(), "no GPU timing until asked for");
+    // Asked for: timing from the next frames on.
+    let on = JSON::parse(r#"{"gpu":true}"#).unwrap();
+    r.stats(Some(on)).unwrap();
+    for i in 4..8 {
+        r.render(Some(JsValue::from(i as f64 * 0.1))).unwrap();
+        next_frame().await;
+    }
+    let s = r.stats(None).unwrap();
+    assert_eq!(get(&s, "frames").as_f64(), Some(8.0));
     let cpu = get(&s, "cpuMs").as_f64().unwrap();
     assert!((0.0..1000.0).contains(&cpu), "cpuMs {cpu}");
     let bytes = get(&s, "gpuBytes").as_f64().unwrap();
@@ -1310,9 +1473,11 @@ async fn auto_resize_follows_the_displayed_size() {
     assert_eq!(c.width(), (90.0 * dpr).round() as u32);
     // An OffscreenCanvas has no displayed size.
     let off = web_sys::OffscreenCanvas::new(8, 8).unwrap();
-    assert_error(
+    assert_error_kind(
         Renderer::create(off.into(), Some(opts(r#"{"autoResize":true}"#))).await,
         &["autoResize", "HTMLCanvasElement"],
+        "OptionError",
+        &[("option", r#""autoResize""#), ("allowed", "[false]")],
     );
     assert_no_gpu_errors(&r);
 }
@@ -1323,7 +1488,7 @@ async fn every_method_throws_after_destroy() {
     r.destroy().unwrap();
     assert_error(r.set_options(opts("{}")), &["setOptions()", "destroy()"]);
     assert_error(r.options(), &["options()", "destroy()"]);
-    assert_error(r.stats(), &["stats()", "destroy()"]);
+    assert_error(r.stats(None), &["stats()", "destroy()"]);
     assert_error(r.use_demo_scene(), &["useDemoScene()", "destroy()"]);
     assert_error(
         r.set_image(square_data().await, None),
@@ -1331,12 +1496,25 @@ async fn every_method_throws_after_destroy() {
     );
     let e = JsFuture::from(r.screenshot()).await.unwrap_err();
     assert!(message(&e).contains("destroy()"));
+    assert_kind(
+        &e,
+        "StateError",
+        &[("method", r#""screenshot""#), ("state", r#""destroyed""#)],
+    );
     let e = JsFuture::from(
         r.set_scene_shader("fn scene(uv: vec2f, t: f32) -> vec4f { return vec4f(1.0); }".into()),
     )
     .await
     .unwrap_err();
     assert!(message(&e).contains("destroy()"));
+    assert_kind(
+        &e,
+        "StateError",
+        &[
+            ("method", r#""setSceneShader""#),
+            ("state", r#""destroyed""#),
+        ],
+    );
 }
 
 /// Energy farther than `d` pixels from (c, c).
@@ -1490,7 +1668,12 @@ async fn hostile_option_objects_are_refused_and_the_renderer_keeps_working() {
         let _ = r.set_options(p.clone());
         let _ = r.resize(p.clone(), JsValue::from(8));
     }
-    assert_error(r.set_options(proxies.clone()), &["options", "an array"]);
+    assert_error_kind(
+        r.set_options(proxies.clone()),
+        &["options", "an array"],
+        "ArgumentError",
+        &[("argument", r#""options""#)],
+    );
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     assert_close(read(&r).await.rgba8(2, 2)[0], 188, 2, "still rendering");
     set(&r, r#"{"exposure":1}"#);
@@ -1523,6 +1706,14 @@ async fn a_compiling_shader_follows_msaa_changes_and_yields_to_later_content() {
     r.set_image(image, None).unwrap();
     let e = JsFuture::from(pending).await.unwrap_err();
     assert!(message(&e).contains("not applied"), "{}", message(&e));
+    assert_kind(
+        &e,
+        "StateError",
+        &[
+            ("method", r#""setSceneShader""#),
+            ("state", r#""superseded""#),
+        ],
+    );
     assert_eq!(
         read(&r).await.rgba8(16, 16)[..3],
         [0, 0, 0],
@@ -1563,8 +1754,184 @@ async fn image_edges_against_transparency_have_no_dark_fringe() {
     assert_no_gpu_errors(&r);
 }
 
+// ---- Errors: the kinds not reached above ----
+
+#[wasm_bindgen_test]
+async fn without_webgpu_create_rejects_with_a_device_error() {
+    let c = canvas(8, 8);
+    js(
+        "Object.defineProperty(navigator, 'gpu', { value: undefined, configurable: true });",
+        &JsValue::NULL,
+    )
+    .await;
+    let result = Renderer::create(c.into(), None).await;
+    js("delete navigator.gpu;", &JsValue::NULL).await;
+    assert!(!get(&get(&js_sys::global(), "navigator"), "gpu").is_undefined());
+    assert_error_kind(
+        result,
+        &["navigator.gpu"],
+        "DeviceError",
+        &[("reason", r#""no-webgpu""#)],
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_device_that_cannot_be_replaced_is_a_device_error() {
+    let c = canvas(16, 16);
+    let r = exact(&c).await;
+    r.render(None).unwrap();
+    // No adapter from now on, then lose the device.
+    js(
+        "navigator.gpu.requestAdapter = () => Promise.resolve(null);",
+        &JsValue::NULL,
+    )
+    .await;
+    let old = r
+        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
+        .unwrap();
+    let destroy: Function = get(old.as_ref(), "destroy").unchecked_into();
+    destroy.call0(old.as_ref()).unwrap();
+    let mut lost = None;
+    let mut gave_up = None;
+    for _ in 0..100 {
+        next_frame().await;
+        if lost.is_none() {
+            // Same size: refused only because the device is gone.
+            lost = r.resize(JsValue::from(16), JsValue::from(16)).err();
+        }
+        if let Err(e) = r.render(None) {
+            gave_up = Some(e);
+            break;
+        }
+    }
+    js("delete navigator.gpu.requestAdapter;", &JsValue::NULL).await;
+    let lost = lost.expect("resize() while the device is lost");
+    assert_kind(&lost, "DeviceError", &[("reason", r#""lost""#)]);
+    let gave_up = gave_up.expect("render() gives up after the attempts failed");
+    assert_kind(
+        &gave_up,
+        "DeviceError",
+        &[("reason", r#""recovery-failed""#)],
+    );
+    assert!(message(&gave_up).contains("could not be replaced"));
+}
+
+#[wasm_bindgen_test]
+async fn a_call_during_another_call_is_a_state_error() {
+    let c = canvas(16, 16);
+    let r = std::rc::Rc::new(exact(&c).await);
+    // An ImageData whose width getter calls render(): setImage holds the
+    // renderer while it reads the size.
+    let inner = r.clone();
+    let reenter = Closure::<dyn FnMut() -> JsValue>::new(move || match inner.render(None) {
+        Ok(()) => JsValue::NULL,
+        Err(e) => e,
+    });
+    let seen = js(
+        "const seen = [];
+         class Spy extends ImageData {
+           get width() { seen.push(arg()); return super.width; }
+         }
+         const d = new Spy(2, 2); d.data.fill(255);
+         return [d, seen];",
+        reenter.as_ref(),
+    )
+    .await;
+    let parts = js_sys::Array::from(&seen);
+    r.set_image(parts.get(0), None).unwrap();
+    let seen = js_sys::Array::from(&parts.get(1));
+    assert!(seen.length() > 0, "the getter ran");
+    assert_kind(
+        &seen.get(0),
+        "StateError",
+        &[("method", r#""render""#), ("state", r#""busy""#)],
+    );
+    // Nothing stuck.
+    r.render(None).unwrap();
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+fn internal_errors_keep_their_fields_in_javascript() {
+    use afterglow::error::{Error, TextureRuleError};
+    use afterglow::graph::GraphError;
+    let e = afterglow::web::error_to_js(&Error::Graph(GraphError {
+        pass: "bloom downsample 3".into(),
+        attachment: "bloom mip 4".into(),
+        message: "sizes differ".into(),
+    }));
+    assert!(
+        message(&e).contains("bloom downsample 3"),
+        "{}",
+        message(&e)
+    );
+    assert_kind(
+        &e,
+        "GraphError",
+        &[
+            ("pass", r#""bloom downsample 3""#),
+            ("attachment", r#""bloom mip 4""#),
+        ],
+    );
+    let e = afterglow::web::error_to_js(&Error::TextureRule(TextureRuleError {
+        texture: "hdr target".into(),
+        rule: "sample count 2 is not 1 or 4".into(),
+    }));
+    assert!(message(&e).contains("hdr target"), "{}", message(&e));
+    assert_kind(
+        &e,
+        "TextureRuleError",
+        &[
+            ("texture", r#""hdr target""#),
+            ("rule", r#""sample count 2 is not 1 or 4""#),
+        ],
+    );
+}
+
 /// Frames rendered so far, from `stats()`.
 fn frames_rendered(r: &Renderer) -> u64 {
-    let stats = r.stats().expect("stats");
+    let stats = r.stats(None).expect("stats");
     get(&stats, "frames").as_f64().expect("frames is a number") as u64
+}
+
+/// Bloom that holds still, in the browser: a small bright dot moving by
+/// sub-pixel steps blooms in proportion to the pixels it lights, and
+/// linearly in its radiance (the same measure as the native suite).
+#[wasm_bindgen_test]
+async fn a_moving_subpixel_light_blooms_steadily_and_linearly() {
+    let options = r#"{"msaa":1,"dither":false,"tonemapper":"none","bloom":{"intensity":1},
+        "canvas":{"format":"rgba16float","toneMapping":"extended","screenshots":true}}"#;
+    let (mut totals, mut steady) = (vec![], vec![]);
+    for radiance in [15.0f32, 30.0] {
+        let c = canvas(DOT_SIZE.0, DOT_SIZE.1);
+        let r = create(&c, options).await;
+        JsFuture::from(r.set_scene_shader(dot_shader(radiance).into()))
+            .await
+            .expect("the dot shader compiles");
+        let mut per_frame = vec![];
+        for i in 0..DOT_FRAMES {
+            let img = r.render_and_read(i as f64).await.unwrap();
+            let e = halo_energy(i, |x, y| {
+                let p = img.rgba_f32(x, y).map(srgb_to_linear);
+                (p[0] + p[1] + p[2]) / 3.0
+            });
+            per_frame.push((e, lit_pixels(i)));
+        }
+        steady.push((radiance, steadiness(&per_frame)));
+        totals.push(per_frame.iter().map(|p| p.0).sum::<f64>());
+        assert_no_gpu_errors(&r);
+        r.destroy().unwrap();
+    }
+    let ratio = totals[1] / totals[0];
+    for (radiance, (mean, cv)) in steady {
+        assert!(mean > 0.0, "radiance {radiance}: no halo");
+        assert!(
+            cv <= 0.05,
+            "radiance {radiance}: halo per lit pixel varies by {cv:.3} (ratio {ratio:.2})"
+        );
+    }
+    assert!(
+        (1.8..=2.2).contains(&ratio),
+        "halo grows {ratio:.2}× for 2× radiance"
+    );
 }

@@ -67,7 +67,7 @@ async function main() {
 
   // Stats overlay.
   setInterval(() => {
-    const s = renderer.stats();
+    const s = renderer.stats({ gpu: true });
     const lines = [
       `frame ${frameMs.toFixed(2)} ms (${(1000 / frameMs).toFixed(0)} fps)`,
       `cpu   ${s.cpuMs.toFixed(3)} ms`,

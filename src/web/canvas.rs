@@ -7,9 +7,10 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::error::Error;
+use super::interop::{describe, get, js_message, set, warn};
+use crate::error::{DeviceErrorKind, Error};
 use crate::gpu::Gpu;
-use crate::options::{AlphaMode, CanvasFormat, CanvasOptions, ColorSpace, ToneMapping};
+use crate::options::{CanvasFormat, CanvasOptions};
 use crate::output::OutputSpec;
 
 #[wasm_bindgen]
@@ -52,14 +53,6 @@ fn parse_format(name: &str) -> Option<wgpu::TextureFormat> {
     }
 }
 
-fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn set(target: &Object, key: &str, value: &JsValue) {
-    let _ = Reflect::set(target, &JsValue::from_str(key), value);
-}
-
 /// `navigator.gpu`, from a window or a worker.
 pub fn navigator_gpu() -> Option<JsValue> {
     let gpu = get(&get(&js_sys::global(), "navigator"), "gpu");
@@ -69,24 +62,16 @@ pub fn navigator_gpu() -> Option<JsValue> {
 /// `navigator.gpu.getPreferredCanvasFormat()`: `rgba8unorm` or `bgra8unorm`,
 /// depending on the platform. Never assumed.
 pub fn preferred_format() -> Result<wgpu::TextureFormat, Error> {
-    let gpu = navigator_gpu().ok_or_else(|| {
-        Error::device(
-            crate::error::DeviceErrorKind::NoWebGpu,
-            "navigator.gpu is missing",
-        )
-    })?;
-    let f = get(&gpu, "getPreferredCanvasFormat")
-        .dyn_into::<js_sys::Function>()
-        .map_err(|_| {
+    let gpu = navigator_gpu()
+        .ok_or_else(|| Error::device(DeviceErrorKind::NoWebGpu, "navigator.gpu is missing"))?;
+    let name = super::interop::call(&gpu, "getPreferredCanvasFormat", &[])
+        .map_err(|e| {
             Error::device(
-                crate::error::DeviceErrorKind::NoWebGpu,
-                "getPreferredCanvasFormat is missing",
+                DeviceErrorKind::NoWebGpu,
+                format!("getPreferredCanvasFormat(): {}", js_message(&e)),
             )
-        })?;
-    let name = f
-        .call0(&gpu)
-        .ok()
-        .and_then(|v| v.as_string())
+        })?
+        .as_string()
         .unwrap_or_default();
     parse_format(&name)
         .ok_or_else(|| Error::Canvas(format!("unexpected preferred canvas format '{name}'")))
@@ -107,13 +92,17 @@ struct Applied {
 }
 
 impl Canvas {
-    /// Takes the canvas's `webgpu` context.
+    /// Takes the canvas's `webgpu` context. Something that is not a canvas
+    /// is an argument error; a canvas that cannot give one is a canvas error.
     pub fn new(element: JsValue) -> Result<Canvas, Error> {
         let not_canvas = || {
-            Error::Canvas(format!(
-                "expected an HTMLCanvasElement or OffscreenCanvas, got {}",
-                describe_js(&element)
-            ))
+            Error::argument(
+                "canvas",
+                format!(
+                    "must be an HTMLCanvasElement or OffscreenCanvas, got {}",
+                    describe(&element)
+                ),
+            )
         };
         if !element.is_object() {
             return Err(not_canvas());
@@ -157,8 +146,8 @@ impl Canvas {
     /// Sets the canvas's `width`/`height` attributes. Changing them expires
     /// the current texture; the next `getCurrentTexture()` has the new size.
     pub fn set_size(&self, size: (u32, u32)) {
-        let _ = Reflect::set(&self.element, &"width".into(), &size.0.into());
-        let _ = Reflect::set(&self.element, &"height".into(), &size.1.into());
+        set(&self.element, "width", &size.0.into());
+        set(&self.element, "height", &size.1.into());
     }
 
     /// Calls `configure()` with all seven fields.
@@ -182,35 +171,12 @@ impl Canvas {
             view_formats.push(&format_name(f).into());
         }
         set(&config, "viewFormats", &view_formats);
-        set(
-            &config,
-            "colorSpace",
-            &match options.color_space {
-                ColorSpace::Srgb => "srgb",
-                ColorSpace::DisplayP3 => "display-p3",
-            }
-            .into(),
-        );
-        let tone_mapping = Object::new();
-        set(
-            &tone_mapping,
-            "mode",
-            &match options.tone_mapping {
-                ToneMapping::Standard => "standard",
-                ToneMapping::Extended => "extended",
-            }
-            .into(),
-        );
+        // The options' JS spellings are WebGPU's.
+        set(&config, "colorSpace", &options.color_space.as_str().into());
+        let tone_mapping =
+            super::interop::object(&[("mode", options.tone_mapping.as_str().into())]);
         set(&config, "toneMapping", &tone_mapping);
-        set(
-            &config,
-            "alphaMode",
-            &match options.alpha_mode {
-                AlphaMode::Opaque => "opaque",
-                AlphaMode::Premultiplied => "premultiplied",
-            }
-            .into(),
-        );
+        set(&config, "alphaMode", &options.alpha_mode.as_str().into());
         self.context
             .configure(&config)
             .map_err(|e| Error::Canvas(format!("configure() threw: {}", js_message(&e))))?;
@@ -256,6 +222,7 @@ impl Canvas {
         let dim = |k| get(&raw, k).as_f64().unwrap_or(0.0).max(1.0) as u32;
         let (width, height) = (dim("width"), dim("height"));
         gpu.count_canvas_texture();
+        gpu.count_canvas_texture();
         Ok(gpu.device.create_texture_from_webgpu_handle(
             raw.unchecked_into(),
             &wgpu::TextureDescriptor {
@@ -278,7 +245,12 @@ impl Canvas {
 
     /// Releases the swap chain images; the canvas stays in the page.
     pub fn unconfigure(&mut self) {
-        let _ = self.context.unconfigure();
+        if let Err(e) = self.context.unconfigure() {
+            warn(&format!(
+                "afterglow: unconfigure() threw: {}",
+                js_message(&e)
+            ));
+        }
         self.applied = None;
     }
 }
@@ -302,29 +274,5 @@ pub fn resolve_format(format: CanvasFormat) -> Result<wgpu::TextureFormat, Error
     match format {
         CanvasFormat::Preferred => preferred_format(),
         CanvasFormat::Rgba16Float => Ok(wgpu::TextureFormat::Rgba16Float),
-    }
-}
-
-/// A JS exception's message.
-pub fn js_message(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| format!("{e:?}"))
-}
-
-fn describe_js(v: &JsValue) -> String {
-    if v.is_undefined() {
-        "undefined".into()
-    } else if v.is_null() {
-        "null".into()
-    } else if let Some(s) = v.as_string() {
-        format!("the string '{s}'")
-    } else if v.as_f64().is_some() {
-        "a number".into()
-    } else {
-        let name = get(&get(v, "constructor"), "name").as_string();
-        name.map(|n| format!("a {n}"))
-            .unwrap_or_else(|| "an object".into())
     }
 }

@@ -1,0 +1,205 @@
+//! Method arguments that are not options: sizes, frame times, the options
+//! object itself, and `setImage`'s `{ gain }`. Pure Rust over the
+//! JS-shaped [`Value`] tree, so the rules are unit tested natively; a bad
+//! argument is an [`ArgumentError`] naming it.
+
+use crate::error::ArgumentError;
+use crate::options::{Allowed, OptionError, Value};
+
+fn error(argument: &str, message: String) -> ArgumentError {
+    ArgumentError {
+        argument: argument.into(),
+        message,
+    }
+}
+
+/// Validates a size in device pixels: a finite, non-negative integer not
+/// above `max`.
+pub fn dimension(argument: &str, value: &Value, max: u32) -> Result<u32, ArgumentError> {
+    match value {
+        Value::Number(n) => {
+            if !n.is_finite() || n.fract() != 0.0 || *n < 0.0 {
+                Err(error(
+                    argument,
+                    format!(
+                        "must be a whole number of device pixels from 0 to {max}, got {}",
+                        value.describe()
+                    ),
+                ))
+            } else if *n > max as f64 {
+                Err(error(
+                    argument,
+                    format!(
+                        "is {} but this device allows at most {max} (maxTextureDimension2D)",
+                        value.describe()
+                    ),
+                ))
+            } else {
+                Ok(*n as u32)
+            }
+        }
+        other => Err(error(
+            argument,
+            format!(
+                "must be a number of device pixels from 0 to {max}, got {}",
+                other.describe()
+            ),
+        )),
+    }
+}
+
+/// Validates a frame time in seconds: a finite number; `undefined` means 0.
+pub fn time(value: &Value) -> Result<f64, ArgumentError> {
+    match value {
+        Value::Undefined => Ok(0.0),
+        Value::Number(n) if n.is_finite() => Ok(*n),
+        other => Err(error(
+            "timeSeconds",
+            format!("must be a finite number, got {}", other.describe()),
+        )),
+    }
+}
+
+/// An options argument must be an object (or be left out); what is in it
+/// is then checked option by option.
+pub fn options_object(argument: &str, value: &Value, example: &str) -> Result<(), ArgumentError> {
+    match value {
+        Value::Undefined | Value::Null | Value::Object(_) => Ok(()),
+        other => Err(error(
+            argument,
+            format!("must be an object like {example}, got {}", other.describe()),
+        )),
+    }
+}
+
+/// `{ gain }` of `setImage`: a finite number from 0 to 10000, default 1.
+pub fn image_gain(value: &Value) -> Result<f32, crate::error::Error> {
+    options_object("options", value, "{ gain: 4 }")?;
+    let Value::Object(entries) = value else {
+        return Ok(1.0);
+    };
+    let mut gain = 1.0;
+    for (key, v) in entries {
+        match (key.as_str(), v) {
+            ("gain", Value::Undefined) => {}
+            ("gain", Value::Number(n)) if n.is_finite() && (0.0..=1.0e4).contains(n) => {
+                gain = *n as f32
+            }
+            ("gain", other) => {
+                return Err(OptionError::new(
+                    "gain",
+                    Allowed::Range("a number from 0 to 10000".into()),
+                    format!("must be a number from 0 to 10000, got {}", other.describe()),
+                )
+                .into())
+            }
+            (other, _) => {
+                return Err(OptionError::one_of(
+                    other,
+                    &["gain"],
+                    "is not an image option; allowed keys are 'gain'",
+                )
+                .into())
+            }
+        }
+    }
+    Ok(gain)
+}
+
+/// `{ gpu }` of `stats()`: `true` turns per-pass GPU timing on (it stays
+/// on), `false` off; `None` when left out (no change).
+pub fn stats_gpu(value: &Value) -> Result<Option<bool>, crate::error::Error> {
+    options_object("options", value, "{ gpu: true }")?;
+    let Value::Object(entries) = value else {
+        return Ok(None);
+    };
+    let mut gpu = None;
+    for (key, v) in entries {
+        match (key.as_str(), v) {
+            ("gpu", Value::Undefined) => {}
+            ("gpu", Value::Bool(b)) => gpu = Some(*b),
+            ("gpu", other) => {
+                return Err(OptionError::new(
+                    "gpu",
+                    Allowed::OneOf(vec![Value::Bool(true), Value::Bool(false)]),
+                    format!("must be true or false, got {}", other.describe()),
+                )
+                .into())
+            }
+            (other, _) => {
+                return Err(OptionError::one_of(
+                    other,
+                    &["gpu"],
+                    "is not a stats option; allowed keys are 'gpu'",
+                )
+                .into())
+            }
+        }
+    }
+    Ok(gpu)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+
+    #[test]
+    fn dimensions() {
+        assert_eq!(dimension("width", &Value::Number(640.0), 8192), Ok(640));
+        assert_eq!(dimension("width", &Value::Number(0.0), 8192), Ok(0));
+        for bad in [
+            Value::Number(-1.0),
+            Value::Number(f64::NAN),
+            Value::Number(f64::INFINITY),
+            Value::Number(1.5),
+            Value::String("640".into()),
+            Value::Undefined,
+        ] {
+            let e = dimension("width", &bad, 8192).unwrap_err();
+            assert_eq!(e.argument, "width");
+        }
+        let e = dimension("height", &Value::Number(9000.0), 8192).unwrap_err();
+        assert!(e.message.contains("8192"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "argument 'height' is 9000 but this device allows at most 8192 (maxTextureDimension2D)"
+        );
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(time(&Value::Undefined), Ok(0.0));
+        assert_eq!(time(&Value::Number(1.25)), Ok(1.25));
+        assert_eq!(
+            time(&Value::Number(f64::NAN)).unwrap_err().argument,
+            "timeSeconds"
+        );
+        assert!(time(&Value::String("1".into())).is_err());
+    }
+
+    #[test]
+    fn gains() {
+        let obj = |k: &str, v: Value| Value::Object(vec![(k.into(), v)]);
+        assert_eq!(image_gain(&Value::Undefined), Ok(1.0));
+        assert_eq!(image_gain(&obj("gain", Value::Number(4.0))), Ok(4.0));
+        match image_gain(&obj("gain", Value::Number(-1.0))) {
+            Err(Error::Option(e)) => assert_eq!(e.field, "gain"),
+            other => panic!("{other:?}"),
+        }
+        match image_gain(&obj("gian", Value::Number(2.0))) {
+            Err(Error::Option(e)) => {
+                assert_eq!(e.field, "gian");
+                assert_eq!(
+                    e.allowed,
+                    Allowed::OneOf(vec![Value::String("gain".into())])
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        match image_gain(&Value::Number(3.0)) {
+            Err(Error::Argument(e)) => assert_eq!(e.argument, "options"),
+            other => panic!("{other:?}"),
+        }
+    }
+}

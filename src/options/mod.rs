@@ -1,0 +1,31 @@
+//! Typed, validated renderer options.
+//!
+//! Options arrive from JavaScript as one plain object. The web layer turns it
+//! into a [`Value`] tree (no JS types here), and this module validates that
+//! tree against the option schema ([`table::SCHEMA`]): one table with every
+//! option's path, allowed values, default, documentation and cost. Keeping
+//! the rules in pure Rust means they are unit tested natively and every
+//! error names the option and what is allowed.
+//!
+//! Layers, each using only the ones above it: [`value`] (the JS-shaped
+//! tree), [`types`] (the typed options), [`schema`] (how an option is
+//! described), [`table`] (the table itself), [`parse`] (parsing, defaults
+//! and `options()` from the table).
+
+pub mod parse;
+pub mod schema;
+pub mod table;
+pub mod types;
+pub mod value;
+
+pub use parse::extended_needs_rgba16float;
+pub use schema::{Allowed, Effect, Kind, Literal, OptionError, OptionSpec};
+pub use table::{changes, reshapes, SCHEMA};
+pub use types::{
+    AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, Msaa, Options,
+    Resolve, ToneMapping, Tonemapper,
+};
+pub use value::Value;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,173 @@
+//! Options from a JS-shaped [`Value`] tree and back, driven by the schema
+//! table: unknown keys (usually typos) are refused with the allowed keys,
+//! bad values with what the option allows.
+
+use super::schema::{Allowed, OptionError};
+use super::table::{keys_of, spec, SCHEMA};
+use super::types::{
+    AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, Msaa, Options,
+    Resolve, ToneMapping, Tonemapper,
+};
+use super::value::{quote_list, Value};
+
+impl Default for Options {
+    /// Every option at the default the schema gives it.
+    fn default() -> Self {
+        let mut o = Options::PREDICTABLE;
+        for s in SCHEMA {
+            (s.access.set)(&mut o, s.default);
+        }
+        o
+    }
+}
+
+/// `Default` for the parts of [`Options`]: their value in
+/// `Options::default()`, so the table stays the one place for defaults.
+macro_rules! default_from_table {
+    ($($t:ty => $($f:ident).+;)+) => {
+        $(
+            impl Default for $t {
+                fn default() -> Self {
+                    Options::default().$($f).+
+                }
+            }
+        )+
+    };
+}
+
+default_from_table! {
+    CanvasOptions => canvas;
+    CanvasFormat => canvas.format;
+    AlphaMode => canvas.alpha_mode;
+    ColorSpace => canvas.color_space;
+    ToneMapping => canvas.tone_mapping;
+    Msaa => msaa;
+    Resolve => resolve;
+    Tonemapper => tonemapper;
+    BloomOptions => bloom;
+    BlurMode => bloom.blur;
+}
+
+impl Options {
+    /// Parses a full options object; missing fields take their defaults.
+    pub fn from_value(value: &Value) -> Result<Options, OptionError> {
+        Options::default().merged(value)
+    }
+
+    /// Applies a partial options object on top of `self`: fields that are
+    /// absent keep their current value. The result is validated as a whole.
+    pub fn merged(&self, value: &Value) -> Result<Options, OptionError> {
+        let mut out = *self;
+        if matches!(value, Value::Undefined | Value::Null) {
+            return Ok(out);
+        }
+        check_shape("", value)?;
+        for s in SCHEMA {
+            let mut v = value;
+            for key in s.path.split('.') {
+                v = v.get(key);
+            }
+            if let Some(literal) = s.check(v)? {
+                (s.access.set)(&mut out, literal);
+            }
+        }
+        out.validate()?;
+        Ok(out)
+    }
+
+    /// Rules that involve more than one option. `allowed` lists what is
+    /// left given the others.
+    pub fn validate(&self) -> Result<(), OptionError> {
+        if self.resolve == Resolve::Tonemapped && self.msaa == Msaa::Off {
+            return Err(OptionError::one_of(
+                "resolve",
+                &[Resolve::Hardware.as_str()],
+                "'tonemapped' resolves multisampled color and needs msaa: 4; \
+                 use 'hardware' with msaa: 1",
+            ));
+        }
+        if self.canvas.tone_mapping == ToneMapping::Extended
+            && self.canvas.format != CanvasFormat::Rgba16Float
+        {
+            return Err(extended_needs_rgba16float());
+        }
+        Ok(())
+    }
+
+    /// The effective options as a [`Value`] tree, in the shape JS passes them.
+    pub fn to_value(&self) -> Value {
+        let mut root = Vec::new();
+        for s in SCHEMA {
+            let mut entries = &mut root;
+            let (group, key) = (s.group(), s.key());
+            if !group.is_empty() {
+                let at = match entries.iter().position(|(k, _)| k == group) {
+                    Some(i) => i,
+                    None => {
+                        entries.push((group.to_string(), Value::Object(Vec::new())));
+                        entries.len() - 1
+                    }
+                };
+                entries = match &mut entries[at].1 {
+                    Value::Object(inner) => inner,
+                    _ => unreachable!("groups are objects"),
+                };
+            }
+            entries.push((key.to_string(), s.get(self).to_value()));
+        }
+        Value::Object(root)
+    }
+}
+
+/// `canvas.toneMapping: 'extended'` on a canvas format other than
+/// `rgba16float`.
+pub fn extended_needs_rgba16float() -> OptionError {
+    OptionError::one_of(
+        "canvas.toneMapping",
+        &[ToneMapping::Standard.as_str()],
+        "'extended' needs canvas.format 'rgba16float' (an 8-bit canvas cannot hold values \
+         above 1); use 'standard' or set the format",
+    )
+}
+
+/// Checks that `value` (the object at `group`) is an object whose keys
+/// are all options or groups of options, recursively.
+fn check_shape(group: &str, value: &Value) -> Result<(), OptionError> {
+    let entries = match value {
+        Value::Object(entries) => entries,
+        other => {
+            return Err(OptionError::new(
+                if group.is_empty() { "options" } else { group },
+                Allowed::Range("an object".into()),
+                format!("must be an object, got {}", other.describe()),
+            ))
+        }
+    };
+    let known = keys_of(group);
+    for (key, v) in entries {
+        let path = if group.is_empty() {
+            key.clone()
+        } else {
+            format!("{group}.{key}")
+        };
+        if !known.contains(&key.as_str()) {
+            let of = if group.is_empty() {
+                String::new()
+            } else {
+                format!(" of '{group}'")
+            };
+            return Err(OptionError::one_of(
+                &path,
+                &known,
+                format!(
+                    "is not an option; allowed keys{of} are {}",
+                    quote_list(&known)
+                ),
+            ));
+        }
+        if spec(&path).is_none() && *v != Value::Undefined {
+            check_shape(&path, v)?;
+        }
+    }
+    Ok(())
+}

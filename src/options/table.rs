@@ -1,0 +1,297 @@
+//! The option schema: one table with every option's path, the values it
+//! takes, its default, a line of documentation and what changing it costs.
+//! Parsing, `options()`, the errors for unknown keys, `Options::default()`
+//! and [`reshapes`] are derived from it; tests hold the README, the
+//! TypeScript declarations and the demo's panel to it.
+
+use super::schema::{Access, Effect, Kind, Literal, OptionSpec};
+use super::types::{
+    AlphaMode, BlurMode, CanvasFormat, ColorSpace, Msaa, Options, Resolve, ToneMapping, Tonemapper,
+};
+
+/// The nearest `f64` that prints like the `f32` does: `0.6`, not
+/// `0.6000000238418579`.
+fn shortest(v: f32) -> f64 {
+    format!("{v}").parse().unwrap_or(v as f64)
+}
+
+macro_rules! choice {
+    ($t:ident, $($f:ident).+) => {
+        Access {
+            get: |o| Literal::Str(o.$($f).+.as_str()),
+            set: |o, v| {
+                if let Some(x) = $t::from_name(v.str()) {
+                    o.$($f).+ = x;
+                }
+            },
+        }
+    };
+}
+
+macro_rules! flag {
+    ($($f:ident).+) => {
+        Access {
+            get: |o| Literal::Bool(o.$($f).+),
+            set: |o, v| o.$($f).+ = v.bool(),
+        }
+    };
+}
+
+macro_rules! number {
+    ($($f:ident).+) => {
+        Access {
+            get: |o| Literal::Num(shortest(o.$($f).+)),
+            set: |o, v| o.$($f).+ = v.num() as f32,
+        }
+    };
+}
+
+macro_rules! whole {
+    ($($f:ident).+) => {
+        Access {
+            get: |o| Literal::Num(o.$($f).+ as f64),
+            set: |o, v| o.$($f).+ = v.num() as u32,
+        }
+    };
+}
+
+/// Every option, in the order the docs list them.
+pub static SCHEMA: &[OptionSpec] = &[
+    OptionSpec {
+        path: "canvas.format",
+        kind: Kind::Choice(CanvasFormat::NAMES),
+        default: Literal::Str("preferred"),
+        effect: Effect::Canvas,
+        doc: "Canvas texture format. `'preferred'` is `navigator.gpu.getPreferredCanvasFormat()`; \
+              `'rgba16float'` is for HDR displays.",
+        access: choice!(CanvasFormat, canvas.format),
+    },
+    OptionSpec {
+        path: "canvas.alphaMode",
+        kind: Kind::Choice(AlphaMode::NAMES),
+        default: Literal::Str("opaque"),
+        effect: Effect::Canvas,
+        doc: "How the canvas blends with the page.",
+        access: choice!(AlphaMode, canvas.alpha_mode),
+    },
+    OptionSpec {
+        path: "canvas.colorSpace",
+        kind: Kind::Choice(ColorSpace::NAMES),
+        default: Literal::Str("srgb"),
+        effect: Effect::Canvas,
+        doc: "Color space the compositor reads the canvas in.",
+        access: choice!(ColorSpace, canvas.color_space),
+    },
+    OptionSpec {
+        path: "canvas.toneMapping",
+        kind: Kind::Choice(ToneMapping::NAMES),
+        default: Literal::Str("standard"),
+        effect: Effect::Canvas,
+        doc: "`'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`.",
+        access: choice!(ToneMapping, canvas.tone_mapping),
+    },
+    OptionSpec {
+        path: "canvas.screenshots",
+        kind: Kind::Bool,
+        default: Literal::Bool(false),
+        effect: Effect::Canvas,
+        doc: "Adds `COPY_SRC` to the canvas usage so frames can be read back (`screenshot()`).",
+        access: flag!(canvas.screenshots),
+    },
+    OptionSpec {
+        path: "msaa",
+        kind: Kind::Count {
+            values: &[1, 4],
+            why: "WebGPU allows no other sample count",
+        },
+        default: Literal::Num(4.0),
+        effect: Effect::Rebuild,
+        doc: "Samples per pixel of the scene.",
+        access: Access {
+            get: |o| Literal::Num(o.msaa.sample_count() as f64),
+            set: |o, v| {
+                if let Some(m) = Msaa::from_count(v.num()) {
+                    o.msaa = m;
+                }
+            },
+        },
+    },
+    OptionSpec {
+        path: "resolve",
+        kind: Kind::Choice(Resolve::NAMES),
+        default: Literal::Str("hardware"),
+        effect: Effect::Rebuild,
+        doc:
+            "`'tonemapped'` is a resolve pass that tonemaps each sample before averaging, so \
+              bright edges stay antialiased (needs msaa 4; keeps the multisampled color in memory).",
+        access: choice!(Resolve, resolve),
+    },
+    OptionSpec {
+        path: "exposure",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0e4,
+            above_min: true,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Uniforms,
+        doc: "Multiplier on the scene radiance.",
+        access: number!(exposure),
+    },
+    OptionSpec {
+        path: "tonemapper",
+        kind: Kind::Choice(Tonemapper::NAMES),
+        default: Literal::Str("agx"),
+        effect: Effect::Uniforms,
+        doc: "The curve from HDR to the display range.",
+        access: choice!(Tonemapper, tonemapper),
+    },
+    OptionSpec {
+        path: "dither",
+        kind: Kind::Bool,
+        default: Literal::Bool(true),
+        effect: Effect::Uniforms,
+        doc: "Noise of one 8-bit step against banding (8-bit canvases).",
+        access: flag!(dither),
+    },
+    OptionSpec {
+        path: "bloom.enabled",
+        kind: Kind::Bool,
+        default: Literal::Bool(true),
+        effect: Effect::Rebuild,
+        doc: "Bloom on or off.",
+        access: flag!(bloom.enabled),
+    },
+    OptionSpec {
+        path: "bloom.threshold",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0e4,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Uniforms,
+        doc: "Brightness (after exposure) above which light blooms.",
+        access: number!(bloom.threshold),
+    },
+    OptionSpec {
+        path: "bloom.knee",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.5),
+        effect: Effect::Uniforms,
+        doc: "Softness of the threshold, 0 (hard) to 1.",
+        access: number!(bloom.knee),
+    },
+    OptionSpec {
+        path: "bloom.intensity",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 100.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.5),
+        effect: Effect::Uniforms,
+        doc: "How much blurred light is added back.",
+        access: number!(bloom.intensity),
+    },
+    OptionSpec {
+        path: "bloom.radius",
+        kind: Kind::Number {
+            min: 0.1,
+            max: 4.0,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Uniforms,
+        doc: "Spread of the blur relative to the default; independent of resolution and \
+              devicePixelRatio.",
+        access: number!(bloom.radius),
+    },
+    OptionSpec {
+        path: "bloom.levels",
+        kind: Kind::Integer { min: 1, max: 12 },
+        default: Literal::Num(8.0),
+        effect: Effect::Rebuild,
+        doc: "Most mip levels of the chain (a cost cap).",
+        access: whole!(bloom.levels),
+    },
+    OptionSpec {
+        path: "bloom.blur",
+        kind: Kind::Choice(BlurMode::NAMES),
+        default: Literal::Str("mip"),
+        effect: Effect::Rebuild,
+        doc: "`'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong).",
+        access: choice!(BlurMode, bloom.blur),
+    },
+    OptionSpec {
+        path: "bloom.iterations",
+        kind: Kind::Integer { min: 1, max: 16 },
+        default: Literal::Num(3.0),
+        effect: Effect::Rebuild,
+        doc: "Gaussian mode: horizontal + vertical pass pairs.",
+        access: whole!(bloom.iterations),
+    },
+    OptionSpec {
+        path: "renderScale",
+        kind: Kind::Number {
+            min: 0.25,
+            max: 2.0,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Resize,
+        doc: "Size of the offscreen targets relative to the canvas.",
+        access: number!(render_scale),
+    },
+    OptionSpec {
+        path: "autoResize",
+        kind: Kind::Bool,
+        default: Literal::Bool(false),
+        effect: Effect::Observer,
+        doc: "Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement` \
+              in the page).",
+        access: flag!(auto_resize),
+    },
+];
+
+/// The option at `path`.
+pub fn spec(path: &str) -> Option<&'static OptionSpec> {
+    SCHEMA.iter().find(|s| s.path == path)
+}
+
+/// The keys of the options object at `group` (`""` for the top level):
+/// its options and its sub-groups, in table order.
+pub fn keys_of(group: &str) -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = Vec::new();
+    for s in SCHEMA {
+        let rest = if group.is_empty() {
+            Some(s.path)
+        } else {
+            s.path.strip_prefix(group).and_then(|r| r.strip_prefix('.'))
+        };
+        if let Some(key) = rest.and_then(|r| r.split('.').next()) {
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    keys
+}
+
+/// `true` when going from `a` to `b` reshapes the frame (targets,
+/// pipelines, bind groups); otherwise uniforms are enough.
+pub fn reshapes(a: &Options, b: &Options) -> bool {
+    changes(a, b, Effect::Rebuild)
+}
+
+/// `true` when an option with `effect` differs between `a` and `b`.
+pub fn changes(a: &Options, b: &Options, effect: Effect) -> bool {
+    SCHEMA
+        .iter()
+        .filter(|s| s.effect == effect)
+        .any(|s| s.get(a) != s.get(b))
+}

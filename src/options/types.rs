@@ -1,0 +1,241 @@
+//! The typed options the chain and the web layer read. Their defaults,
+//! ranges and cost are in the option table (`table.rs`), their JavaScript
+//! spellings here; the documentation here says what each value means.
+
+/// Format of the canvas texture (`configure({ format })`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CanvasFormat {
+    /// `navigator.gpu.getPreferredCanvasFormat()`: `rgba8unorm` or
+    /// `bgra8unorm` depending on the platform. Written through its `-srgb`
+    /// view so the hardware encodes once.
+    Preferred,
+    /// 16-bit float canvas, for HDR displays; the shader encodes sRGB.
+    Rgba16Float,
+}
+
+/// How the canvas is composited with the page (`configure({ alphaMode })`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlphaMode {
+    /// Alpha is ignored; the canvas covers what is under it.
+    Opaque,
+    /// The canvas holds premultiplied color and blends over the page.
+    Premultiplied,
+}
+
+/// How the compositor interprets the canvas values (`configure({ colorSpace })`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorSpace {
+    Srgb,
+    DisplayP3,
+}
+
+/// What happens to values above 1 (`configure({ toneMapping: { mode } })`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToneMapping {
+    /// Values are clamped to [0, 1].
+    Standard,
+    /// Values above 1 reach HDR displays. Needs `format: 'rgba16float'`.
+    Extended,
+}
+
+/// The `canvas` group of options: everything that goes into `configure()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CanvasOptions {
+    pub format: CanvasFormat,
+    pub alpha_mode: AlphaMode,
+    pub color_space: ColorSpace,
+    /// `'extended'` only with `format: 'rgba16float'`.
+    pub tone_mapping: ToneMapping,
+    /// `true` adds `COPY_SRC` to the canvas usage so frames can be read
+    /// back; leave it off otherwise (it can cost compression).
+    pub screenshots: bool,
+}
+
+/// Multisampling of the scene pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Msaa {
+    /// No multisampling: the scene renders straight into the HDR target.
+    Off,
+    /// 4× multisampling (the only other count WebGPU allows).
+    X4,
+}
+
+impl Msaa {
+    pub fn sample_count(self) -> u32 {
+        match self {
+            Msaa::Off => 1,
+            Msaa::X4 => 4,
+        }
+    }
+
+    /// The sample count as JavaScript gives it (`1` or `4`).
+    pub fn from_count(count: f64) -> Option<Msaa> {
+        if count == 1.0 {
+            Some(Msaa::Off)
+        } else if count == 4.0 {
+            Some(Msaa::X4)
+        } else {
+            None
+        }
+    }
+}
+
+/// How the multisampled scene is resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolve {
+    /// The fixed-function resolve (`resolveTarget`): an average of linear
+    /// HDR samples. Bright edges against dark ones can alias after tonemapping.
+    Hardware,
+    /// A resolve pass that tonemaps each sample before averaging and inverts
+    /// after, so bright edges stay antialiased. Costs a stored MSAA target.
+    Tonemapped,
+}
+
+/// The curve that maps HDR radiance to the display range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tonemapper {
+    /// AgX (Troy Sobotka): filmic, desaturates highlights gracefully.
+    Agx,
+    /// The ACES RRT+ODT fit by Stephen Hill.
+    Aces,
+    /// Khronos PBR Neutral: keeps base colors up to 0.8 unchanged.
+    KhronosNeutral,
+    /// x / (1 + x) per channel.
+    Reinhard,
+    /// No curve: values are clamped (or passed through with extended tone mapping).
+    None,
+}
+
+impl Tonemapper {
+    /// Index used by composite.wgsl; keep in sync with its TONEMAP_* constants.
+    pub fn shader_index(self) -> u32 {
+        match self {
+            Tonemapper::None => 0,
+            Tonemapper::Agx => 1,
+            Tonemapper::Aces => 2,
+            Tonemapper::KhronosNeutral => 3,
+            Tonemapper::Reinhard => 4,
+        }
+    }
+}
+
+/// How the bright extract is blurred.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlurMode {
+    /// A downsample chain into the mips of one texture, then a tent-filtered
+    /// additive upsample chain (Jimenez, Call of Duty: Advanced Warfare).
+    Mip,
+    /// Separable Gaussian passes ping-ponging between two half-size targets.
+    Gaussian,
+}
+
+/// The `bloom` group of options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BloomOptions {
+    pub enabled: bool,
+    /// Luminance above which light blooms, in scene units (after exposure).
+    pub threshold: f32,
+    /// Softness of the threshold, 0 (hard) to 1.
+    pub knee: f32,
+    /// How much of the blurred light is added back.
+    pub intensity: f32,
+    /// Spread of the blur, relative to the default. Independent of
+    /// resolution and devicePixelRatio.
+    pub radius: f32,
+    /// Most mip levels the chain may use (a cost cap).
+    pub levels: u32,
+    pub blur: BlurMode,
+    /// Gaussian mode: horizontal + vertical pass pairs.
+    pub iterations: u32,
+}
+
+/// All renderer options. `Options::default()` takes every default from
+/// the schema table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    pub canvas: CanvasOptions,
+    /// Samples per pixel of the scene pass.
+    pub msaa: Msaa,
+    pub resolve: Resolve,
+    /// Multiplier applied to the scene before bloom and tonemapping.
+    pub exposure: f32,
+    pub tonemapper: Tonemapper,
+    /// Adds sub-quantum noise before 8-bit output to break up banding.
+    pub dither: bool,
+    pub bloom: BloomOptions,
+    /// Size of the offscreen targets relative to the canvas; the composite
+    /// pass rescales.
+    pub render_scale: f32,
+    /// Keep the canvas at its displayed size in device pixels
+    /// (ResizeObserver on `device-pixel-content-box`).
+    pub auto_resize: bool,
+}
+
+impl Options {
+    /// Options for exact image tests: the defaults, except no MSAA, no
+    /// dither, no bloom and no curve (a unit test keeps it so).
+    pub const PREDICTABLE: Options = Options {
+        canvas: CanvasOptions {
+            format: CanvasFormat::Preferred,
+            alpha_mode: AlphaMode::Opaque,
+            color_space: ColorSpace::Srgb,
+            tone_mapping: ToneMapping::Standard,
+            screenshots: false,
+        },
+        msaa: Msaa::Off,
+        resolve: Resolve::Hardware,
+        exposure: 1.0,
+        tonemapper: Tonemapper::None,
+        dither: false,
+        bloom: BloomOptions {
+            enabled: false,
+            threshold: 1.0,
+            knee: 0.5,
+            intensity: 0.5,
+            radius: 1.0,
+            levels: 8,
+            blur: BlurMode::Mip,
+            iterations: 3,
+        },
+        render_scale: 1.0,
+        auto_resize: false,
+    };
+}
+
+/// Implements `NAMES`, `as_str` and `from_name` for an option enum from
+/// its JS spellings.
+macro_rules! names {
+    ($($t:ident { $($v:ident => $s:literal),+ $(,)? })+) => {
+        $(
+            impl $t {
+                /// Every spelling in JS, in the order the docs list them.
+                pub const NAMES: &'static [&'static str] = &[$($s),+];
+
+                /// The option's spelling in JS.
+                pub fn as_str(self) -> &'static str {
+                    match self {
+                        $($t::$v => $s),+
+                    }
+                }
+
+                /// The value spelled `name` in JS.
+                pub fn from_name(name: &str) -> Option<Self> {
+                    match name {
+                        $($s => Some($t::$v),)+
+                        _ => None,
+                    }
+                }
+            }
+        )+
+    };
+}
+
+names! {
+    CanvasFormat { Preferred => "preferred", Rgba16Float => "rgba16float" }
+    AlphaMode { Opaque => "opaque", Premultiplied => "premultiplied" }
+    ColorSpace { Srgb => "srgb", DisplayP3 => "display-p3" }
+    ToneMapping { Standard => "standard", Extended => "extended" }
+    Resolve { Hardware => "hardware", Tonemapped => "tonemapped" }
+    Tonemapper { Agx => "agx", Aces => "aces", KhronosNeutral => "khronos-neutral", Reinhard => "reinhard", None => "none" }
+    BlurMode { Mip => "mip", Gaussian => "gaussian" }
+}

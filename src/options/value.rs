@@ -1,0 +1,62 @@
+//! A JavaScript value as the option and argument parsers see it: the web
+//! layer converts JS values into this tree, so the rules stay pure Rust.
+
+/// A JavaScript value as the option parser sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// `undefined`: the same as leaving the key out.
+    Undefined,
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    /// A plain object, keys in insertion order.
+    Object(Vec<(String, Value)>),
+    /// Anything else (array, function, symbol, bigint), by its type name.
+    Other(String),
+}
+
+impl Value {
+    /// A short description used in error messages: `'foo'`, `12`, `an array`.
+    pub fn describe(&self) -> String {
+        match self {
+            Value::Undefined => "undefined".into(),
+            Value::Null => "null".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => format_number(*n),
+            Value::String(s) => format!("'{s}'"),
+            Value::Object(_) => "an object".into(),
+            Value::Other(kind) => kind.clone(),
+        }
+    }
+
+    /// The entry `key` of an object (the last one if repeated).
+    pub fn get(&self, key: &str) -> &Value {
+        match self {
+            Value::Object(entries) => entries
+                .iter()
+                .rev()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v)
+                .unwrap_or(&Value::Undefined),
+            _ => &Value::Undefined,
+        }
+    }
+}
+
+/// A number as JavaScript prints it: `0.5`, `NaN`, `-Infinity`, `10000`.
+pub fn format_number(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".into()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else {
+        format!("{n}")
+    }
+}
+
+/// `'a', 'b'`: a list of names as error messages quote them.
+pub fn quote_list(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("'{s}'")).collect();
+    quoted.join(", ")
+}

@@ -1,0 +1,200 @@
+/** Options of the canvas context, applied with `configure()`. */
+export interface CanvasOptions {
+  /** Canvas texture format. `'preferred'` is `navigator.gpu.getPreferredCanvasFormat()`;
+   * `'rgba16float'` is for HDR displays. Default `'preferred'`. */
+  format?: 'preferred' | 'rgba16float';
+  /** How the canvas blends with the page. Default `'opaque'`. */
+  alphaMode?: 'opaque' | 'premultiplied';
+  /** Color space the compositor reads the canvas in. Default `'srgb'`. */
+  colorSpace?: 'srgb' | 'display-p3';
+  /** `'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`.
+   * Default `'standard'`. */
+  toneMapping?: 'standard' | 'extended';
+  /** Adds `COPY_SRC` to the canvas usage so frames can be read back (`screenshot()`).
+   * Default `false`. */
+  screenshots?: boolean;
+}
+
+/** Bloom: bright extract, blur, added back in the composite pass. */
+export interface BloomOptions {
+  /** Bloom on or off. Default `true`. */
+  enabled?: boolean;
+  /** Brightness (after exposure) above which light blooms. A number from 0 to 10000.
+   * Default `1`. */
+  threshold?: number;
+  /** Softness of the threshold, 0 (hard) to 1. A number from 0 to 1. Default `0.5`. */
+  knee?: number;
+  /** How much blurred light is added back. A number from 0 to 100. Default `0.5`. */
+  intensity?: number;
+  /** Spread of the blur relative to the default; independent of resolution and
+   * devicePixelRatio. A number from 0.1 to 4. Default `1`. */
+  radius?: number;
+  /** Most mip levels of the chain (a cost cap). A whole number from 1 to 12. Default `8`. */
+  levels?: number;
+  /** `'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong).
+   * Default `'mip'`. */
+  blur?: 'mip' | 'gaussian';
+  /** Gaussian mode: horizontal + vertical pass pairs. A whole number from 1 to 16.
+   * Default `3`. */
+  iterations?: number;
+}
+
+/** Options of `Renderer.create` and `setOptions`. Every field is optional. */
+export interface RendererOptions {
+  canvas?: CanvasOptions;
+  /** Samples per pixel of the scene. Default `4`. */
+  msaa?: 1 | 4;
+  /** `'tonemapped'` is a resolve pass that tonemaps each sample before averaging, so
+   * bright edges stay antialiased (needs msaa 4; keeps the multisampled color in memory).
+   * Default `'hardware'`. */
+  resolve?: 'hardware' | 'tonemapped';
+  /** Multiplier on the scene radiance. A number above 0 up to 10000. Default `1`. */
+  exposure?: number;
+  /** The curve from HDR to the display range. Default `'agx'`. */
+  tonemapper?: 'agx' | 'aces' | 'khronos-neutral' | 'reinhard' | 'none';
+  /** Noise of one 8-bit step against banding (8-bit canvases). Default `true`. */
+  dither?: boolean;
+  bloom?: BloomOptions;
+  /** Size of the offscreen targets relative to the canvas. A number from 0.25 to 2.
+   * Default `1`. */
+  renderScale?: number;
+  /** Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement`
+   * in the page). Default `false`. */
+  autoResize?: boolean;
+}
+
+/** Every option with its effective value. */
+export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom'>> & {
+  canvas: Required<CanvasOptions>;
+  bloom: Required<BloomOptions>;
+};
+
+/** What the canvas context was configured with (from `getConfiguration()`),
+ * plus the canvas size in device pixels. */
+export interface CanvasConfiguration {
+  device: GPUDevice;
+  format: GPUTextureFormat;
+  usage: number;
+  viewFormats: GPUTextureFormat[];
+  colorSpace: 'srgb' | 'display-p3';
+  toneMapping?: { mode: 'standard' | 'extended' };
+  alphaMode: 'opaque' | 'premultiplied';
+  width: number;
+  height: number;
+}
+
+/** Sources `setImage` accepts. */
+export type ImageSourceInput = ImageBitmap | HTMLImageElement | HTMLCanvasElement
+  | HTMLVideoElement | OffscreenCanvas | ImageData;
+
+export interface ImageOptions {
+  /** Multiplier on the image's linear colour (so highlights can bloom), 0 to 10000. Default 1. */
+  gain?: number;
+}
+
+/** Options of `stats()`. */
+export interface StatsOptions {
+  /** `true` turns per-pass GPU timing on (it stays on; off by default, since
+   * it costs a timestamp query per pass and a readback per frame); `false`
+   * turns it off. */
+  gpu?: boolean;
+}
+
+export interface RendererStats {
+  /** Frames rendered since creation. */
+  frames: number;
+  /** CPU milliseconds of the last `render()` call. */
+  cpuMs: number;
+  /** GPU milliseconds per pass of a recent frame, from timestamp queries;
+   * `null` until `stats({ gpu: true })` turned timing on and results
+   * arrived, or where the adapter has none (browsers may round to 0.1 ms). */
+  gpuMs: Record<string, number> | null;
+  /** Bytes of the renderer's own GPU textures (offscreen targets, content). */
+  gpuBytes: number;
+  configuration: CanvasConfiguration | null;
+}
+
+/* Errors. Every method throws (or rejects with) an `Error` whose `name`
+ * says what kind it is and which carries the fields of that kind; its
+ * `message` says the same in words. Test `error.name`: these are plain
+ * `Error` objects, not subclasses. */
+
+/** An option was refused (`Renderer.create`, `setOptions`, `setImage`'s `gain`). */
+export interface OptionError extends Error {
+  name: 'OptionError';
+  /** Dotted path of the option: `'bloom.radius'`, `'canvas.alphaMode'`. */
+  option: string;
+  /** What the option allows: an array of the values it takes (the choices, `[true, false]`,
+   * `[1, 4]`, the keys of an options object, or what is left given the other options),
+   * or a phrase for a range or shape (`'a number from 0.1 to 4'`, `'an object'`). */
+  allowed: Array<string | number | boolean> | string;
+}
+
+/** A method argument that is not an option was refused: `canvas` (`create`),
+ * `options` (not an object), `timeSeconds` (`render`), `width`/`height` (`resize`),
+ * `wgsl` (`setSceneShader`), `source` (`setImage`). */
+export interface ArgumentError extends Error {
+  name: 'ArgumentError';
+  argument: string;
+}
+
+/** A `setSceneShader` compilation error. */
+export interface ShaderError extends Error {
+  name: 'ShaderError';
+  /** 1-based line in the given WGSL; 0 when the error is outside of it
+   * (such as a missing `fn scene`). */
+  line: number;
+  /** 1-based column; 0 with line 0. */
+  column: number;
+}
+
+/** The frame's pass graph broke a rule: a bug in afterglow, caught before the GPU saw it. */
+export interface GraphError extends Error {
+  name: 'GraphError';
+  /** The pass, e.g. `'bloom downsample 3'`. */
+  pass: string;
+  /** The attachment or view, e.g. `'bloom mip 4'`. */
+  attachment: string;
+}
+
+/** A texture descriptor broke a rule of `createTexture`. */
+export interface TextureRuleError extends Error {
+  name: 'TextureRuleError';
+  /** The texture's label. */
+  texture: string;
+  /** The rule, with the offending values. */
+  rule: string;
+}
+
+/** No WebGPU, or the GPU device was lost. */
+export interface DeviceError extends Error {
+  name: 'DeviceError';
+  /** `'no-webgpu'`, `'no-adapter'`, `'no-device'`: WebGPU is unavailable (`create`);
+   * `'lost'`: the device was lost and is being replaced; `'recovery-failed'`: `render()`
+   * after several attempts at a new device failed. */
+  reason: 'no-webgpu' | 'no-adapter' | 'no-device' | 'lost' | 'recovery-failed';
+}
+
+/** A method was called when it cannot run. */
+export interface StateError extends Error {
+  name: 'StateError';
+  /** The method called, e.g. `'render'`. */
+  method: string;
+  /** `'destroyed'`: after `destroy()`; `'busy'`: during another call on the renderer;
+   * `'superseded'`: a `setSceneShader` overtaken by other content or a device loss. */
+  state: 'destroyed' | 'busy' | 'superseded';
+}
+
+/** The canvas could not be used (it has another kind of context, `configure()` threw). */
+export interface CanvasError extends Error {
+  name: 'CanvasError';
+}
+
+/** A frame could not be read back (`screenshot()` without `canvas.screenshots`, a 0×0 canvas). */
+export interface ReadbackError extends Error {
+  name: 'ReadbackError';
+}
+
+/** Every error afterglow throws. */
+export type AfterglowError = OptionError | ArgumentError | ShaderError | GraphError
+  | TextureRuleError | DeviceError | StateError | CanvasError | ReadbackError;

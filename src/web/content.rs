@@ -1,0 +1,135 @@
+//! The content the page gave the renderer, recorded in one place: the
+//! demo, a scene shader's source, an image source and its gain, or content
+//! set from Rust. The renderer shows it, re-uploads a playing video from
+//! it, and replays it onto a new device after a device loss, so a new kind
+//! of content cannot be forgotten there.
+
+use super::image::{self, ImageSource};
+use crate::chain::{Chain, Content};
+use crate::error::Error;
+use crate::gpu::Gpu;
+use crate::passes::scene::UserShader;
+
+/// Where the current content came from.
+enum Source {
+    /// The built-in demo scene (`useDemoScene()`, and at start).
+    Demo,
+    /// `setSceneShader(wgsl)`: compiled again on a new device.
+    Shader(String),
+    /// `setImage(source, { gain })`: uploaded again on a new device, and
+    /// every frame while a video plays.
+    Image { source: ImageSource, gain: f32 },
+    /// Content given from Rust (tests, embedders), kept as given.
+    Rust(Content),
+}
+
+/// The user's content and a generation counter that moves whenever the
+/// content or the device changes.
+pub struct UserResources {
+    source: Source,
+    /// A scene shader that finishes compiling after the generation moved
+    /// is not installed over the newer content.
+    generation: u64,
+}
+
+impl Default for UserResources {
+    /// The demo scene.
+    fn default() -> Self {
+        UserResources {
+            source: Source::Demo,
+            generation: 0,
+        }
+    }
+}
+
+impl UserResources {
+    /// Something is about to replace the content: a shader still compiling
+    /// must not win over it. Returns the new generation.
+    pub fn supersede(&mut self) -> u64 {
+        self.generation += 1;
+        self.generation
+    }
+
+    /// Whether nothing replaced the content since `generation`.
+    pub fn is_current(&self, generation: u64) -> bool {
+        self.generation == generation
+    }
+
+    pub fn use_demo(&mut self, gpu: &Gpu, chain: &mut Chain) -> Result<(), Error> {
+        self.supersede();
+        chain.set_content(gpu, Content::DemoScene)?;
+        self.source = Source::Demo;
+        Ok(())
+    }
+
+    /// Content given from Rust.
+    pub fn set(&mut self, gpu: &Gpu, chain: &mut Chain, content: Content) -> Result<(), Error> {
+        self.supersede();
+        chain.set_content(gpu, content.clone())?;
+        self.source = match content {
+            Content::DemoScene => Source::Demo,
+            Content::Shader(source) => Source::Shader(source),
+            other => Source::Rust(other),
+        };
+        Ok(())
+    }
+
+    /// Shows an image; on failure the previous content stays.
+    pub fn set_image(
+        &mut self,
+        gpu: &Gpu,
+        chain: &mut Chain,
+        source: ImageSource,
+        gain: f32,
+    ) -> Result<(), Error> {
+        self.supersede();
+        image::show(gpu, chain, &source, gain)?;
+        self.source = Source::Image { source, gain };
+        Ok(())
+    }
+
+    /// Installs a compiled scene shader prepared at `generation`, unless
+    /// other content or a new device came since.
+    pub fn install_shader(
+        &mut self,
+        gpu: &Gpu,
+        chain: &mut Chain,
+        shader: UserShader,
+        generation: u64,
+    ) -> Result<(), Error> {
+        if !self.is_current(generation) {
+            return Err(Error::superseded("setSceneShader"));
+        }
+        let source = shader.source.clone();
+        // Rebuilt here if msaa changed while it compiled.
+        chain.install_shader(gpu, shader);
+        self.source = Source::Shader(source);
+        Ok(())
+    }
+
+    /// Uploads the current frame of a playing video.
+    pub fn upload_video_frame(&self, gpu: &Gpu, chain: &mut Chain) -> Result<(), Error> {
+        match &self.source {
+            Source::Image { source, gain } if source.has_new_frame() => {
+                image::show(gpu, chain, source, *gain)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Shows the recorded content with `chain` on a new device: a shader is
+    /// compiled and an image uploaded again.
+    pub fn replay(&mut self, gpu: &Gpu, chain: &mut Chain) -> Result<(), Error> {
+        self.supersede();
+        match &self.source {
+            Source::Demo => chain.set_content(gpu, Content::DemoScene),
+            Source::Shader(wgsl) => chain.set_content(gpu, Content::Shader(wgsl.clone())),
+            Source::Image { source, gain } => image::show(gpu, chain, source, *gain),
+            Source::Rust(Content::Image(_)) => Err(Error::argument(
+                "content",
+                "is a texture of the lost device; set it again",
+            )),
+            Source::Rust(content) => chain.set_content(gpu, content.clone()),
+        }
+    }
+}

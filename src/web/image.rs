@@ -1,0 +1,193 @@
+//! Image sources of `setImage` and their upload.
+//!
+//! The copy of an external image is made on the raw WebGPU queue, where
+//! the browser may reject it with an exception (a cross-origin image
+//! without CORS, for one): that exception becomes an `Error`, whereas
+//! wgpu's web backend would unwrap it and abort the module.
+
+use std::cell::Cell;
+
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::interop::{call, describe, get, js_message, num, object};
+use crate::chain::{Chain, Content, ImageContent};
+use crate::error::Error;
+use crate::gpu::Gpu;
+
+fn source_error(message: String) -> Error {
+    Error::argument("source", message)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Bitmap,
+    Image,
+    Video,
+    Canvas,
+    Offscreen,
+    Data,
+}
+
+/// An image source accepted by `setImage`.
+#[derive(Clone)]
+pub struct ImageSource {
+    js: JsValue,
+    kind: Kind,
+    /// Video time of the last upload, so a paused video is not re-uploaded.
+    uploaded_at: Cell<f64>,
+}
+
+impl ImageSource {
+    pub fn new(js: JsValue) -> Result<ImageSource, Error> {
+        let kind = if js.is_instance_of::<web_sys::ImageBitmap>() {
+            Kind::Bitmap
+        } else if js.is_instance_of::<web_sys::HtmlVideoElement>() {
+            Kind::Video
+        } else if js.is_instance_of::<web_sys::HtmlImageElement>() {
+            Kind::Image
+        } else if js.is_instance_of::<web_sys::HtmlCanvasElement>() {
+            Kind::Canvas
+        } else if js.is_instance_of::<web_sys::OffscreenCanvas>() {
+            Kind::Offscreen
+        } else if js.is_instance_of::<web_sys::ImageData>() {
+            Kind::Data
+        } else {
+            return Err(source_error(format!(
+                "must be an ImageBitmap, HTMLImageElement, HTMLCanvasElement, \
+                 HTMLVideoElement, OffscreenCanvas or ImageData, got {}",
+                describe(&js)
+            )));
+        };
+        Ok(ImageSource {
+            js,
+            kind,
+            uploaded_at: Cell::new(f64::NAN),
+        })
+    }
+
+    /// Size in pixels; an error while there is nothing to show yet.
+    pub fn size(&self) -> Result<(u32, u32), Error> {
+        let (w, h) = match self.kind {
+            Kind::Image => {
+                if get(&self.js, "complete").as_bool() != Some(true)
+                    || num(&self.js, "naturalWidth") < 1.0
+                {
+                    return Err(source_error(
+                        "is an image that has not finished loading (or failed to); await \
+                         img.decode() first"
+                            .into(),
+                    ));
+                }
+                (
+                    num(&self.js, "naturalWidth"),
+                    num(&self.js, "naturalHeight"),
+                )
+            }
+            Kind::Video => {
+                // HAVE_CURRENT_DATA: a frame can be drawn.
+                if num(&self.js, "readyState") < 2.0 {
+                    return Err(source_error(
+                        "is a video with no frame yet; wait for its 'loadeddata' event".into(),
+                    ));
+                }
+                (num(&self.js, "videoWidth"), num(&self.js, "videoHeight"))
+            }
+            _ => (num(&self.js, "width"), num(&self.js, "height")),
+        };
+        if w < 1.0 || h < 1.0 {
+            return Err(source_error(format!(
+                "is {w}×{h}: an image needs at least one pixel"
+            )));
+        }
+        Ok((w as u32, h as u32))
+    }
+
+    /// A video that is playing and has moved on since the last upload.
+    pub fn has_new_frame(&self) -> bool {
+        if self.kind != Kind::Video {
+            return false;
+        }
+        let playing = get(&self.js, "paused").as_bool() == Some(false)
+            && get(&self.js, "ended").as_bool() != Some(true)
+            && num(&self.js, "readyState") >= 2.0;
+        playing && num(&self.js, "currentTime") != self.uploaded_at.get()
+    }
+
+    /// `copyExternalImageToTexture` into `texture` (straight alpha, sRGB).
+    pub fn copy_to(&self, gpu: &Gpu, texture: &wgpu::Texture) -> Result<(), Error> {
+        let queue = gpu
+            .queue
+            .as_webgpu()
+            .ok_or_else(|| Error::Canvas("the queue is not a WebGPU queue".into()))?;
+        let raw = texture
+            .as_webgpu()
+            .ok_or_else(|| Error::Canvas("the texture is not a WebGPU texture".into()))?;
+        let src = object(&[("source", self.js.clone())]);
+        let dst = object(&[
+            ("texture", JsValue::from(raw.clone())),
+            ("colorSpace", "srgb".into()),
+            ("premultipliedAlpha", false.into()),
+        ]);
+        let size: Array = [texture.width(), texture.height()]
+            .iter()
+            .map(|v| JsValue::from(*v))
+            .collect();
+        call(queue.as_ref(), "copyExternalImageToTexture", &[&src, &dst, &size]).map_err(|e| {
+            source_error(format!(
+                "could not be copied to the GPU: {} (a cross-origin image without CORS cannot be used)",
+                js_message(&e)
+            ))
+        })?;
+        self.uploaded_at.set(num(&self.js, "currentTime"));
+        Ok(())
+    }
+}
+
+/// Shows `source` times `gain`: uploads it into the current image texture
+/// when the size matches, else into a new one. On failure the chain keeps
+/// its content.
+pub fn show(gpu: &Gpu, chain: &mut Chain, source: &ImageSource, gain: f32) -> Result<(), Error> {
+    let size = source.size()?;
+    let max = gpu.max_texture_size();
+    if size.0 > max || size.1 > max {
+        return Err(source_error(format!(
+            "is {}×{} but this device allows at most {max} per side",
+            size.0, size.1
+        )));
+    }
+    let texture = match chain.content() {
+        Content::Image(img) if (img.texture.width(), img.texture.height()) == size => {
+            img.texture.clone()
+        }
+        _ => image_texture(gpu, size)?,
+    };
+    source.copy_to(gpu, &texture)?;
+    let content = Content::Image(ImageContent { texture, gain });
+    if *chain.content() != content {
+        chain.set_content(gpu, content)?;
+    }
+    Ok(())
+}
+
+/// The texture of an image content: sRGB so sampling decodes to linear;
+/// exactly the usages `copyExternalImageToTexture` requires plus sampling.
+fn image_texture(gpu: &Gpu, size: (u32, u32)) -> Result<wgpu::Texture, Error> {
+    gpu.create_texture(&wgpu::TextureDescriptor {
+        label: Some("scene image"),
+        size: wgpu::Extent3d {
+            width: size.0,
+            height: size.1,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    })
+}

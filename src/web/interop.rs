@@ -1,0 +1,236 @@
+//! Every JavaScript interop helper of the web layer, in one leaf module
+//! (it uses no other web module): property access, describing a JS value
+//! for messages, JS values to the option tree and back, the renderer's
+//! shared-state handle, the clock, and JS `Error`s built from [`Error`]
+//! with their `name` and fields.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::error::Error;
+use crate::options::{Allowed, Value};
+
+/// `target[key]`; `undefined` where reading it throws.
+pub fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `target[key]` as a number; 0 where it is not one.
+pub fn num(target: &JsValue, key: &str) -> f64 {
+    get(target, key).as_f64().unwrap_or(0.0)
+}
+
+/// `target[key] = value` on an object the renderer made or owns; such a
+/// write cannot throw, so there is nothing to report.
+pub fn set(target: &JsValue, key: &str, value: &JsValue) {
+    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// A new plain object with these entries.
+pub fn object(entries: &[(&str, JsValue)]) -> Object {
+    let o = Object::new();
+    for (k, v) in entries {
+        set(&o, k, v);
+    }
+    o
+}
+
+/// `target[method](...args)`; an error when it is not a function or throws.
+pub fn call(target: &JsValue, method: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    let f: Function = get(target, method)
+        .dyn_into()
+        .map_err(|_| JsValue::from_str(&format!("{method} is not a function")))?;
+    let args: Array = args.iter().copied().collect();
+    f.apply(target, &args)
+}
+
+/// A JS exception's message.
+pub fn js_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// `performance.now()` where there is one (windows and workers), else the
+/// wall clock.
+pub fn now_ms() -> f64 {
+    let performance = get(&js_sys::global(), "performance");
+    call(&performance, "now", &[])
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or_else(js_sys::Date::now)
+}
+
+/// `console.warn`, for failures that are reported nowhere else.
+pub fn warn(message: &str) {
+    web_sys::console::warn_1(&JsValue::from_str(message));
+}
+
+/// What a JS value is, for messages: `undefined`, `'cat.png'`, `3`,
+/// `an array`, `a HTMLDivElement`.
+pub fn describe(v: &JsValue) -> String {
+    if v.is_object() && !v.is_function() && !is_array_checked(v).unwrap_or(false) {
+        get(&get(v, "constructor"), "name")
+            .as_string()
+            .filter(|n| !n.is_empty())
+            .map(|n| format!("a {n}"))
+            .unwrap_or_else(|| "an object".into())
+    } else {
+        to_value(v).describe()
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    // Catching versions: a Proxy can throw from either, and an uncaught JS
+    // exception unwinding through wasm would leave the renderer borrowed.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array_checked(v: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn keys_checked(v: &JsValue) -> Result<Array, JsValue>;
+}
+
+/// Converts a JS value into the option parser's [`Value`] tree. Done before
+/// the renderer is borrowed: a getter or Proxy may run page code.
+pub fn to_value(v: &JsValue) -> Value {
+    to_value_depth(v, 0)
+}
+
+fn to_value_depth(v: &JsValue, depth: u32) -> Value {
+    if v.is_undefined() {
+        Value::Undefined
+    } else if v.is_null() {
+        Value::Null
+    } else if let Some(b) = v.as_bool() {
+        Value::Bool(b)
+    } else if let Some(n) = v.as_f64() {
+        Value::Number(n)
+    } else if let Some(s) = v.as_string() {
+        Value::String(s)
+    } else if v.is_function() {
+        Value::Other("a function".into())
+    } else if !v.is_object() || depth >= 4 {
+        Value::Other(format!(
+            "a {}",
+            v.js_typeof().as_string().unwrap_or_default()
+        ))
+    } else if is_array_checked(v).unwrap_or(false) {
+        Value::Other("an array".into())
+    } else {
+        let Ok(keys) = keys_checked(v) else {
+            return Value::Other("an object whose keys cannot be read".into());
+        };
+        let entries = keys
+            .iter()
+            .filter_map(|k| {
+                let key = k.as_string()?;
+                Some((key.clone(), to_value_depth(&get(v, &key), depth + 1)))
+            })
+            .collect();
+        Value::Object(entries)
+    }
+}
+
+/// Converts a [`Value`] tree into a plain JS value.
+pub fn to_js(v: &Value) -> JsValue {
+    match v {
+        Value::Undefined | Value::Other(_) => JsValue::UNDEFINED,
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => JsValue::from_f64(*n),
+        Value::String(s) => JsValue::from_str(s),
+        Value::Object(entries) => {
+            let o = Object::new();
+            for (k, v) in entries {
+                set(&o, k, &to_js(v));
+            }
+            o.into()
+        }
+    }
+}
+
+/// The JS `Error` for `e`: its message is `e`'s, its `name` is
+/// [`Error::name`], and it carries the fields of its kind (see the
+/// TypeScript declarations in `afterglow.d.ts`).
+pub fn js_error(e: &Error) -> JsValue {
+    let error = js_sys::Error::new(&e.to_string());
+    error.set_name(e.name());
+    let fields: Vec<(&str, JsValue)> = match e {
+        Error::Option(o) => vec![
+            ("option", o.field.as_str().into()),
+            (
+                "allowed",
+                match &o.allowed {
+                    Allowed::OneOf(values) => values.iter().map(to_js).collect::<Array>().into(),
+                    Allowed::Range(text) => text.as_str().into(),
+                },
+            ),
+        ],
+        Error::Argument(a) => vec![("argument", a.argument.as_str().into())],
+        Error::Shader(s) => vec![("line", s.line.into()), ("column", s.column.into())],
+        Error::Graph(g) => vec![
+            ("pass", g.pass.as_str().into()),
+            ("attachment", g.attachment.as_str().into()),
+        ],
+        Error::TextureRule(t) => vec![
+            ("texture", t.texture.as_str().into()),
+            ("rule", t.rule.as_str().into()),
+        ],
+        Error::Device(d) => vec![("reason", d.kind.as_str().into())],
+        Error::State(s) => vec![
+            ("method", s.method.into()),
+            ("state", s.kind.as_str().into()),
+        ],
+        Error::Canvas(_) | Error::Readback(_) => Vec::new(),
+    };
+    for (k, v) in fields {
+        set(&error, k, &v);
+    }
+    error.into()
+}
+
+/// State shared between a JS object and the promises it returns. Each
+/// call borrows it only while it runs, never across an `await`, so
+/// `render()` keeps working while a promise waits; `None` after `destroy()`.
+pub struct Handle<T>(Rc<RefCell<Option<T>>>);
+
+impl<T> Clone for Handle<T> {
+    fn clone(&self) -> Self {
+        Handle(self.0.clone())
+    }
+}
+
+impl<T> Handle<T> {
+    pub fn new(value: T) -> Self {
+        Handle(Rc::new(RefCell::new(Some(value))))
+    }
+
+    /// Runs `f` on the live state for JS method `method`: a state error
+    /// after `destroy()` or while another call holds it.
+    pub fn with<R>(
+        &self,
+        method: &'static str,
+        f: impl FnOnce(&mut T) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        let mut guard = self.0.try_borrow_mut().map_err(|_| Error::busy(method))?;
+        let value = guard.as_mut().ok_or(Error::destroyed(method))?;
+        f(value)
+    }
+
+    /// Reads the live state; `None` after `destroy()` or while borrowed.
+    pub fn peek<R>(&self, f: impl FnOnce(&T) -> R) -> Option<R> {
+        let guard = self.0.try_borrow().ok()?;
+        guard.as_ref().map(f)
+    }
+
+    /// Takes the state out (`destroy()`); later calls fail.
+    pub fn take(&self, method: &'static str) -> Result<T, Error> {
+        let mut guard = self.0.try_borrow_mut().map_err(|_| Error::busy(method))?;
+        guard.take().ok_or(Error::destroyed(method))
+    }
+}

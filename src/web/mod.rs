@@ -1,0 +1,271 @@
+//! The JavaScript surface: the only `#[wasm_bindgen]` exports. Each method
+//! converts its JS arguments (through `interop`), calls the renderer and
+//! turns a failure into a JS `Error` with a `name` and the fields of its
+//! kind. Nothing here panics on caller input: a panic would kill the wasm
+//! module.
+//!
+//! Modules, each using only those listed after it: `recovery` (device
+//! loss) and `shader` (scene shaders compiling), `renderer` (the state and
+//! what each method does to it), `content` (the user's content, replayed
+//! after a device loss), `image`, `canvas`, `resize_observer`, `png`, and
+//! `interop`, every JS helper.
+
+mod canvas;
+mod content;
+mod image;
+mod interop;
+mod png;
+mod recovery;
+mod renderer;
+mod resize_observer;
+mod shader;
+
+use wasm_bindgen::prelude::*;
+
+use crate::arguments;
+use crate::chain::Content;
+use crate::error::Error;
+use crate::gpu::Gpu;
+use crate::options::Options;
+use crate::readback::Image;
+use interop::{js_error, to_js, to_value, Handle};
+use renderer::WebRenderer;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = include_str!("afterglow.d.ts");
+
+/// A failure as the JS `Error` it is thrown as.
+fn js<T, E: Into<Error>>(result: Result<T, E>) -> Result<T, JsValue> {
+    result.map_err(|e| js_error(&e.into()))
+}
+
+/// An HDR renderer bound to one canvas.
+#[wasm_bindgen]
+pub struct Renderer {
+    inner: Handle<WebRenderer>,
+}
+
+#[wasm_bindgen]
+impl Renderer {
+    /// Creates a renderer for `canvas` (an `HTMLCanvasElement` or
+    /// `OffscreenCanvas`): requests a WebGPU device, configures the canvas
+    /// context and builds the HDR chain at the canvas's current size.
+    /// Rejects with an `OptionError` naming the bad option, an
+    /// `ArgumentError` for something that is not a canvas, or a
+    /// `DeviceError` saying why WebGPU is unavailable.
+    pub async fn create(
+        #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement | OffscreenCanvas")]
+        canvas: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RendererOptions")] options: Option<JsValue>,
+    ) -> Result<Renderer, JsValue> {
+        console_error_panic_hook::set_once();
+        let options = to_value(&options.unwrap_or(JsValue::UNDEFINED));
+        js(arguments::options_object(
+            "options",
+            &options,
+            "{ bloom: { intensity: 0.8 } }",
+        ))?;
+        let options = js(Options::from_value(&options))?;
+        let inner = js(WebRenderer::create(canvas, options).await)?;
+        Ok(Renderer {
+            inner: Handle::new(inner),
+        })
+    }
+
+    /// Renders one frame at `timeSeconds` (default 0): fetches the canvas's
+    /// current texture, runs the chain, one submit. Does nothing while the
+    /// canvas is 0×0. After a device loss it skips frames while a new
+    /// device is set up, and throws a `DeviceError` if that keeps failing.
+    pub fn render(
+        &self,
+        #[wasm_bindgen(js_name = timeSeconds, unchecked_optional_param_type = "number")]
+        time_seconds: Option<JsValue>,
+    ) -> Result<(), JsValue> {
+        let time = to_value(&time_seconds.unwrap_or(JsValue::UNDEFINED));
+        let time = js(arguments::time(&time))?;
+        js(recovery::render(&self.inner, time))
+    }
+
+    /// Resizes the canvas to `width`×`height` device pixels, reconfigures the
+    /// context and rebuilds the size-dependent targets. 0 in either
+    /// dimension pauses rendering; more than the device's
+    /// `maxTextureDimension2D` is refused.
+    pub fn resize(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
+    ) -> Result<(), JsValue> {
+        // Converted before the renderer is borrowed (see to_value).
+        let (width, height) = (to_value(&width), to_value(&height));
+        js(self.inner.with("resize", |r| {
+            let max = r.gpu.max_texture_size();
+            let w = arguments::dimension("width", &width, max)?;
+            let h = arguments::dimension("height", &height, max)?;
+            r.resize((w, h))
+        }))
+    }
+
+    /// Changes any options at run time; fields left out keep their value.
+    /// What each change costs is in the option schema: canvas options
+    /// reconfigure the context, `msaa`/`resolve` and the bloom chain's shape
+    /// rebuild the frame, `renderScale` resizes the targets, the others
+    /// only update uniforms; unchanged options cost nothing. Throws
+    /// (changing nothing) on a bad value.
+    #[wasm_bindgen(js_name = setOptions)]
+    pub fn set_options(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RendererOptions")] options: JsValue,
+    ) -> Result<(), JsValue> {
+        let partial = to_value(&options);
+        js(arguments::options_object(
+            "options",
+            &partial,
+            "{ exposure: 2 }",
+        ))?;
+        js(self.inner.with("setOptions", |r| {
+            let next = r.options.merged(&partial)?;
+            r.apply_options(next)
+        }))
+    }
+
+    /// The effective options, defaults filled in.
+    #[wasm_bindgen(unchecked_return_type = "EffectiveOptions")]
+    pub fn options(&self) -> Result<JsValue, JsValue> {
+        js(self
+            .inner
+            .with("options", |r| Ok(to_js(&r.options.to_value()))))
+    }
+
+    /// The canvas context's configuration as the browser reports it
+    /// (`getConfiguration()`), with the canvas `width` and `height`.
+    #[wasm_bindgen(unchecked_return_type = "CanvasConfiguration")]
+    pub fn configuration(&self) -> Result<JsValue, JsValue> {
+        js(self
+            .inner
+            .with("configuration", |r| Ok(r.canvas.configuration())))
+    }
+
+    /// Renders `wgsl` as the scene. It must define
+    /// `fn scene(uv: vec2f, time: f32) -> vec4f` returning linear HDR
+    /// radiance and alpha (premultiplied) for `uv` in 0..1 (y down);
+    /// `resolution()` gives the target size in pixels. Resolves once the
+    /// shader is in use; rejects with a `ShaderError` carrying `line`,
+    /// `column` and the compiler's message, and the previous content keeps
+    /// rendering.
+    #[wasm_bindgen(js_name = setSceneShader, unchecked_return_type = "Promise<void>")]
+    pub fn set_scene_shader(&self, wgsl: JsValue) -> js_sys::Promise {
+        let inner = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let source = js(wgsl.as_string().ok_or_else(|| {
+                Error::argument(
+                    "wgsl",
+                    format!("must be a string of WGSL, got {}", interop::describe(&wgsl)),
+                )
+            }))?;
+            js(shader::set_scene_shader(inner, source).await)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Shows an image: an `ImageBitmap`, `HTMLImageElement` (loaded),
+    /// `HTMLCanvasElement`, `HTMLVideoElement` (re-uploaded every frame
+    /// while it plays), `OffscreenCanvas` or `ImageData`. It is decoded to
+    /// linear, multiplied by `gain` so its highlights can bloom, and fitted
+    /// inside the canvas.
+    #[wasm_bindgen(js_name = setImage)]
+    pub fn set_image(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ImageSourceInput")] source: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ImageOptions")] options: Option<JsValue>,
+    ) -> Result<(), JsValue> {
+        let gain = js(arguments::image_gain(&to_value(
+            &options.unwrap_or_default(),
+        )))?;
+        let source = js(image::ImageSource::new(source))?;
+        js(self.inner.with("setImage", |r| {
+            r.content.set_image(&r.gpu, &mut r.chain, source, gain)
+        }))
+    }
+
+    /// Goes back to the built-in demo scene.
+    #[wasm_bindgen(js_name = useDemoScene)]
+    pub fn use_demo_scene(&self) -> Result<(), JsValue> {
+        js(self
+            .inner
+            .with("useDemoScene", |r| r.content.use_demo(&r.gpu, &mut r.chain)))
+    }
+
+    /// A PNG of the current frame (rendered again at the last frame's time
+    /// and read back from the canvas texture). Needs `canvas.screenshots:
+    /// true`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Blob>")]
+    pub fn screenshot(&self) -> js_sys::Promise {
+        let inner = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(
+            async move { js(renderer::screenshot(inner).await) },
+        )
+    }
+
+    /// Frame counts, CPU and per-pass GPU time, GPU memory, configuration.
+    /// `{ gpu: true }` turns per-pass GPU timing on (it stays on; `gpuMs` is
+    /// `null` until it is on and results have arrived); `{ gpu: false }`
+    /// turns it off again.
+    #[wasm_bindgen(unchecked_return_type = "RendererStats")]
+    pub fn stats(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "StatsOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let gpu = js(arguments::stats_gpu(&to_value(
+            &options.unwrap_or(JsValue::UNDEFINED),
+        )))?;
+        js(self.inner.with("stats", |r| {
+            if let Some(on) = gpu {
+                r.set_timing(on);
+            }
+            Ok(r.stats())
+        }))
+    }
+
+    /// Unconfigures the canvas context (releasing its images) and the GPU
+    /// resources. Any later call throws.
+    pub fn destroy(&self) -> Result<(), JsValue> {
+        // Dropping the renderer unconfigures and destroys (see its Drop).
+        js(self.inner.take("destroy")).map(drop)
+    }
+}
+
+/// Rust-side access, used by the browser tests and embedders in Rust.
+impl Renderer {
+    /// Runs `f` with the renderer's GPU; `None` after `destroy()`.
+    pub fn with_gpu<T>(&self, f: impl FnOnce(&Gpu) -> T) -> Option<T> {
+        self.inner.peek(|r| f(&r.gpu))
+    }
+
+    /// Replaces the content of the scene pass.
+    pub fn set_content(&self, content: Content) -> Result<(), Error> {
+        self.inner.with("setContent", |r| {
+            r.content.set(&r.gpu, &mut r.chain, content)
+        })
+    }
+
+    /// The names of the passes of a frame, in order.
+    pub fn pass_names(&self) -> Vec<String> {
+        self.inner
+            .peek(|r| r.chain.pass_names())
+            .unwrap_or_default()
+    }
+
+    /// Renders a frame and reads the canvas texture back (needs
+    /// `canvas.screenshots: true`).
+    pub async fn render_and_read(&self, time_seconds: f64) -> Result<Image, Error> {
+        let (readback, device) = self.inner.with("render", |r| {
+            Ok((r.frame_for_reading(time_seconds)?, r.gpu.device.clone()))
+        })?;
+        readback.read(&device).await
+    }
+}
+
+/// The JS `Error` that afterglow throws for `e`, with its `name` and fields.
+pub fn error_to_js(e: &Error) -> JsValue {
+    js_error(e)
+}

@@ -1,0 +1,357 @@
+//! The renderer behind the JS object: the device, the canvas, the chain,
+//! the options and the user's content, and what each JS method does to
+//! them. Device-loss recovery is in `recovery`.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use super::canvas::{self, Canvas};
+use super::content::UserResources;
+use super::interop::{now_ms, object, warn, Handle};
+use super::png;
+use super::resize_observer::AutoResize;
+use crate::chain::Chain;
+use crate::error::{DeviceErrorKind, Error};
+use crate::gpu::Gpu;
+use crate::options::{self, AlphaMode, Effect, Options};
+use crate::output::OutputSpec;
+use crate::readback::Readback;
+
+pub struct WebRenderer {
+    pub gpu: Gpu,
+    pub canvas: Canvas,
+    pub chain: Chain,
+    pub options: Options,
+    /// Canvas size in device pixels (the chain renders at it × renderScale).
+    pub canvas_size: (u32, u32),
+    /// What the page gave to show, replayed after a device loss.
+    pub content: UserResources,
+    /// A new device is being requested after the old one was lost.
+    pub recovering: Rc<Cell<bool>>,
+    /// Failed attempts at replacing a lost device.
+    pub recovery_failures: u32,
+    frames: u64,
+    cpu_ms: f64,
+    last_time: f64,
+    auto_resize: Option<AutoResize>,
+    /// Size reported by the resize observer, applied at the next frame.
+    pending_size: Rc<Cell<Option<(u32, u32)>>>,
+}
+
+/// A WebGPU instance of the browser.
+pub fn instance() -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::BROWSER_WEBGPU,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    })
+}
+
+/// Releasing the renderer (`destroy()`, `free()`, or garbage collection of
+/// the JS object) gives the canvas's images and the device's memory back
+/// now rather than whenever the browser collects them.
+impl Drop for WebRenderer {
+    fn drop(&mut self) {
+        self.auto_resize = None;
+        self.canvas.unconfigure();
+        self.gpu.destroy();
+    }
+}
+
+impl WebRenderer {
+    /// Requests a device, configures `canvas_js` and builds the chain at
+    /// the canvas's size, with `options` already validated.
+    pub async fn create(canvas_js: JsValue, options: Options) -> Result<WebRenderer, Error> {
+        if canvas::navigator_gpu().is_none() {
+            return Err(Error::device(
+                DeviceErrorKind::NoWebGpu,
+                "navigator.gpu is missing (this browser or context has no WebGPU; it needs a \
+                 secure context such as https or localhost)",
+            ));
+        }
+        let mut canvas = Canvas::new(canvas_js)?;
+        let gpu = Gpu::request(&instance(), None).await?;
+        let format = canvas::resolve_format(options.canvas.format)?;
+        let output = OutputSpec::new(
+            format,
+            options.canvas.alpha_mode,
+            options.canvas.tone_mapping,
+            options.canvas.color_space,
+        )?;
+        let max = gpu.max_texture_size();
+        let (w, h) = canvas.size();
+        let size = (w.min(max), h.min(max));
+        canvas.set_size(size);
+        canvas.configure(&gpu, &output, &options.canvas)?;
+        let chain = new_chain(&gpu, output, options, size)?;
+        let mut r = WebRenderer {
+            gpu,
+            canvas,
+            chain,
+            options,
+            canvas_size: size,
+            content: UserResources::default(),
+            recovering: Rc::new(Cell::new(false)),
+            recovery_failures: 0,
+            frames: 0,
+            cpu_ms: 0.0,
+            last_time: 0.0,
+            auto_resize: None,
+            pending_size: Rc::new(Cell::new(None)),
+        };
+        r.sync_auto_resize()?;
+        Ok(r)
+    }
+
+    pub fn check_device(&self) -> Result<(), Error> {
+        match self.gpu.lost() {
+            Some(reason) => Err(Error::device(DeviceErrorKind::Lost, reason)),
+            None => Ok(()),
+        }
+    }
+
+    pub fn render(&mut self, time: f64) -> Result<(), Error> {
+        let start = now_ms();
+        if let Some(size) = self.pending_size.take() {
+            self.resize(size)?;
+        }
+        self.content
+            .upload_video_frame(&self.gpu, &mut self.chain)?;
+        self.render_with(time, false)?;
+        self.cpu_ms = now_ms() - start;
+        Ok(())
+    }
+
+    /// Renders a frame whose canvas texture is copied for reading.
+    pub fn frame_for_reading(&mut self, time: f64) -> Result<Readback, Error> {
+        if !self.options.canvas.screenshots {
+            return Err(Error::Readback(
+                "reading frames needs the option canvas.screenshots: true (it adds COPY_SRC \
+                 to the canvas usage)"
+                    .into(),
+            ));
+        }
+        self.content
+            .upload_video_frame(&self.gpu, &mut self.chain)?;
+        self.render_with(time, true)?
+            .flatten()
+            .ok_or_else(|| Error::Readback("the canvas is 0×0: nothing was rendered".into()))
+    }
+
+    /// One frame: one encoder, one submit. With `read`, the canvas texture is
+    /// also copied into a buffer in the same encoder. Returns `None` when the
+    /// frame was skipped (0×0).
+    fn render_with(&mut self, time: f64, read: bool) -> Result<Option<Option<Readback>>, Error> {
+        self.check_device()?;
+        let (w, h) = self.canvas_size;
+        if w == 0 || h == 0 {
+            return Ok(None);
+        }
+        // Fetched every frame: the texture belongs to this frame only.
+        let texture = self.canvas.current_texture(&self.gpu)?;
+        let view = self.gpu.create_canvas_view(
+            &texture,
+            &wgpu::TextureViewDescriptor {
+                label: Some("canvas view"),
+                format: Some(self.chain.output().view_format),
+                ..Default::default()
+            },
+        );
+        let gpu = &self.gpu;
+        let (_, readback) = self.chain.submit_frame(gpu, &view, time, |encoder| {
+            read.then(|| Readback::record(gpu, encoder, &texture))
+                .transpose()
+        })?;
+        self.frames += 1;
+        self.last_time = time;
+        Ok(Some(readback))
+    }
+
+    pub fn resize(&mut self, size: (u32, u32)) -> Result<(), Error> {
+        self.check_device()?;
+        if size == self.canvas_size {
+            return Ok(());
+        }
+        if size.0 > 0 && size.1 > 0 {
+            self.canvas.set_size(size);
+            let output = *self.chain.output();
+            self.canvas
+                .configure(&self.gpu, &output, &self.options.canvas)?;
+        }
+        self.canvas_size = size;
+        self.resize_chain()
+    }
+
+    fn resize_chain(&mut self) -> Result<(), Error> {
+        let render = scaled(
+            self.canvas_size,
+            self.options.render_scale,
+            self.gpu.max_texture_size(),
+        );
+        self.chain
+            .resize_scaled(&self.gpu, render, self.canvas_size)
+    }
+
+    /// Applies validated options. The steps that can fail run before the
+    /// renderer's own state changes, and a failure part-way puts the
+    /// previous options back, so a refused change changes nothing. If
+    /// putting them back fails too, that is logged: the first error is the
+    /// one thrown.
+    pub fn apply_options(&mut self, next: Options) -> Result<(), Error> {
+        let prev = self.options;
+        if next == prev {
+            return Ok(());
+        }
+        let prev_output = *self.chain.output();
+        let output = if options::changes(&prev, &next, Effect::Canvas) {
+            let format = canvas::resolve_format(next.canvas.format)?;
+            OutputSpec::new(
+                format,
+                next.canvas.alpha_mode,
+                next.canvas.tone_mapping,
+                next.canvas.color_space,
+            )?
+        } else {
+            prev_output
+        };
+        if let Err(e) = self.apply_options_steps(prev, next, output) {
+            if let Err(back) = self.apply_options_steps(next, prev, prev_output) {
+                warn(&format!(
+                    "afterglow: setOptions() failed ({e}), and restoring the previous options \
+                     failed as well: {back}"
+                ));
+            }
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Each step runs only where the schema says an option with its
+    /// effect changed.
+    fn apply_options_steps(
+        &mut self,
+        prev: Options,
+        next: Options,
+        output: OutputSpec,
+    ) -> Result<(), Error> {
+        let changed = |effect| options::changes(&prev, &next, effect);
+        if output != *self.chain.output() {
+            self.chain.set_output(&self.gpu, output)?;
+        }
+        self.chain.set_settings(&self.gpu, next.into())?;
+        self.options = next;
+        if changed(Effect::Resize) {
+            self.resize_chain()?;
+        }
+        if changed(Effect::Canvas) && self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
+            self.canvas.configure(&self.gpu, &output, &next.canvas)?;
+        }
+        if changed(Effect::Observer) {
+            self.sync_auto_resize()?;
+        }
+        Ok(())
+    }
+
+    /// Starts or stops the resize observer to match `options.auto_resize`.
+    fn sync_auto_resize(&mut self) -> Result<(), Error> {
+        if !self.options.auto_resize {
+            self.auto_resize = None;
+            return Ok(());
+        }
+        if self.auto_resize.is_none() {
+            self.auto_resize = Some(AutoResize::observe(
+                self.canvas.element(),
+                self.gpu.max_texture_size(),
+                self.pending_size.clone(),
+            )?);
+        }
+        Ok(())
+    }
+
+    /// Moves everything onto a new device after the old one was lost: the
+    /// canvas is configured again with it (its configuration named the old
+    /// device), the chain is rebuilt and the user's content replayed.
+    pub fn replace_device(&mut self, gpu: Gpu) -> Result<(), Error> {
+        let output = *self.chain.output();
+        let mut chain = new_chain(&gpu, output, self.options, self.canvas_size)?;
+        chain.set_timing(&gpu, self.chain.timing());
+        if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
+            self.canvas.configure(&gpu, &output, &self.options.canvas)?;
+        }
+        self.gpu = gpu;
+        self.chain = chain;
+        self.recovery_failures = 0;
+        // The device is back; restoring the content is best effort.
+        if let Err(e) = self.content.replay(&self.gpu, &mut self.chain) {
+            warn(&format!(
+                "afterglow: the content could not be restored after a device loss: {e}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Per-pass GPU timing on or off.
+    pub fn set_timing(&mut self, on: bool) {
+        self.chain.set_timing(&self.gpu, on);
+    }
+
+    pub fn stats(&self) -> JsValue {
+        let gpu_ms = match self.chain.pass_times() {
+            Some(times) => {
+                let entries: Vec<(&str, JsValue)> = times
+                    .iter()
+                    .map(|(name, ms)| (name.as_str(), JsValue::from_f64(*ms)))
+                    .collect();
+                object(&entries).into()
+            }
+            None => JsValue::NULL,
+        };
+        object(&[
+            ("frames", JsValue::from_f64(self.frames as f64)),
+            ("cpuMs", JsValue::from_f64(self.cpu_ms)),
+            ("gpuMs", gpu_ms),
+            ("gpuBytes", JsValue::from_f64(self.chain.gpu_bytes() as f64)),
+            ("configuration", self.canvas.configuration()),
+        ])
+        .into()
+    }
+}
+
+/// A PNG of the frame at the last frame's time, rendered again and read
+/// back from the canvas texture.
+pub async fn screenshot(handle: Handle<WebRenderer>) -> Result<JsValue, Error> {
+    let (readback, device, premultiplied) = handle.with("screenshot", |r| {
+        let readback = r.frame_for_reading(r.last_time)?;
+        let premultiplied = r.options.canvas.alpha_mode == AlphaMode::Premultiplied;
+        Ok((readback, r.gpu.device.clone(), premultiplied))
+    })?;
+    let image = readback.read(&device).await?;
+    png::encode_png(&image, premultiplied).await
+}
+
+/// The chain for a canvas of `canvas_size` on `gpu`.
+fn new_chain(
+    gpu: &Gpu,
+    output: OutputSpec,
+    options: Options,
+    canvas_size: (u32, u32),
+) -> Result<Chain, Error> {
+    let render = scaled(canvas_size, options.render_scale, gpu.max_texture_size());
+    let mut chain = Chain::new(gpu, output, options.into(), render)?;
+    chain.resize_scaled(gpu, render, canvas_size)?;
+    Ok(chain)
+}
+
+/// The offscreen size for a canvas size and render scale: at least 1×1
+/// (unless the canvas is 0), at most the device limit.
+fn scaled(size: (u32, u32), scale: f32, max: u32) -> (u32, u32) {
+    let s = |v: u32| {
+        if v == 0 {
+            0
+        } else {
+            ((v as f32 * scale).round() as u32).clamp(1, max)
+        }
+    };
+    (s(size.0), s(size.1))
+}

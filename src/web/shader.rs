@@ -1,0 +1,67 @@
+//! `setSceneShader`: the user's WGSL is compiled while the renderer keeps
+//! rendering, its compile messages are mapped back to the user's own lines,
+//! and it is installed only if nothing replaced the content meanwhile.
+
+use super::interop::Handle;
+use super::renderer::WebRenderer;
+use crate::error::{Error, ShaderError};
+
+/// Compiles `source` and shows it once it compiled.
+pub async fn set_scene_shader(handle: Handle<WebRenderer>, source: String) -> Result<(), Error> {
+    let (shader, compiled, scope, generation) = handle.with("setSceneShader", |r| {
+        let generation = r.content.supersede();
+        let scope = r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let shader = r.chain.prepare_shader(&r.gpu, &source);
+        let compiled = shader.module.get_compilation_info();
+        Ok((shader, compiled, scope.pop(), generation))
+    })?;
+    let info = compiled.await;
+    let scope_error = scope.await;
+    compile_result(&info, scope_error.as_ref(), &source)?;
+    handle.with("setSceneShader", |r| {
+        r.content
+            .install_shader(&r.gpu, &mut r.chain, shader, generation)
+    })
+}
+
+/// The outcome of compiling a user's scene shader: `Ok`, or the first
+/// error with its `line` and `column` in the user's own WGSL (0 when it is
+/// outside of it, such as a missing `fn scene`).
+pub fn compile_result(
+    info: &wgpu::CompilationInfo,
+    scope_error: Option<&wgpu::Error>,
+    source: &str,
+) -> Result<(), ShaderError> {
+    let user_lines = source.lines().count().max(1) as i64;
+    let prefix_lines = crate::passes::content::user_prefix().lines().count() as i64;
+    let first = info
+        .messages
+        .iter()
+        .find(|m| m.message_type == wgpu::CompilationMessageType::Error);
+    let (line, column, message) = match (first, scope_error) {
+        (Some(m), _) => {
+            let (line, column) = m
+                .location
+                .map(|l| (l.line_number as i64 - prefix_lines, l.line_position as i64))
+                .unwrap_or((0, 0));
+            (line, column, m.message.clone())
+        }
+        (None, Some(e)) => (0, 0, e.to_string()),
+        (None, None) => return Ok(()),
+    };
+    if (1..=user_lines).contains(&line) {
+        Err(ShaderError {
+            line: line as u32,
+            column: column.max(0) as u32,
+            message,
+        })
+    } else {
+        Err(ShaderError {
+            line: 0,
+            column: 0,
+            message: format!(
+                "{message} (the shader must define fn scene(uv: vec2f, time: f32) -> vec4f)"
+            ),
+        })
+    }
+}

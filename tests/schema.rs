@@ -1,0 +1,465 @@
+//! The option schema against what documents it: the README's options
+//! table, the TypeScript declarations (`src/web/afterglow.d.ts`) and the
+//! demo panel's `SCHEMA` (`www/panel.js`) list exactly the schema's
+//! options, with its allowed values, defaults and ranges. Also: every
+//! error name is declared and documented.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeSet;
+
+use afterglow::error::{
+    ArgumentError, DeviceErrorKind, Error, ShaderError, StateErrorKind, TextureRuleError,
+};
+use afterglow::graph::GraphError;
+use afterglow::options::{Allowed, Kind, Literal, OptionError, OptionSpec, SCHEMA};
+
+const README: &str = include_str!("../README.md");
+const DTS: &str = include_str!("../src/web/afterglow.d.ts");
+const PANEL: &str = include_str!("../www/panel.js");
+
+fn paths() -> BTreeSet<&'static str> {
+    SCHEMA.iter().map(|s| s.path).collect()
+}
+
+fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The part of `text` from the line `start` up to the next line starting
+/// with `end`.
+fn section<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let from = text.find(start).unwrap_or_else(|| panic!("no {start:?}"));
+    let rest = &text[from + start.len()..];
+    let to = rest.find(end).unwrap_or(rest.len());
+    &rest[..to]
+}
+
+// ---- README ----
+
+/// The README's "values" cell for an option.
+fn readme_values(spec: &OptionSpec) -> String {
+    match spec.kind {
+        Kind::Bool => "`true`, `false`".into(),
+        Kind::Choice(names) => names
+            .iter()
+            .map(|n| format!("`'{n}'`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Kind::Count { values, .. } => values
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Kind::Number {
+            min,
+            max,
+            above_min,
+        } => format!(
+            "number, {}{min} to {max}",
+            if above_min { "above " } else { "" }
+        ),
+        Kind::Integer { min, max } => format!("whole number, {min} to {max}"),
+    }
+}
+
+#[test]
+fn the_readme_options_table_is_the_schema() {
+    let table = section(README, "\n## Options\n", "\n## ");
+    let mut seen = BTreeSet::new();
+    for line in table.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+        assert!(cells.len() >= 4, "README row {line:?}");
+        let path = cells[0].trim_matches('`');
+        let spec = SCHEMA
+            .iter()
+            .find(|s| s.path == path)
+            .unwrap_or_else(|| panic!("README documents '{path}', which is not an option"));
+        assert_eq!(cells[1], readme_values(spec), "README values of {path}");
+        assert_eq!(
+            cells[2],
+            format!("`{}`", spec.default.js()),
+            "README default of {path}"
+        );
+        assert!(seen.insert(path), "README lists {path} twice");
+    }
+    assert_eq!(seen, paths(), "README options table");
+}
+
+#[test]
+fn the_readme_documents_every_error_name_and_field() {
+    let api = section(README, "\n## API\n", "\n## ");
+    for (name, fields) in error_fields() {
+        assert!(
+            api.contains(&format!("`{name}`")),
+            "README API lacks {name}"
+        );
+        for f in fields {
+            assert!(
+                api.contains(&format!("`{f}`")),
+                "README API lacks the field {f} of {name}"
+            );
+        }
+    }
+}
+
+// ---- TypeScript declarations ----
+
+/// A member of a TypeScript interface: its doc comment, name, type.
+struct Member {
+    doc: String,
+    name: String,
+    ty: String,
+}
+
+fn interface(name: &str) -> Vec<Member> {
+    let body = section(DTS, &format!("export interface {name} "), "\n}");
+    let body = body.trim_start_matches(|c| c != '\n');
+    let mut members = Vec::new();
+    let mut doc = String::new();
+    let mut in_doc = false;
+    for line in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("/**") {
+            in_doc = true;
+            doc.clear();
+        }
+        if in_doc {
+            let text = line
+                .trim_start_matches("/**")
+                .trim_end_matches("*/")
+                .trim_start_matches('*');
+            doc.push(' ');
+            doc.push_str(text);
+            in_doc = !line.ends_with("*/");
+            continue;
+        }
+        let (name, ty) = line
+            .trim_end_matches(';')
+            .split_once(':')
+            .unwrap_or_else(|| panic!("{name}: cannot read {line:?}"));
+        members.push(Member {
+            doc: normalize(&doc),
+            name: name.trim_end_matches('?').to_string(),
+            ty: ty.trim().to_string(),
+        });
+        doc.clear();
+    }
+    members
+}
+
+/// The TypeScript type of an option.
+fn ts_type(spec: &OptionSpec) -> String {
+    match spec.kind {
+        Kind::Bool => "boolean".into(),
+        Kind::Choice(names) => names
+            .iter()
+            .map(|n| format!("'{n}'"))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Kind::Count { values, .. } => values
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Kind::Number { .. } | Kind::Integer { .. } => "number".into(),
+    }
+}
+
+#[test]
+fn the_typescript_option_interfaces_are_the_schema() {
+    let groups = [
+        ("", "RendererOptions"),
+        ("canvas", "CanvasOptions"),
+        ("bloom", "BloomOptions"),
+    ];
+    let mut seen = BTreeSet::new();
+    for (group, interface_name) in groups {
+        for m in interface(interface_name) {
+            let path = if group.is_empty() {
+                m.name.clone()
+            } else {
+                format!("{group}.{}", m.name)
+            };
+            if let Some((_, sub)) = groups.iter().find(|(g, _)| *g == path) {
+                assert_eq!(m.ty, *sub, "{interface_name}.{}", m.name);
+                continue;
+            }
+            let spec = SCHEMA
+                .iter()
+                .find(|s| s.path == path)
+                .unwrap_or_else(|| panic!("{interface_name} declares '{path}', not an option"));
+            assert_eq!(m.ty, ts_type(spec), "type of {path}");
+            assert!(
+                m.doc.contains(&normalize(spec.doc)),
+                "the doc of {path} lacks the schema's {:?}: {:?}",
+                spec.doc,
+                m.doc
+            );
+            assert!(
+                m.doc.contains(&format!("Default `{}`.", spec.default.js())),
+                "the doc of {path} lacks its default: {:?}",
+                m.doc
+            );
+            if matches!(spec.kind, Kind::Number { .. } | Kind::Integer { .. }) {
+                let range = format!("{}.", capitalized(&spec.kind.describe()));
+                assert!(
+                    m.doc.contains(&range),
+                    "the doc of {path} lacks {range:?}: {:?}",
+                    m.doc
+                );
+            }
+            assert!(seen.insert(path.clone()), "{path} declared twice");
+        }
+    }
+    assert_eq!(
+        seen.iter().map(String::as_str).collect::<BTreeSet<_>>(),
+        paths(),
+        "TypeScript option interfaces"
+    );
+}
+
+/// One error of each kind, and the fields its JS `Error` carries besides
+/// `name` and `message` (they are set in `src/web/interop.rs`; the browser
+/// tests check each thrown error against the declarations).
+fn error_fields() -> Vec<(&'static str, &'static [&'static str])> {
+    let errors: Vec<(Error, &'static [&'static str])> = vec![
+        (
+            Error::Option(OptionError::new("msaa", Allowed::Range("x".into()), "m")),
+            &["option", "allowed"],
+        ),
+        (
+            Error::Argument(ArgumentError {
+                argument: "width".into(),
+                message: "m".into(),
+            }),
+            &["argument"],
+        ),
+        (
+            Error::Shader(ShaderError {
+                line: 1,
+                column: 1,
+                message: "m".into(),
+            }),
+            &["line", "column"],
+        ),
+        (
+            Error::Graph(GraphError {
+                pass: "p".into(),
+                attachment: "a".into(),
+                message: "m".into(),
+            }),
+            &["pass", "attachment"],
+        ),
+        (
+            Error::TextureRule(TextureRuleError {
+                texture: "t".into(),
+                rule: "r".into(),
+            }),
+            &["texture", "rule"],
+        ),
+        (Error::device(DeviceErrorKind::Lost, "m"), &["reason"]),
+        (Error::Canvas("m".into()), &[]),
+        (Error::destroyed("render"), &["method", "state"]),
+        (Error::Readback("m".into()), &[]),
+    ];
+    errors.into_iter().map(|(e, f)| (e.name(), f)).collect()
+}
+
+#[test]
+fn the_typescript_declarations_have_every_error() {
+    for (name, fields) in error_fields() {
+        let members = interface(&format!("{name} extends Error"));
+        let declared: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+        let mut expected = vec!["name"];
+        expected.extend_from_slice(fields);
+        assert_eq!(declared, expected, "members of {name}");
+        assert_eq!(members[0].ty, format!("'{name}'"));
+        assert!(
+            section(DTS, "export type AfterglowError =", ";").contains(name),
+            "AfterglowError lacks {name}"
+        );
+    }
+    // The spelled-out unions match the Rust enums.
+    let reasons = [
+        DeviceErrorKind::NoWebGpu,
+        DeviceErrorKind::NoAdapter,
+        DeviceErrorKind::NoDevice,
+        DeviceErrorKind::Lost,
+        DeviceErrorKind::RecoveryFailed,
+    ];
+    let reason = &interface("DeviceError extends Error")[1];
+    let spelled: Vec<String> = reasons
+        .iter()
+        .map(|r| format!("'{}'", r.as_str()))
+        .collect();
+    assert_eq!(reason.ty, spelled.join(" | "));
+    let states = [
+        StateErrorKind::Destroyed,
+        StateErrorKind::Busy,
+        StateErrorKind::Superseded,
+    ];
+    let state = &interface("StateError extends Error")[2];
+    let spelled: Vec<String> = states.iter().map(|s| format!("'{}'", s.as_str())).collect();
+    assert_eq!(state.ty, spelled.join(" | "));
+}
+
+// ---- The demo panel ----
+
+/// One control of the panel: `['bloom.knee', 'range', [0, 1, 0.05]]`.
+struct Control {
+    path: String,
+    kind: String,
+    spec: Vec<String>,
+}
+
+fn panel_controls() -> Vec<Control> {
+    let table = section(PANEL, "const SCHEMA = [", "\n];");
+    let mut controls = Vec::new();
+    for line in table.lines().map(str::trim) {
+        let Some(rest) = line.strip_prefix("['") else {
+            continue;
+        };
+        let Some((path, rest)) = rest.split_once("', '") else {
+            continue; // a section title: ['Canvas', [
+        };
+        let (kind, rest) = rest.split_once('\'').expect("kind");
+        let spec = match rest.split_once('[') {
+            Some((_, list)) => list[..list.find(']').expect("a closed list")]
+                .split(',')
+                .map(|s| s.trim().trim_matches('\'').to_string())
+                .collect(),
+            None => Vec::new(),
+        };
+        controls.push(Control {
+            path: path.into(),
+            kind: kind.into(),
+            spec,
+        });
+    }
+    controls
+}
+
+#[test]
+fn the_demo_panel_has_a_control_for_every_option_within_its_range() {
+    let mut seen = BTreeSet::new();
+    for c in panel_controls() {
+        let spec = SCHEMA
+            .iter()
+            .find(|s| s.path == c.path)
+            .unwrap_or_else(|| panic!("the panel has '{}', not an option", c.path));
+        let numbers = || -> Vec<f64> {
+            c.spec
+                .iter()
+                .map(|v| v.parse().unwrap_or_else(|_| panic!("{}: {v:?}", c.path)))
+                .collect()
+        };
+        match spec.kind {
+            Kind::Bool => assert_eq!(c.kind, "bool", "{}", c.path),
+            Kind::Choice(names) => {
+                assert_eq!(c.kind, "select", "{}", c.path);
+                let panel: BTreeSet<&str> = c.spec.iter().map(String::as_str).collect();
+                assert_eq!(panel, names.iter().copied().collect(), "{}", c.path);
+            }
+            Kind::Count { values, .. } => {
+                assert_eq!(c.kind, "select", "{}", c.path);
+                let mut panel = numbers();
+                panel.sort_by(f64::total_cmp);
+                let schema: Vec<f64> = values.iter().map(|v| *v as f64).collect();
+                assert_eq!(panel, schema, "{}", c.path);
+            }
+            Kind::Number {
+                min,
+                max,
+                above_min,
+            } => {
+                assert_eq!(c.kind, "range", "{}", c.path);
+                let [lo, hi, step] = numbers()[..] else {
+                    panic!("{}: [min, max, step]", c.path)
+                };
+                assert!(
+                    (lo > min || (!above_min && lo == min)) && hi <= max && lo < hi && step > 0.0,
+                    "{}: the slider {lo}..{hi} leaves {}",
+                    c.path,
+                    spec.kind.describe()
+                );
+                let Literal::Num(d) = spec.default else {
+                    panic!()
+                };
+                assert!(
+                    (lo..=hi).contains(&d),
+                    "{}: default {d} off the slider",
+                    c.path
+                );
+            }
+            Kind::Integer { min, max } => {
+                assert_eq!(c.kind, "range", "{}", c.path);
+                let [lo, hi, step] = numbers()[..] else {
+                    panic!("{}: [min, max, step]", c.path)
+                };
+                assert!(
+                    lo >= min as f64
+                        && hi <= max as f64
+                        && lo < hi
+                        && step >= 1.0
+                        && [lo, hi, step].iter().all(|v| v.fract() == 0.0),
+                    "{}: the slider {lo}..{hi} step {step} leaves {}",
+                    c.path,
+                    spec.kind.describe()
+                );
+            }
+        }
+        assert!(seen.insert(c.path.clone()), "{} twice in the panel", c.path);
+    }
+    assert_eq!(
+        seen.iter().map(String::as_str).collect::<BTreeSet<_>>(),
+        paths(),
+        "the panel's controls"
+    );
+}
+
+/// The chain rebuilds its frame exactly when the option table says an
+/// option reshapes it: `ChainSettings::shape` and `options::reshapes` agree
+/// for a change of every option, one at a time, from the defaults.
+#[test]
+fn the_chain_reshapes_exactly_where_the_table_says() {
+    use afterglow::options::{reshapes, Kind, Literal, Options, SCHEMA};
+    use afterglow::ChainSettings;
+    let base = Options::default();
+    let mut checked = 0;
+    for spec in SCHEMA.iter() {
+        let current = (spec.access.get)(&base);
+        let candidates: Vec<Literal> = match spec.kind {
+            Kind::Bool => vec![Literal::Bool(true), Literal::Bool(false)],
+            Kind::Choice(names) => names.iter().map(|n| Literal::Str(n)).collect(),
+            Kind::Count { values, .. } => values.iter().map(|v| Literal::Num(*v as f64)).collect(),
+            Kind::Number { min, max, .. } => {
+                vec![Literal::Num(max), Literal::Num((min + max) / 2.0)]
+            }
+            Kind::Integer { min, max } => vec![Literal::Num(min as f64), Literal::Num(max as f64)],
+        };
+        for value in candidates.into_iter().filter(|v| *v != current) {
+            let mut next = base;
+            (spec.access.set)(&mut next, value);
+            if next.validate().is_err() {
+                continue;
+            }
+            let (a, b) = (ChainSettings::from(&base), ChainSettings::from(&next));
+            assert_eq!(
+                a.shape() != b.shape(),
+                reshapes(&base, &next),
+                "{} = {}: the chain and the table disagree on reshaping",
+                spec.path,
+                value.js()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= SCHEMA.len(), "{checked} changes checked");
+}
