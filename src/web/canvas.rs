@@ -222,7 +222,6 @@ impl Canvas {
         let dim = |k| get(&raw, k).as_f64().unwrap_or(0.0).max(1.0) as u32;
         let (width, height) = (dim("width"), dim("height"));
         gpu.count_canvas_texture();
-        gpu.count_canvas_texture();
         Ok(gpu.device.create_texture_from_webgpu_handle(
             raw.unchecked_into(),
             &wgpu::TextureDescriptor {
