@@ -115,36 +115,54 @@ fn bspline2(t: f32) -> f32 {
     return 0.5 * b * b;
 }
 
+// One source texel, bright-passed; black outside the target (so light
+// near an edge is not boosted).
+fn bright_at(q: vec2i, last: vec2i) -> vec3f {
+    let inside = all(q >= vec2i(0)) && all(q <= last);
+    let c = textureLoad(src, clamp(q, vec2i(0), last), 0).rgb;
+    return select(vec3f(0.0), bright(c), inside);
+}
+
 // Bright extract: HDR target -> bloom mip 0 (or the Gaussian ping target).
 // A separable quadratic B-spline over the source texels around this output
-// texel, stretched by the size ratio (6 x 6 texels at half size), of
-// thresholded texels.
+// texel, stretched by the size ratio, of thresholded texels.
 @fragment
 fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
     let scale = params.extract_scale;
-    let p = in.uv * vec2f(textureDimensions(src));
-    let first = vec2i(floor(p - 1.5 * scale + 0.5));
     let last = vec2i(textureDimensions(src)) - 1;
-    let n = i32(ceil(3.0 * max(scale.x, scale.y)));
+    let p = in.uv * vec2f(textureDimensions(src));
+    if all(abs(scale - 2.0) < vec2f(1e-4)) {
+        // Half size (every frame up to 1080 px high): 6 x 6 texels with the
+        // spline's weights at offsets 0.5, 1.5, 2.5, unrolled.
+        let w = array<f32, 6>(1.0, 9.0, 22.0, 22.0, 9.0, 1.0);
+        // p lies on a texel corner: the six texels around it.
+        let first = vec2i(round(p)) - 3;
+        var sum = vec3f(0.0);
+        for (var j = 0; j < 6; j++) {
+            var row = vec3f(0.0);
+            for (var i = 0; i < 6; i++) {
+                row += w[i] * bright_at(first + vec2i(i, j), last);
+            }
+            sum += w[j] * row;
+        }
+        return vec4f(sum / 4096.0, 1.0);
+    }
+    // Any other ratio (frames above 1080 px, odd sizes): the same spline,
+    // stretched; its weights at one output texel sum to scale.x * scale.y.
+    let first = vec2i(floor(p - 1.5 * scale + 0.5));
+    let n = min(i32(ceil(3.0 * max(scale.x, scale.y))), 16);
     var sum = vec3f(0.0);
     for (var j = 0; j < n; j++) {
         let y = first.y + j;
         let wy = bspline2((f32(y) + 0.5 - p.y) / scale.y);
-        if wy <= 0.0 || y < 0 || y > last.y {
-            continue;
-        }
+        var row = vec3f(0.0);
         for (var i = 0; i < n; i++) {
             let x = first.x + i;
             let wx = bspline2((f32(x) + 0.5 - p.x) / scale.x);
-            if wx <= 0.0 || x < 0 || x > last.x {
-                continue;
-            }
-            // Texels outside the target are black: light near an edge is
-            // not boosted.
-            sum += wx * wy * bright(textureLoad(src, vec2i(x, y), 0).rgb);
+            row += wx * bright_at(vec2i(x, y), last);
         }
+        sum += wy * row;
     }
-    // The weights of one output texel sum to scale.x * scale.y.
     return vec4f(sum / (scale.x * scale.y), 1.0);
 }
 
