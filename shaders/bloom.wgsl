@@ -123,11 +123,50 @@ fn bright_at(q: vec2i, last: vec2i) -> vec3f {
     return select(vec3f(0.0), bright(c), inside);
 }
 
-// Bright extract: HDR target -> bloom mip 0 (or the Gaussian ping target).
-// A separable quadratic B-spline over the source texels around this output
-// texel, stretched by the size ratio, of thresholded texels.
+// Length of [a0, a1) within [b0, b1).
+fn overlap(a0: f32, a1: f32, b0: f32, b1: f32) -> f32 {
+    return max(min(a1, b1) - max(a0, b0), 0.0);
+}
+
+// Bright extract for the mip chain: the area average of the thresholded
+// texels under this output texel (a box, exact for any size ratio), so
+// every source texel is read once and contributes in proportion to its
+// area. The chain's 13-tap downsamples and tent upsamples smooth after.
 @fragment
 fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
+    let scale = params.extract_scale;
+    let last = vec2i(textureDimensions(src)) - 1;
+    let lo = floor(in.position.xy) * scale;
+    let hi = lo + scale;
+    if all(abs(scale - 2.0) < vec2f(1e-4)) {
+        // Half size (every frame up to 1080 px high): 2 x 2 texels.
+        let q = vec2i(round(lo));
+        let sum = bright_at(q, last) + bright_at(q + vec2i(1, 0), last)
+            + bright_at(q + vec2i(0, 1), last) + bright_at(q + vec2i(1, 1), last);
+        return vec4f(sum * 0.25, 1.0);
+    }
+    let first = vec2i(floor(lo));
+    let n = min(i32(ceil(max(scale.x, scale.y))) + 1, 16);
+    var sum = vec3f(0.0);
+    for (var j = 0; j < n; j++) {
+        let y = first.y + j;
+        let wy = overlap(f32(y), f32(y) + 1.0, lo.y, hi.y);
+        var row = vec3f(0.0);
+        for (var i = 0; i < n; i++) {
+            let x = first.x + i;
+            row += overlap(f32(x), f32(x) + 1.0, lo.x, hi.x) * bright_at(vec2i(x, y), last);
+        }
+        sum += wy * row;
+    }
+    return vec4f(sum / (scale.x * scale.y), 1.0);
+}
+
+// Bright extract for the Gaussian blur, which has no pyramid to smooth a
+// box's half-texel skew: a separable quadratic B-spline over the source
+// texels around this output texel, stretched by the size ratio, of
+// thresholded texels.
+@fragment
+fn fs_extract_smooth(in: FullscreenOut) -> @location(0) vec4f {
     let scale = params.extract_scale;
     let last = vec2i(textureDimensions(src)) - 1;
     let p = in.uv * vec2f(textureDimensions(src));

@@ -1,11 +1,12 @@
-//! Bloom passes. Two blurs share the bright extract:
+//! Bloom passes. The bright extract thresholds single texels of the HDR
+//! image before any averaging (see bloom.wgsl), then:
 //!
-//! - `mip` (default): extract into mip 0 of one half-resolution texture, a
+//! - `mip` (default): an area-average extract into mip 0 of one half-resolution texture, a
 //!   13-tap downsample into each next mip, then a tent upsample added back
 //!   up the chain. Every pass renders into a one-mip view and samples
 //!   another one-mip view of the same texture: different subresources, so
 //!   legal within the same-subresource rule.
-//! - `gaussian`: extract into a ping target, then horizontal/vertical passes
+//! - `gaussian`: a smoother (B-spline) extract into a ping target, then horizontal/vertical passes
 //!   ping-ponging between two targets. Their bind groups are made with the
 //!   targets, once per size, never per frame or per iteration.
 //!
@@ -78,6 +79,7 @@ pub struct BloomPass {
     sampler: wgpu::Sampler,
     params: wgpu::Buffer,
     extract: Pipe,
+    extract_smooth: Pipe,
     downsample: Pipe,
     upsample: Pipe,
     blur_h: Pipe,
@@ -124,6 +126,11 @@ impl BloomPass {
         BloomPass {
             format,
             extract: make("bloom: extract pipeline", "fs_extract", Blend::Replace),
+            extract_smooth: make(
+                "bloom: smooth extract pipeline",
+                "fs_extract_smooth",
+                Blend::Replace,
+            ),
             downsample: make(
                 "bloom: downsample pipeline",
                 "fs_downsample",
@@ -176,10 +183,10 @@ impl Pass for BloomPass {
         let hdr = f.hdr("bloom extract")?;
         let plan = plan(f.size(), settings.levels);
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let extract = |f: &mut FrameBuilder<'_>, target| {
+        let extract = |f: &mut FrameBuilder<'_>, pipe: &Pipe, target| {
             f.fullscreen(
                 "bloom extract".into(),
-                &self.extract,
+                pipe,
                 self.bind(gpu, "bloom extract bind group", &hdr.view),
                 Some(target),
                 &[&hdr],
@@ -190,7 +197,7 @@ impl Pass for BloomPass {
             BlurMode::Mip => {
                 let tex = f.texture("bloom", plan.size, self.format, 1, plan.levels, usage)?;
                 let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
-                extract(f, &mips[0]);
+                extract(f, &self.extract, &mips[0]);
                 for i in 1..mips.len() {
                     f.fullscreen(
                         format!("bloom downsample {i}"),
@@ -231,7 +238,7 @@ impl Pass for BloomPass {
                 // Made once per size: one bind group reading each target.
                 let read_ping = self.bind(gpu, "bloom read ping bind group", &ping.view);
                 let read_pong = self.bind(gpu, "bloom read pong bind group", &pong.view);
-                extract(f, &ping);
+                extract(f, &self.extract_smooth, &ping);
                 for k in 0..settings.iterations {
                     f.fullscreen(
                         format!("bloom blur {k} horizontal"),
