@@ -1,5 +1,6 @@
 //! Renders one frame natively (Vulkan; lavapipe without a GPU) and writes
-//! it as a PNG: `cargo run --example snapshot -- out.png [width height time]`.
+//! it as a PNG: `cargo run --example snapshot -- out.png [width height time
+//! [scene.wgsl]]` (the demo scene, or a scene shader from a file).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -31,7 +32,12 @@ mod native {
             options.canvas.tone_mapping,
             options.canvas.color_space,
         )?;
-        let headless = Headless::new(gpu, output, options, (w, h))?;
+        #[allow(unused_mut)]
+        let mut headless = Headless::new(gpu, output, options, (w, h))?;
+        if let Some(file) = args.get(4) {
+            let wgsl = std::fs::read_to_string(file)?;
+            headless.set_content(afterglow::Content::Shader(wgsl))?;
+        }
         let img = pollster::block_on(headless.render_and_read(t))?;
         let file = std::fs::File::create(&path)?;
         let mut enc = png::Encoder::new(std::io::BufWriter::new(file), w, h);
