@@ -14,7 +14,7 @@ pub const SHADER_PARTS: &[&str] = &[
 ];
 
 /// The kinds of test content.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FixtureKind {
     Solid,
     Shape,

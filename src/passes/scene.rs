@@ -10,8 +10,6 @@
 //! change), never for content that is not used. Every pipeline carries the
 //! depth state, since the pass always has a depth attachment.
 
-use std::collections::HashMap;
-
 use super::content::{Content, USER_SUFFIX};
 use super::{
     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
@@ -55,7 +53,7 @@ pub struct UserShader {
 }
 
 /// Which pipeline a content kind uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Demo,
     Image,
@@ -78,7 +76,7 @@ pub struct ScenePass {
     params: wgpu::Buffer,
     params_group: wgpu::BindGroup,
     /// Pipelines of the content kinds shown so far, for `samples`.
-    pipes: HashMap<Kind, Pipe>,
+    pipes: Vec<(Kind, Pipe)>,
     samples: u32,
     content: Content,
     /// The compiled shader of `Content::Shader`.
@@ -125,7 +123,7 @@ impl ScenePass {
             image_sampler: linear_sampler(gpu, "scene image sampler"),
             params,
             params_group: params_bind,
-            pipes: HashMap::new(),
+            pipes: Vec::new(),
             samples,
             content: Content::DemoScene,
             user: None,
@@ -178,7 +176,7 @@ impl ScenePass {
     /// Creates the current content's pipeline if it has none yet.
     fn ensure_pipe(&mut self, gpu: &Gpu) {
         let Some(kind) = self.kind() else { return };
-        if self.pipes.contains_key(&kind) {
+        if self.pipes.iter().any(|(k, _)| *k == kind) {
             return;
         }
         let s = self.samples;
@@ -208,7 +206,7 @@ impl ScenePass {
                 Self::make_pipe(gpu, label, layout, module, entries, false, s)
             }
         };
-        self.pipes.insert(kind, pipe);
+        self.pipes.push((kind, pipe));
     }
 
     fn user_pipe(&self, gpu: &Gpu, module: &wgpu::ShaderModule, samples: u32) -> Pipe {
@@ -270,7 +268,7 @@ impl ScenePass {
     /// has no compiled module, which `set_content` never leaves behind).
     fn pipe(&self) -> Option<&Pipe> {
         match self.kind() {
-            Some(kind) => self.pipes.get(&kind),
+            Some(kind) => self.pipes.iter().find(|(k, _)| *k == kind).map(|(_, p)| p),
             None => self.user.as_ref().map(|u| &u.pipe),
         }
     }
