@@ -4,8 +4,9 @@
 // averaging: each texel is made finite (NaN and Inf become 0), scaled by
 // the exposure, compressed by a soft ceiling far above ordinary highlights
 // (so one extreme texel, a "firefly", cannot flood the frame) and
-// thresholded; only then are texels averaged into the half-size base, with
-// a tent whose weights sum to the same total for every texel. A light's
+// thresholded; only then are texels averaged into the half-size base
+// (an area average for the mip chain, a tent for the Gaussian blur), with
+// weights that sum to the same total for every source texel. A light's
 // bloom is then linear in its energy and does not depend on where it falls
 // on the pixel grid, so small moving lights glow steadily. (Thresholding
 // after a wide average, as the 13-tap Karis-weighted extract of Jimenez,
@@ -103,18 +104,6 @@ fn bright(c: vec3f) -> vec3f {
     return threshold(x / (1.0 + m / CEILING));
 }
 
-// The quadratic B-spline, support |t| < 1.5. Its copies at every integer
-// t sum to 1, so resampled at the bloom's stride every source texel
-// contributes the same total whatever its position on the grid.
-fn bspline2(t: f32) -> f32 {
-    let a = abs(t);
-    if a < 0.5 {
-        return 0.75 - a * a;
-    }
-    let b = max(1.5 - a, 0.0);
-    return 0.5 * b * b;
-}
-
 // One source texel, bright-passed; black outside the target (so light
 // near an edge is not boosted).
 fn bright_at(q: vec2i, last: vec2i) -> vec3f {
@@ -173,42 +162,41 @@ fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
 }
 
 // Bright extract for the Gaussian blur, which has no pyramid to smooth a
-// box's half-texel skew: a separable quadratic B-spline over the source
-// texels around this output texel, stretched by the size ratio, of
-// thresholded texels.
+// box's half-texel skew: a separable tent as wide as two output texels over
+// the thresholded texels, which keeps each texel's light centred and, at
+// this stride, sums to the same total for every texel.
 @fragment
 fn fs_extract_smooth(in: FullscreenOut) -> @location(0) vec4f {
     let scale = params.extract_scale;
     let last = vec2i(textureDimensions(src)) - 1;
     let p = in.uv * vec2f(textureDimensions(src));
     if all(abs(scale - 2.0) < vec2f(1e-4)) {
-        // Half size (every frame up to 1080 px high): 6 x 6 texels with the
-        // spline's weights at offsets 0.5, 1.5, 2.5, unrolled.
-        let w = array<f32, 6>(1.0, 9.0, 22.0, 22.0, 9.0, 1.0);
-        // p lies on a texel corner: the six texels around it.
-        let first = vec2i(round(p)) - 3;
+        // Half size (every frame up to 1080 px high): the 4 x 4 texels
+        // around p (a texel corner), weights 1 3 3 1, unrolled.
+        let w = array<f32, 4>(1.0, 3.0, 3.0, 1.0);
+        let first = vec2i(round(p)) - 2;
         var sum = vec3f(0.0);
-        for (var j = 0; j < 6; j++) {
+        for (var j = 0; j < 4; j++) {
             var row = vec3f(0.0);
-            for (var i = 0; i < 6; i++) {
+            for (var i = 0; i < 4; i++) {
                 row += w[i] * bright_at(first + vec2i(i, j), last);
             }
             sum += w[j] * row;
         }
-        return vec4f(sum / 4096.0, 1.0);
+        return vec4f(sum / 64.0, 1.0);
     }
-    // Any other ratio (frames above 1080 px, odd sizes): the same spline,
-    // stretched; its weights at one output texel sum to scale.x * scale.y.
-    let first = vec2i(floor(p - 1.5 * scale + 0.5));
-    let n = min(i32(ceil(3.0 * max(scale.x, scale.y))), 16);
+    // Any other ratio: the same tent, stretched; its weights at one output
+    // texel sum to scale.x * scale.y.
+    let first = vec2i(floor(p - scale + 0.5));
+    let n = min(i32(ceil(2.0 * max(scale.x, scale.y))), 16);
     var sum = vec3f(0.0);
     for (var j = 0; j < n; j++) {
         let y = first.y + j;
-        let wy = bspline2((f32(y) + 0.5 - p.y) / scale.y);
+        let wy = max(1.0 - abs(f32(y) + 0.5 - p.y) / scale.y, 0.0);
         var row = vec3f(0.0);
         for (var i = 0; i < n; i++) {
             let x = first.x + i;
-            let wx = bspline2((f32(x) + 0.5 - p.x) / scale.x);
+            let wx = max(1.0 - abs(f32(x) + 0.5 - p.x) / scale.x, 0.0);
             row += wx * bright_at(vec2i(x, y), last);
         }
         sum += wy * row;
