@@ -72,71 +72,63 @@ pub fn options_object(argument: &str, value: &Value, example: &str) -> Result<()
     }
 }
 
-/// `{ gain }` of `setImage`: a finite number from 0 to 10000, default 1.
-pub fn image_gain(value: &Value) -> Result<f32, crate::error::Error> {
-    options_object("options", value, "{ gain: 4 }")?;
+/// The one key of a small options argument (`{ gain }`, `{ gpu }`): the
+/// argument must be an object or left out, and no other key is allowed.
+/// `None` when the key is absent or `undefined`.
+fn only_key<'a>(
+    value: &'a Value,
+    key: &'static str,
+    example: &str,
+    what: &str,
+) -> Result<Option<&'a Value>, crate::error::Error> {
+    options_object("options", value, example)?;
     let Value::Object(entries) = value else {
-        return Ok(1.0);
+        return Ok(None);
     };
-    let mut gain = 1.0;
-    for (key, v) in entries {
-        match (key.as_str(), v) {
-            ("gain", Value::Undefined) => {}
-            ("gain", Value::Number(n)) if n.is_finite() && (0.0..=1.0e4).contains(n) => {
-                gain = *n as f32
-            }
-            ("gain", other) => {
-                return Err(OptionError::new(
-                    "gain",
-                    Allowed::Range("a number from 0 to 10000".into()),
-                    format!("must be a number from 0 to 10000, got {}", other.describe()),
-                )
-                .into())
-            }
-            (other, _) => {
-                return Err(OptionError::one_of(
-                    other,
-                    &["gain"],
-                    "is not an image option; allowed keys are 'gain'",
-                )
-                .into())
-            }
+    let mut found = None;
+    for (k, v) in entries {
+        if k != key {
+            return Err(OptionError::one_of(
+                k,
+                &[key],
+                format!("is not {what} option; allowed keys are '{key}'"),
+            )
+            .into());
+        }
+        if !matches!(v, Value::Undefined) {
+            found = Some(v);
         }
     }
-    Ok(gain)
+    Ok(found)
+}
+
+/// `{ gain }` of `setImage`: a finite number from 0 to 10000, default 1.
+pub fn image_gain(value: &Value) -> Result<f32, crate::error::Error> {
+    match only_key(value, "gain", "{ gain: 4 }", "an image")? {
+        None => Ok(1.0),
+        Some(Value::Number(n)) if n.is_finite() && (0.0..=1.0e4).contains(n) => Ok(*n as f32),
+        Some(other) => Err(OptionError::new(
+            "gain",
+            Allowed::Range("a number from 0 to 10000".into()),
+            format!("must be a number from 0 to 10000, got {}", other.describe()),
+        )
+        .into()),
+    }
 }
 
 /// `{ gpu }` of `stats()`: `true` turns per-pass GPU timing on (it stays
 /// on), `false` off; `None` when left out (no change).
 pub fn stats_gpu(value: &Value) -> Result<Option<bool>, crate::error::Error> {
-    options_object("options", value, "{ gpu: true }")?;
-    let Value::Object(entries) = value else {
-        return Ok(None);
-    };
-    let mut gpu = None;
-    for (key, v) in entries {
-        match (key.as_str(), v) {
-            ("gpu", Value::Undefined) => {}
-            ("gpu", Value::Bool(b)) => gpu = Some(*b),
-            ("gpu", other) => {
-                return Err(OptionError::new(
-                    "gpu",
-                    Allowed::OneOf(vec![Value::Bool(true), Value::Bool(false)]),
-                    format!("must be true or false, got {}", other.describe()),
-                )
-                .into())
-            }
-            (other, _) => {
-                return Err(OptionError::one_of(
-                    other,
-                    &["gpu"],
-                    "is not a stats option; allowed keys are 'gpu'",
-                )
-                .into())
-            }
-        }
+    match only_key(value, "gpu", "{ gpu: true }", "a stats")? {
+        None => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(OptionError::new(
+            "gpu",
+            Allowed::OneOf(vec![Value::Bool(true), Value::Bool(false)]),
+            format!("must be true or false, got {}", other.describe()),
+        )
+        .into()),
     }
-    Ok(gpu)
 }
 
 #[cfg(test)]
@@ -198,6 +190,27 @@ mod tests {
             other => panic!("{other:?}"),
         }
         match image_gain(&Value::Number(3.0)) {
+            Err(Error::Argument(e)) => assert_eq!(e.argument, "options"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn stats_gpu_is_true_false_or_left_out() {
+        use crate::error::Error;
+        let obj = |k: &str, v: Value| Value::Object(vec![(k.to_string(), v)]);
+        assert_eq!(stats_gpu(&Value::Undefined), Ok(None));
+        assert_eq!(stats_gpu(&obj("gpu", Value::Bool(true))), Ok(Some(true)));
+        assert_eq!(stats_gpu(&obj("gpu", Value::Undefined)), Ok(None));
+        match stats_gpu(&obj("gpu", Value::String("yes".into()))) {
+            Err(Error::Option(e)) => assert_eq!(e.field, "gpu"),
+            other => panic!("{other:?}"),
+        }
+        match stats_gpu(&obj("gpus", Value::Bool(true))) {
+            Err(Error::Option(e)) => assert!(e.message.contains("'gpu'"), "{e}"),
+            other => panic!("{other:?}"),
+        }
+        match stats_gpu(&Value::Number(1.0)) {
             Err(Error::Argument(e)) => assert_eq!(e.argument, "options"),
             other => panic!("{other:?}"),
         }

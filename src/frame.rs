@@ -305,20 +305,6 @@ impl<'a> FrameBuilder<'a> {
         Ok((read, write))
     }
 
-    /// Adds a render pass: its declaration in the graph and its step,
-    /// from the same values, so the graph checked is the frame recorded.
-    pub fn pass(
-        &mut self,
-        name: String,
-        pipe: &Pipe,
-        color: ColorAttachment<'_>,
-        depth: Option<&Image>,
-        sampled: &[&Image],
-        draw: Draw,
-    ) {
-        self.push(name, pipe, color, depth, sampled, draw);
-    }
-
     /// Adds a full-screen pass into `target` (`None`: the output).
     pub fn fullscreen(
         &mut self,
@@ -334,7 +320,7 @@ impl<'a> FrameBuilder<'a> {
             bind_group,
         };
         match target {
-            Some(image) => self.push(
+            Some(image) => self.pass(
                 name,
                 pipe,
                 ColorAttachment {
@@ -365,7 +351,9 @@ impl<'a> FrameBuilder<'a> {
         }
     }
 
-    fn push(
+    /// Adds a render pass: its declaration in the graph and its step,
+    /// from the same values, so the graph checked is the frame recorded.
+    pub fn pass(
         &mut self,
         name: String,
         pipe: &Pipe,
