@@ -259,9 +259,21 @@ impl ScenePass {
             let pipe = self.user_pipe(gpu, &shader.module, self.samples);
             UserShader { pipe, ..shader }
         };
-        self.content = Content::Shader(shader.source.clone());
+        let content = Content::Shader(shader.source.clone());
+        self.retire_image(&content);
+        self.content = content;
         self.user = Some(shader);
         self.content_group = None;
+    }
+
+    /// An uploaded image that `next` no longer shows is returned now, not
+    /// when the garbage collector gets to it.
+    fn retire_image(&self, next: &Content) {
+        if let Content::Image(old) = &self.content {
+            if !matches!(next, Content::Image(new) if new.texture == old.texture) {
+                old.texture.destroy();
+            }
+        }
     }
 
     /// The pipeline the pass uses now (`None` only while a shader content
@@ -322,6 +334,7 @@ impl ScenePass {
             Content::Pixels(img) => Some(self.fixtures.upload(gpu, img)?),
             _ => None,
         };
+        self.retire_image(&content);
         self.content = content;
         self.ensure_pipe(gpu);
         Ok(())
