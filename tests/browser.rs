@@ -1935,3 +1935,26 @@ async fn a_moving_subpixel_light_blooms_steadily_and_linearly() {
         "halo grows {ratio:.2}× for 2× radiance"
     );
 }
+
+/// A canvas that is 0×0 at `create()`, or set to 0 by the page behind the
+/// renderer's back, gives no GPU validation error: frames are skipped until
+/// it has a size again.
+#[wasm_bindgen_test]
+async fn zero_size_canvases_give_no_gpu_errors() {
+    let c = canvas(0, 0);
+    let r = create(&c, "{}").await;
+    r.render(None).unwrap();
+    assert_no_gpu_errors(&r);
+    r.resize(JsValue::from(16), JsValue::from(8)).unwrap();
+    r.render(None).unwrap();
+    assert_eq!(frames_rendered(&r), 1, "renders once it has a size");
+    c.set_width(0);
+    r.render(None).unwrap();
+    r.render(None).unwrap();
+    assert_eq!(frames_rendered(&r), 1, "skipped while the page set it to 0");
+    c.set_width(16);
+    r.render(None).unwrap();
+    assert_eq!(frames_rendered(&r), 2);
+    next_frame().await;
+    assert_no_gpu_errors(&r);
+}

@@ -83,7 +83,11 @@ impl WebRenderer {
         let (w, h) = canvas.size();
         let size = (w.min(max), h.min(max));
         canvas.set_size(size);
-        canvas.configure(&gpu, &output, &options.canvas)?;
+        // A 0×0 canvas is configured when it gets a size (`resize`):
+        // configuring at 0×0 is a GPU validation error.
+        if size.0 > 0 && size.1 > 0 {
+            canvas.configure(&gpu, &output, &options.canvas)?;
+        }
         let chain = new_chain(&gpu, output, options, size)?;
         let mut r = WebRenderer {
             gpu,
@@ -145,7 +149,10 @@ impl WebRenderer {
     fn render_with(&mut self, time: f64, read: bool) -> Result<Option<Option<Readback>>, Error> {
         self.check_device()?;
         let (w, h) = self.canvas_size;
-        if w == 0 || h == 0 {
+        // Also skipped while the page has set the canvas to 0 in either
+        // dimension behind the renderer's back: its texture would be 0×0.
+        let (cw, ch) = self.canvas.size();
+        if w == 0 || h == 0 || cw == 0 || ch == 0 {
             return Ok(None);
         }
         // Fetched every frame: the texture belongs to this frame only.
