@@ -76,7 +76,8 @@ fn respond(root: &Path, request: tiny_http::Request, isolated: bool) {
         Some(path) => match std::fs::read(&path) {
             Ok(bytes) => {
                 let mut r = tiny_http::Response::from_data(bytes);
-                let mut headers = vec![("Content-Type", mime(&path)), ("Cache-Control", "no-store")];
+                let mut headers =
+                    vec![("Content-Type", mime(&path)), ("Cache-Control", "no-store")];
                 if isolated {
                     headers.push(("Cross-Origin-Opener-Policy", "same-origin"));
                     headers.push(("Cross-Origin-Embedder-Policy", "require-corp"));

@@ -185,7 +185,13 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
 /// test's browser driver, the benchmark's peers), installed exactly as
 /// package-lock.json says.
 fn npm_packages(root: &Path) -> Result<()> {
-    let packages = ["binaryen", "playwright-core", "pngjs", "three", "postprocessing"];
+    let packages = [
+        "binaryen",
+        "playwright-core",
+        "pngjs",
+        "three",
+        "postprocessing",
+    ];
     let installed = packages.iter().all(|p| {
         root.join("node_modules")
             .join(p)
