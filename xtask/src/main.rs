@@ -9,6 +9,9 @@
 //! - `test`   set-up, then every test: native (lavapipe), browser
 //!   (wasm-pack test in headless Chromium) and end-to-end (the served demo).
 //! - `size`   builds and prints the wasm size, raw and gzipped.
+//! - `bench`  set-up, build, then the side-by-side benchmark in headless
+//!   Chromium (`bench/run.mjs`): afterglow against three.js and
+//!   postprocessing on the same content, printed as a markdown table.
 
 mod serve;
 mod setup;
@@ -30,9 +33,11 @@ fn main() -> ExitCode {
         Some("size") => setup::ensure(&root, setup::Need::Build)
             .and_then(|_| build(&root))
             .and_then(|_| size(&root)),
+        Some("bench") => bench(&root, &args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup | build | serve [--port N] | test [native|browser|e2e] | size>"
+                "usage: cargo xtask <setup | build | serve [--port N] | test [native|browser|e2e] | size \
+                 | bench [--quick] [--frames N] [--rounds N]>"
             );
             return ExitCode::from(2);
         }
@@ -240,4 +245,22 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
             .args(["--test", "--test-reporter=spec", "tests/e2e/"]))?;
     }
     Ok(())
+}
+
+/// The side-by-side benchmark: serves the repository root (the pages in
+/// `bench/pages/` import `www/pkg/` and the peers from `node_modules/`) and
+/// runs `bench/run.mjs`, which prints the table. Arguments go to the driver.
+fn bench(root: &Path, args: &[String]) -> Result<()> {
+    setup::ensure(root, setup::Need::Test)?;
+    build(root)?;
+    let server = serve::Server::start_isolated(root, 0)?;
+    let url = format!("http://{}/", server.addr());
+    run(Command::new("node")
+        .current_dir(root)
+        .env("BENCH_URL", &url)
+        .env("CHROMIUM", setup::chromium())
+        .arg("bench/run.mjs")
+        .arg("--shots")
+        .arg(root.join("target/bench"))
+        .args(args))
 }

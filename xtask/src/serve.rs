@@ -1,5 +1,6 @@
-//! A static file server for `www/` on 127.0.0.1, with the MIME types a
-//! WebGPU page needs (`application/wasm` lets the browser stream-compile).
+//! A static file server for one folder (`www/`, or the repository root for
+//! the benchmark) on 127.0.0.1, with the MIME types a WebGPU page needs
+//! (`application/wasm` lets the browser stream-compile).
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -15,6 +16,17 @@ pub struct Server {
 impl Server {
     /// Starts serving `root` on 127.0.0.1:`port` (0 picks a free port).
     pub fn start(root: &Path, port: u16) -> Result<Server> {
+        Server::start_with(root, port, false)
+    }
+
+    /// As `start`, with every response cross-origin isolated (COOP
+    /// `same-origin`, COEP `require-corp`): the benchmark pages need it for
+    /// `performance.now()` finer than 100 µs.
+    pub fn start_isolated(root: &Path, port: u16) -> Result<Server> {
+        Server::start_with(root, port, true)
+    }
+
+    fn start_with(root: &Path, port: u16, isolated: bool) -> Result<Server> {
         let server = tiny_http::Server::http(("127.0.0.1", port))
             .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
         let server = Arc::new(server);
@@ -22,7 +34,7 @@ impl Server {
         let worker = server.clone();
         let thread = std::thread::spawn(move || {
             for request in worker.incoming_requests() {
-                respond(&root, request);
+                respond(&root, request, isolated);
             }
         });
         Ok(Server {
@@ -53,7 +65,7 @@ impl Drop for Server {
     }
 }
 
-fn respond(root: &Path, request: tiny_http::Request) {
+fn respond(root: &Path, request: tiny_http::Request, isolated: bool) {
     let url_path = request
         .url()
         .split(['?', '#'])
@@ -64,7 +76,13 @@ fn respond(root: &Path, request: tiny_http::Request) {
         Some(path) => match std::fs::read(&path) {
             Ok(bytes) => {
                 let mut r = tiny_http::Response::from_data(bytes);
-                for (k, v) in [("Content-Type", mime(&path)), ("Cache-Control", "no-store")] {
+                let mut headers =
+                    vec![("Content-Type", mime(&path)), ("Cache-Control", "no-store")];
+                if isolated {
+                    headers.push(("Cross-Origin-Opener-Policy", "same-origin"));
+                    headers.push(("Cross-Origin-Embedder-Policy", "require-corp"));
+                }
+                for (k, v) in headers {
                     if let Ok(h) = tiny_http::Header::from_bytes(k, v) {
                         r.add_header(h);
                     }

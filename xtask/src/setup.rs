@@ -182,9 +182,17 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
 }
 
 /// The npm tools of package.json (wasm-opt from binaryen, the end-to-end
-/// test's browser driver), installed exactly as package-lock.json says.
+/// test's browser driver, the benchmark's peers), installed exactly as
+/// package-lock.json says.
 fn npm_packages(root: &Path) -> Result<()> {
-    let installed = ["binaryen", "playwright-core", "pngjs"].iter().all(|p| {
+    let packages = [
+        "binaryen",
+        "playwright-core",
+        "pngjs",
+        "three",
+        "postprocessing",
+    ];
+    let installed = packages.iter().all(|p| {
         root.join("node_modules")
             .join(p)
             .join("package.json")

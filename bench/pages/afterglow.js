@@ -1,0 +1,36 @@
+// afterglow: the scene as a WGSL scene shader, ACES, mip bloom, no dither.
+import init, { Renderer } from '/www/pkg/afterglow.js';
+import { WGSL_AFTERGLOW, BLOOM } from '../scene.js';
+import { expose, sizeCanvas } from './harness.js';
+
+// afterglow keeps its GPUDevice to itself; sync() needs the device's queue,
+// so remember every device this page asks for (the last one is afterglow's).
+let device = null;
+const requestDevice = GPUAdapter.prototype.requestDevice;
+GPUAdapter.prototype.requestDevice = async function (...args) {
+  device = await requestDevice.apply(this, args);
+  return device;
+};
+
+await init();
+let renderer = null;
+
+expose({
+  info: { library: 'afterglow', backend: 'WebGPU' },
+  async setup({ width, height, msaa }) {
+    renderer?.destroy();
+    renderer = await Renderer.create(sizeCanvas(width, height), {
+      tonemapper: 'aces',
+      dither: false,
+      msaa,
+      bloom: { threshold: BLOOM.threshold, intensity: BLOOM.afterglow },
+    });
+    await renderer.setSceneShader(WGSL_AFTERGLOW);
+  },
+  frame(t) {
+    renderer.render(t);
+  },
+  sync() {
+    return device.queue.onSubmittedWorkDone();
+  },
+});

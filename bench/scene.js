@@ -1,0 +1,83 @@
+// The benchmark's content, written once in WGSL and once in GLSL: a dim
+// gradient and six discs of linear HDR radiance up to 100, one cheap
+// full-screen function. uv runs 0..1 with y down; `res` is the target size
+// in pixels. The discs drift by 0.02 along their own direction as
+// sin(time), so frame 0 (time 0) has them exactly at DISCS below.
+
+// Centre (uv), radius (fraction of the height), radiance (linear RGB).
+export const DISCS = [
+  { centre: [0.20, 0.30], radius: 0.050, radiance: [100, 60, 20] },
+  { centre: [0.50, 0.25], radius: 0.030, radiance: [20, 40, 100] },
+  { centre: [0.80, 0.35], radius: 0.060, radiance: [8, 30, 10] },
+  { centre: [0.30, 0.72], radius: 0.040, radiance: [50, 10, 40] },
+  { centre: [0.62, 0.65], radius: 0.080, radiance: [3, 3, 3] },
+  { centre: [0.85, 0.78], radius: 0.025, radiance: [100, 100, 100] },
+];
+
+// Bloom settings: light above 1 blooms in every library. The libraries
+// weigh their blurred light differently (UnrealBloomPass and TSL bloom()
+// add five blurred mips at up to full strength each), so each one's
+// strength is chosen to give about the same halo as afterglow's default
+// intensity of 0.6; strength does not change the work done.
+export const BLOOM = {
+  threshold: 1.0,
+  afterglow: 0.6,
+  threeWebgl: 0.08,
+  postprocessing: 0.15,
+  threeWebgpu: 0.15,
+};
+
+const f = (x) => (Number.isInteger(x) ? `${x}.0` : `${x}`);
+const discCalls = (vec2, vec3) =>
+  DISCS.map((d, k) =>
+    `  c += bench_disc(uv, res, ${vec2}(${d.centre.map(f).join(', ')}) + drift * ${vec2}(${f(+Math.cos(k).toFixed(4))}, ${f(+Math.sin(k).toFixed(4))}), ${f(d.radius)}, ${vec3}(${d.radiance.map(f).join(', ')}));`,
+  ).join('\n');
+
+/** WGSL: one disc with a one-pixel antialiased edge. */
+export const WGSL_DISC = `fn bench_disc(uv: vec2f, res: vec2f, centre: vec2f, radius: f32, radiance: vec3f) -> vec3f {
+  let p = (uv - centre) * vec2f(res.x / res.y, 1.0);
+  return radiance * clamp((radius - length(p)) * res.y + 0.5, 0.0, 1.0);
+}`;
+
+/** WGSL: the whole picture. */
+export const WGSL_SCENE = `fn bench_scene(uv: vec2f, time: f32, res: vec2f) -> vec4f {
+  var c = vec3f(0.010, 0.015, 0.030) + uv.y * vec3f(0.030, 0.020, 0.010);
+  let drift = 0.02 * sin(time);
+${discCalls('vec2f', 'vec3f')}
+  return vec4f(c, 1.0);
+}`;
+
+/** afterglow's setSceneShader source. */
+export const WGSL_AFTERGLOW = `${WGSL_DISC}
+
+${WGSL_SCENE}
+
+fn scene(uv: vec2f, time: f32) -> vec4f {
+  return bench_scene(uv, time, resolution());
+}`;
+
+/** GLSL ES 3.00 (three.js RawShaderMaterial, GLSL3): a full-screen quad. */
+export const GLSL_VERTEX = `precision highp float;
+in vec3 position;
+out vec2 vUv;
+void main() {
+  vUv = vec2(position.x * 0.5 + 0.5, 0.5 - position.y * 0.5); // y down, as in WGSL
+  gl_Position = vec4(position.xy, 0.0, 1.0);
+}`;
+
+export const GLSL_FRAGMENT = `precision highp float;
+uniform float time;
+uniform vec2 res;
+in vec2 vUv;
+out vec4 fragColor;
+vec3 bench_disc(vec2 uv, vec2 res, vec2 centre, float radius, vec3 radiance) {
+  vec2 p = (uv - centre) * vec2(res.x / res.y, 1.0);
+  return radiance * clamp((radius - length(p)) * res.y + 0.5, 0.0, 1.0);
+}
+void main() {
+  vec2 uv = vUv;
+  vec3 c = vec3(0.010, 0.015, 0.030) + uv.y * vec3(0.030, 0.020, 0.010);
+  float drift = 0.02 * sin(time);
+${discCalls('vec2', 'vec3')}
+  fragColor = vec4(c, 1.0);
+}`;
