@@ -1,15 +1,26 @@
 //! A static file server for one folder (`www/`, or the repository root for
 //! the benchmark) on 127.0.0.1, with the MIME types a WebGPU page needs
 //! (`application/wasm` lets the browser stream-compile).
+//!
+//! One thread per connection and one response per connection
+//! (`Connection: close`), on the standard library alone. tiny_http 0.12,
+//! used before, could leave a new connection queued behind its thread pool
+//! until another keep-alive connection closed: with several pages open,
+//! a page load then stalled for minutes.
 
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use crate::Result;
 
 pub struct Server {
-    server: Arc<tiny_http::Server>,
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -27,28 +38,37 @@ impl Server {
     }
 
     fn start_with(root: &Path, port: u16, isolated: bool) -> Result<Server> {
-        let server = tiny_http::Server::http(("127.0.0.1", port))
+        let listener = TcpListener::bind(("127.0.0.1", port))
             .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
-        let server = Arc::new(server);
-        let root = root.to_path_buf();
-        let worker = server.clone();
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let root = Arc::new(root.to_path_buf());
+        let stopping = stop.clone();
         let thread = std::thread::spawn(move || {
-            for request in worker.incoming_requests() {
-                respond(&root, request, isolated);
+            for stream in listener.incoming() {
+                if stopping.load(Ordering::Acquire) {
+                    break;
+                }
+                // A failed accept concerns that one connection only.
+                let Ok(stream) = stream else { continue };
+                let root = root.clone();
+                std::thread::spawn(move || {
+                    // The browser sees a reset connection; nothing to do here.
+                    let _ = respond(&root, stream, isolated);
+                });
             }
         });
         Ok(Server {
-            server,
+            addr,
+            stop,
             thread: Some(thread),
         })
     }
 
     pub fn addr(&self) -> String {
-        match self.server.server_addr() {
-            tiny_http::ListenAddr::IP(a) => a.to_string(),
-            #[allow(unreachable_patterns)]
-            _ => "127.0.0.1".into(),
-        }
+        self.addr.to_string()
     }
 
     /// Serves until the process is stopped.
@@ -61,43 +81,56 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        self.server.unblock();
+        self.stop.store(true, Ordering::Release);
+        // Wake the accept loop so that it sees `stop`.
+        let _ = TcpStream::connect(self.addr);
     }
 }
 
-fn respond(root: &Path, request: tiny_http::Request, isolated: bool) {
-    let url_path = request
-        .url()
-        .split(['?', '#'])
-        .next()
-        .unwrap_or("/")
-        .to_string();
-    let response = match resolve(root, &url_path) {
-        Some(path) => match std::fs::read(&path) {
-            Ok(bytes) => {
-                let mut r = tiny_http::Response::from_data(bytes);
-                let mut headers =
-                    vec![("Content-Type", mime(&path)), ("Cache-Control", "no-store")];
-                if isolated {
-                    headers.push(("Cross-Origin-Opener-Policy", "same-origin"));
-                    headers.push(("Cross-Origin-Embedder-Policy", "require-corp"));
-                }
-                for (k, v) in headers {
-                    if let Ok(h) = tiny_http::Header::from_bytes(k, v) {
-                        r.add_header(h);
-                    }
-                }
-                r
-            }
-            Err(_) => not_found(),
-        },
-        None => not_found(),
+/// Reads one request (its line and headers) and answers it, then closes.
+fn respond(root: &Path, mut stream: TcpStream, isolated: bool) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header.trim_end().is_empty() {
+            break;
+        }
+    }
+    let mut parts = request_line.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
+    let url_path = target.split(['?', '#']).next().unwrap_or("/");
+    let file = match method {
+        "GET" | "HEAD" => resolve(root, url_path)
+            .and_then(|path| std::fs::read(&path).ok().map(|bytes| (path, bytes))),
+        _ => None,
     };
-    let _ = request.respond(response);
-}
-
-fn not_found() -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
-    tiny_http::Response::from_string("not found").with_status_code(404)
+    let (status, content_type, body) = match file {
+        Some((path, bytes)) => ("200 OK", mime(&path), bytes),
+        None => (
+            "404 Not Found",
+            "text/plain; charset=utf-8",
+            b"not found".to_vec(),
+        ),
+    };
+    let mut head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nConnection: close\r\n",
+        body.len()
+    );
+    if isolated {
+        head.push_str(
+            "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n",
+        );
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    if method != "HEAD" {
+        stream.write_all(&body)?;
+    }
+    stream.flush()
 }
 
 /// Maps a URL path to a file under `root`, refusing anything that leaves it.
