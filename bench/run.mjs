@@ -30,8 +30,8 @@ function parseArgs(argv) {
   const quick = argv.includes('--quick');
   const opts = {
     quick,
-    frames: quick ? 2 : 5,
-    rounds: quick ? 1 : 3,
+    frames: quick ? 2 : 3,
+    rounds: quick ? 1 : 5,
     cpuCalls: quick ? 60 : 300,
     shots: null,
   };
@@ -154,7 +154,8 @@ async function main() {
   log(`Chromium ${browser.version()}, three ${pkg('three')}, postprocessing ${pkg('postprocessing')}; `
     + `${opts.rounds} round(s) of ${opts.frames} frame(s), ${opts.cpuCalls} calls for CPU time`);
 
-  const results = {}; // results[label][pageId] = { synced: [ms...], raf: [ms...] }
+  // results[label][pageId] = { synced: [[ms per frame] per round], raf: [[ms] per round] }
+  const results = {};
   const infos = {};
   try {
     for (const config of CONFIGS) {
@@ -178,8 +179,8 @@ async function main() {
           const synced = await tab.evaluate(([n, s]) => window.benchSynced(n, s), [opts.frames, start]);
           const raf = await tab.evaluate(([n, s]) => window.benchRaf(n, s), [opts.frames, start + opts.frames / 60]);
           if (problems.length) throw fail('errors while measuring');
-          results[key][page.id].synced.push(...synced);
-          results[key][page.id].raf.push(raf);
+          results[key][page.id].synced.push(synced);
+          results[key][page.id].raf.push([raf]);
           log(`${key} round ${round + 1}: ${page.name} synced ${median(synced).toFixed(1)} ms, rAF ${raf.toFixed(1)} ms`);
         }
       }
@@ -199,7 +200,7 @@ async function main() {
         await tab.bringToFront();
         const r = await tab.evaluate((n) => window.benchCpu(n), opts.cpuCalls);
         if (problems.length) throw fail('errors while measuring');
-        cpu[page.id].push(r.median);
+        cpu[page.id].push([r.median]);
         log(`CPU round ${round + 1}: ${page.name} ${r.median.toFixed(3)} ms per frame() call`);
       }
     }
@@ -212,21 +213,31 @@ async function main() {
   }
 }
 
+/** "median ms · ratio× (lowest–highest ratio of one round)": the ratio is of
+ * the medians over all rounds; the range compares each round's median with
+ * three.js WebGL's in the same round, to show how steady the ratio is. */
+function cell(rounds, refRounds, digits) {
+  const value = median(rounds.flat());
+  const ratio = value / median(refRounds.flat());
+  const perRound = rounds.map((r, i) => median(r) / median(refRounds[i]));
+  const range = perRound.length > 1 && rounds !== refRounds
+    ? ` (${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)})` : '';
+  return `${value.toFixed(digits)} ms · ${ratio.toFixed(2)}×${range}`;
+}
+
 function report({ opts, results, cpu, infos, chromium: version, three, postprocessing, minutes }) {
-  const cell = (value, ref, digits) => `${value.toFixed(digits)} ms (${(value / ref).toFixed(2)}×)`;
   const lines = [];
   const names = PAGES.map((p) => (p.id === 'three-webgpu' && infos[p.id]?.backend !== 'WebGPU'
     ? `${p.name} (ran on ${infos[p.id]?.backend})` : p.name));
-  lines.push(`| per frame, median (ratio to three.js WebGL) | ${names.join(' | ')} |`);
+  lines.push(`| per frame: median · ratio to three.js WebGL (range over rounds) | ${names.join(' | ')} |`);
   lines.push(`|---|${PAGES.map(() => '---:').join('|')}|`);
   for (const [key, byPage] of Object.entries(results)) {
     for (const [what, field] of [['synchronised', 'synced'], ['rAF-driven', 'raf']]) {
-      const ref = median(byPage[REFERENCE][field]);
-      lines.push(`| ${key}, ${what} | ${PAGES.map((p) => cell(median(byPage[p.id][field]), ref, 0)).join(' | ')} |`);
+      const ref = byPage[REFERENCE][field];
+      lines.push(`| ${key}, ${what} | ${PAGES.map((p) => cell(byPage[p.id][field], ref, 0)).join(' | ')} |`);
     }
   }
-  const cpuRef = median(cpu[REFERENCE]);
-  lines.push(`| CPU per frame() call, ${label(CPU_CONFIG)} | ${PAGES.map((p) => cell(median(cpu[p.id]), cpuRef, 3)).join(' | ')} |`);
+  lines.push(`| CPU per frame() call, ${label(CPU_CONFIG)} | ${PAGES.map((p) => cell(cpu[p.id], cpu[REFERENCE], 3)).join(' | ')} |`);
   lines.push('');
   lines.push(`Chromium ${version} (SwiftShader), three ${three}, postprocessing ${postprocessing}; `
     + `${opts.rounds} round(s) × ${opts.frames} synchronised + ${opts.frames} rAF-driven frames per configuration and page, `
