@@ -36,6 +36,17 @@ struct BloomParams {
     extract_scale: vec2f,
 }
 
+// How the bright extract maps source texels onto the bloom base, chosen
+// per frame size on the Rust side (an override constant, not a run-time
+// branch: a software rasterizer runs every path of a run-time branch):
+// EXTRACT_HALF (the base is exactly half the frame, every size up to
+// 1080 px high), EXTRACT_WHOLE (a whole ratio per axis, 4 at 2160p), or
+// EXTRACT_ANY (any ratio: overlap-weighted).
+const EXTRACT_HALF: u32 = 0u;
+const EXTRACT_WHOLE: u32 = 1u;
+const EXTRACT_ANY: u32 = 2u;
+override EXTRACT: u32 = EXTRACT_ANY;
+
 @group(0) @binding(0) var src: texture_2d<f32>;
 @group(0) @binding(1) var src_sampler: sampler;
 @group(0) @binding(2) var<uniform> params: BloomParams;
@@ -127,16 +138,16 @@ fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
     let last = vec2i(textureDimensions(src)) - 1;
     let lo = floor(in.position.xy) * scale;
     let hi = lo + scale;
-    if all(abs(scale - 2.0) < vec2f(1e-4)) {
-        // Half size (every frame up to 1080 px high): 2 x 2 texels.
+    if EXTRACT == EXTRACT_HALF {
+        // Half size: 2 x 2 texels.
         let q = vec2i(round(lo));
         let sum = bright_at(q, last) + bright_at(q + vec2i(1, 0), last)
             + bright_at(q + vec2i(0, 1), last) + bright_at(q + vec2i(1, 1), last);
         return vec4f(sum * 0.25, 1.0);
     }
     let first = vec2i(floor(lo));
-    if all(abs(scale - round(scale)) < vec2f(1e-4)) {
-        // A whole ratio (4 at 2160p): exactly scale x scale texels.
+    if EXTRACT == EXTRACT_WHOLE {
+        // A whole ratio: exactly scale x scale texels.
         let m = vec2i(round(scale));
         var sum = vec3f(0.0);
         for (var j = 0; j < min(m.y, 16); j++) {
@@ -170,9 +181,9 @@ fn fs_extract_smooth(in: FullscreenOut) -> @location(0) vec4f {
     let scale = params.extract_scale;
     let last = vec2i(textureDimensions(src)) - 1;
     let p = in.uv * vec2f(textureDimensions(src));
-    if all(abs(scale - 2.0) < vec2f(1e-4)) {
-        // Half size (every frame up to 1080 px high): the 4 x 4 texels
-        // around p (a texel corner), weights 1 3 3 1, unrolled.
+    if EXTRACT == EXTRACT_HALF {
+        // Half size: the 4 x 4 texels around p (a texel corner), weights
+        // 1 3 3 1.
         let w = array<f32, 4>(1.0, 3.0, 3.0, 1.0);
         let first = vec2i(round(p)) - 2;
         var sum = vec3f(0.0);

@@ -16,11 +16,18 @@ const SRGB_TO_P3 = mat3x3f(
     vec3f(0.0000000, 0.0000000, 0.9105199),
 );
 
+// The pipeline is specialised with override constants rather than
+// branching on uniforms at run time: a branch not taken is free on a GPU,
+// but a software rasterizer (SwiftShader, where WebGPU runs without one)
+// executes every path of a run-time branch for every pixel.
+// FLAGS: FLAG_* bits; TONEMAPPER: a TONEMAP_* index; BLOOM: add the bloom.
+override FLAGS: u32 = 0u;
+override TONEMAPPER: u32 = 0u;
+override BLOOM: bool = false;
+
 struct CompositeParams {
     exposure: f32,
-    flags: u32,
-    tonemapper: u32,
-    // bloom.intensity divided by the number of accumulated levels; 0 when off.
+    // bloom.intensity divided by the number of accumulated levels.
     bloom_scale: f32,
 }
 
@@ -49,7 +56,7 @@ fn srgb_decode(c: vec3f) -> vec3f {
 }
 
 fn has(flag: u32) -> bool {
-    return (params.flags & flag) != 0u;
+    return (FLAGS & flag) != 0u;
 }
 
 // Interleaved gradient noise (Jimenez 2014) in [-0.5, 0.5) of one 8-bit step.
@@ -69,28 +76,28 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     scene = finite4(scene);
     // Premultiplied linear radiance.
     var rgb = max(scene.rgb, vec3f(0.0)) * params.exposure;
-    if params.bloom_scale > 0.0 {
+    if BLOOM {
         let glow = finite4(textureSampleLevel(bloom, linear_sampler, in.uv, 0.0)).rgb;
         rgb += max(glow, vec3f(0.0)) * params.bloom_scale;
     }
-    rgb = tonemap(rgb, params.tonemapper);
+    rgb = tonemap(rgb, TONEMAPPER);
     if has(FLAG_DISPLAY_P3) {
         rgb = SRGB_TO_P3 * rgb;
     }
     if !has(FLAG_EXTENDED) {
         rgb = clamp(rgb, vec3f(0.0), vec3f(1.0));
     }
-    let noise = select(0.0, dither_noise(in.position.xy), has(FLAG_DITHER));
+    let dither = has(FLAG_DITHER);
 
     if !has(FLAG_PREMULTIPLIED) {
         // Opaque canvas: the content over black, alpha exactly 1. Without
         // dither through an -srgb view, the hardware does all the encoding.
-        if noise == 0.0 && !has(FLAG_SHADER_ENCODES) {
+        if !dither && !has(FLAG_SHADER_ENCODES) {
             return vec4f(rgb, 1.0);
         }
         var encoded = srgb_encode(rgb);
-        if noise != 0.0 {
-            encoded = clamp(encoded + noise, vec3f(0.0), vec3f(1.0));
+        if dither {
+            encoded = clamp(encoded + dither_noise(in.position.xy), vec3f(0.0), vec3f(1.0));
         }
         return vec4f(select(srgb_decode(encoded), encoded, has(FLAG_SHADER_ENCODES)), 1.0);
     }
@@ -104,8 +111,8 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         return vec4f(0.0);
     }
     var straight = srgb_encode(rgb / alpha);
-    if noise != 0.0 {
-        straight = clamp(straight + noise, vec3f(0.0), vec3f(1.0));
+    if dither {
+        straight = clamp(straight + dither_noise(in.position.xy), vec3f(0.0), vec3f(1.0));
     }
     let encoded = straight * alpha;
     if has(FLAG_SHADER_ENCODES) {

@@ -71,7 +71,7 @@ impl Chain {
             scene: ScenePass::new(gpu, settings.msaa.sample_count())?,
             resolve: ResolvePass::new(gpu),
             bloom: BloomPass::new(gpu),
-            composite: CompositePass::new(gpu, &output),
+            composite: CompositePass::new(gpu),
             built: None,
             timing: false,
         };
@@ -169,7 +169,6 @@ impl Chain {
     /// Switches to a new output description (format, alpha, tone mapping,
     /// color space).
     pub fn set_output(&mut self, gpu: &Gpu, output: OutputSpec) -> Result<(), Error> {
-        self.composite.set_output(gpu, &output);
         self.output = output;
         self.rebuild(gpu)
     }

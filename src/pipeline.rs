@@ -6,6 +6,7 @@ use crate::gpu::Gpu;
 
 /// A render pipeline together with what it was created for, so the pass
 /// graph can check it against the attachments it is used with.
+#[derive(Clone)]
 pub struct Pipe {
     pub raw: wgpu::RenderPipeline,
     pub color_format: wgpu::TextureFormat,
@@ -35,6 +36,10 @@ pub struct PipeDesc<'a> {
     /// Depth attachment format and whether the pipeline tests and writes it.
     pub depth: Option<(wgpu::TextureFormat, bool)>,
     pub samples: u32,
+    /// Values of the fragment stage's `override` constants, by name: a
+    /// pipeline specialised to settings that would otherwise be run-time
+    /// branches (which a software rasterizer executes on every path).
+    pub constants: &'a [(&'a str, f64)],
 }
 
 pub fn pipeline(gpu: &Gpu, d: &PipeDesc<'_>) -> Pipe {
@@ -77,7 +82,10 @@ pub fn pipeline(gpu: &Gpu, d: &PipeDesc<'_>) -> Pipe {
         fragment: Some(wgpu::FragmentState {
             module: d.module,
             entry_point: Some(d.fragment_entry),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: d.constants,
+                ..Default::default()
+            },
             targets: &[Some(wgpu::ColorTargetState {
                 format: d.color_format,
                 blend,
@@ -163,4 +171,40 @@ pub fn linear_sampler(gpu: &Gpu, label: &str) -> wgpu::Sampler {
         min_filter: wgpu::FilterMode::Linear,
         ..Default::default()
     })
+}
+
+/// Pipelines specialised by a key (override constants), made on first use
+/// and kept: a handful per pass at most, one per combination of settings
+/// actually used.
+pub struct PipeCache<K> {
+    pipes: std::cell::RefCell<Vec<(K, Pipe)>>,
+}
+
+impl<K: PartialEq + Copy> PipeCache<K> {
+    pub fn new() -> Self {
+        PipeCache {
+            pipes: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The pipeline for `key`, made with `make` the first time.
+    pub fn get(&self, key: K, make: impl FnOnce() -> Pipe) -> Pipe {
+        let mut pipes = self.pipes.borrow_mut();
+        if let Some((_, pipe)) = pipes.iter().find(|(k, _)| *k == key) {
+            return pipe.clone();
+        }
+        let pipe = make();
+        pipes.push((key, pipe.clone()));
+        pipe
+    }
+
+    pub fn len(&self) -> usize {
+        self.pipes.borrow().len()
+    }
+}
+
+impl<K: PartialEq + Copy> Default for PipeCache<K> {
+    fn default() -> Self {
+        Self::new()
+    }
 }

@@ -15,14 +15,18 @@ pub struct ChainSettings {
     pub bloom: BloomOptions,
 }
 
-/// The part of the settings that decides which passes and targets a frame
-/// has. Two settings with the same shape share a frame: changing anything
-/// else only rewrites uniforms.
+/// The part of the settings that decides which passes, targets and
+/// pipelines a frame has. Two settings with the same shape share a frame:
+/// changing anything else only rewrites uniforms. The tonemapper and
+/// dithering are part of it because the composite pipeline is specialised
+/// for them (override constants, not run-time branches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FrameShape {
     pub samples: u32,
     pub resolve: Resolve,
     pub bloom: Option<(crate::options::BlurMode, u32, u32)>,
+    pub tonemapper: Tonemapper,
+    pub dither: bool,
 }
 
 impl ChainSettings {
@@ -40,6 +44,8 @@ impl ChainSettings {
             samples: self.msaa.sample_count(),
             resolve: self.resolve,
             bloom: b.enabled.then_some((b.blur, b.levels, b.iterations)),
+            tonemapper: self.tonemapper,
+            dither: self.dither,
         }
     }
 }

@@ -34,3 +34,5 @@ expose({
     return device.queue.onSubmittedWorkDone();
   },
 });
+// For bench/profile.mjs: per-pass GPU times through the renderer's stats().
+window.renderer = () => renderer;

@@ -368,6 +368,8 @@ fn reshaping_options_are_the_ones_that_rebuild() {
         [
             "msaa",
             "resolve",
+            "tonemapper",
+            "dither",
             "bloom.enabled",
             "bloom.levels",
             "bloom.blur",
@@ -377,8 +379,13 @@ fn reshaping_options_are_the_ones_that_rebuild() {
     let mut o = base;
     o.bloom.intensity = 2.0;
     o.exposure = 3.0;
-    o.tonemapper = Tonemapper::Aces;
     assert!(!reshapes(&base, &o));
+    o.tonemapper = Tonemapper::Aces;
+    assert!(
+        reshapes(&base, &o),
+        "the composite is specialised per tonemapper"
+    );
+    let mut o = base;
     o.bloom.levels = 4;
     assert!(reshapes(&base, &o));
     let mut o = base;

@@ -6,7 +6,7 @@
 //!   up the chain. Every pass renders into a one-mip view and samples
 //!   another one-mip view of the same texture: different subresources, so
 //!   legal within the same-subresource rule.
-//! - `gaussian`: a smoother (B-spline) extract into a ping target, then horizontal/vertical passes
+//! - `gaussian`: a smoother (tent) extract into a ping target, then horizontal/vertical passes
 //!   ping-ponging between two targets. Their bind groups are made with the
 //!   targets, once per size, never per frame or per iteration.
 //!
@@ -17,7 +17,8 @@
 
 use super::{
     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
-    uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
+    uniform_buffer, Blend, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
+    UNIFORM,
 };
 use crate::error::Error;
 use crate::frame::{BloomResult, FrameBuilder, FrameInfo};
@@ -73,17 +74,45 @@ uniform! {
     }
 }
 
+/// A bloom pipeline: the fragment stage, and for the extracts the
+/// `EXTRACT` constant it is specialised for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    Extract(u32),
+    ExtractSmooth(u32),
+    Downsample,
+    Upsample,
+    BlurH,
+    BlurV,
+}
+
+/// `EXTRACT` in bloom.wgsl: the base is exactly half the frame.
+const EXTRACT_HALF: u32 = 0;
+/// A whole number of frame texels per base texel on each axis.
+const EXTRACT_WHOLE: u32 = 1;
+/// Any other ratio.
+const EXTRACT_ANY: u32 = 2;
+
+/// How the bright extract maps a frame of `size` onto a base of `base`.
+fn extract_mode(size: (u32, u32), base: (u32, u32)) -> u32 {
+    if size.0 == 2 * base.0 && size.1 == 2 * base.1 {
+        EXTRACT_HALF
+    } else if size.0 % base.0 == 0 && size.1 % base.1 == 0 {
+        EXTRACT_WHOLE
+    } else {
+        EXTRACT_ANY
+    }
+}
+
 pub struct BloomPass {
     pub format: wgpu::TextureFormat,
     layout: wgpu::BindGroupLayout,
+    pipeline_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
     sampler: wgpu::Sampler,
     params: wgpu::Buffer,
-    extract: Pipe,
-    extract_smooth: Pipe,
-    downsample: Pipe,
-    upsample: Pipe,
-    blur_h: Pipe,
-    blur_v: Pipe,
+    /// Made on first use: a frame needs four of them at most.
+    pipes: PipeCache<Stage>,
 }
 
 impl BloomPass {
@@ -106,47 +135,70 @@ impl BloomPass {
                 entry(2, UNIFORM),
             ],
         );
-        let pl = pipeline_layout(gpu, "bloom pipeline layout", &[&layout]);
-        let make = |label: &str, fs: &str, blend| {
+        let pipeline_layout = pipeline_layout(gpu, "bloom pipeline layout", &[&layout]);
+        BloomPass {
+            format,
+            params: uniform_buffer(gpu, "bloom params", std::mem::size_of::<BloomParams>()),
+            sampler: linear_sampler(gpu, "bloom sampler"),
+            layout,
+            pipeline_layout,
+            module,
+            pipes: PipeCache::new(),
+        }
+    }
+
+    fn pipe(&self, gpu: &Gpu, stage: Stage) -> Pipe {
+        let (label, fs, blend, extract) = match stage {
+            Stage::Extract(m) => (
+                "bloom: extract pipeline",
+                "fs_extract",
+                Blend::Replace,
+                Some(m),
+            ),
+            Stage::ExtractSmooth(m) => (
+                "bloom: smooth extract pipeline",
+                "fs_extract_smooth",
+                Blend::Replace,
+                Some(m),
+            ),
+            Stage::Downsample => (
+                "bloom: downsample pipeline",
+                "fs_downsample",
+                Blend::Replace,
+                None,
+            ),
+            Stage::Upsample => ("bloom: upsample pipeline", "fs_upsample", Blend::Add, None),
+            Stage::BlurH => (
+                "bloom: horizontal blur pipeline",
+                "fs_blur_h",
+                Blend::Replace,
+                None,
+            ),
+            Stage::BlurV => (
+                "bloom: vertical blur pipeline",
+                "fs_blur_v",
+                Blend::Replace,
+                None,
+            ),
+        };
+        self.pipes.get(stage, || {
+            let constants = extract.map(|m| [("EXTRACT", f64::from(m))]);
             pipeline(
                 gpu,
                 &PipeDesc {
                     label,
-                    layout: &pl,
-                    module: &module,
+                    layout: &self.pipeline_layout,
+                    module: &self.module,
                     vertex_entry: "vs_fullscreen",
                     fragment_entry: fs,
-                    color_format: format,
+                    color_format: self.format,
                     blend,
                     depth: None,
                     samples: 1,
+                    constants: constants.as_ref().map_or(&[], |c| c.as_slice()),
                 },
             )
-        };
-        BloomPass {
-            format,
-            extract: make("bloom: extract pipeline", "fs_extract", Blend::Replace),
-            extract_smooth: make(
-                "bloom: smooth extract pipeline",
-                "fs_extract_smooth",
-                Blend::Replace,
-            ),
-            downsample: make(
-                "bloom: downsample pipeline",
-                "fs_downsample",
-                Blend::Replace,
-            ),
-            upsample: make("bloom: upsample pipeline", "fs_upsample", Blend::Add),
-            blur_h: make(
-                "bloom: horizontal blur pipeline",
-                "fs_blur_h",
-                Blend::Replace,
-            ),
-            blur_v: make("bloom: vertical blur pipeline", "fs_blur_v", Blend::Replace),
-            params: uniform_buffer(gpu, "bloom params", std::mem::size_of::<BloomParams>()),
-            sampler: linear_sampler(gpu, "bloom sampler"),
-            layout,
-        }
+        })
     }
 
     /// A bind group that samples `source`.
@@ -183,6 +235,7 @@ impl Pass for BloomPass {
         let hdr = f.hdr("bloom extract")?;
         let plan = plan(f.size(), settings.levels);
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let mode = extract_mode(f.size(), plan.size);
         let extract = |f: &mut FrameBuilder<'_>, pipe: &Pipe, target| {
             f.fullscreen(
                 "bloom extract".into(),
@@ -197,11 +250,13 @@ impl Pass for BloomPass {
             BlurMode::Mip => {
                 let tex = f.texture("bloom", plan.size, self.format, 1, plan.levels, usage)?;
                 let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
-                extract(f, &self.extract, &mips[0]);
+                extract(f, &self.pipe(gpu, Stage::Extract(mode)), &mips[0]);
+                let downsample = self.pipe(gpu, Stage::Downsample);
+                let upsample = self.pipe(gpu, Stage::Upsample);
                 for i in 1..mips.len() {
                     f.fullscreen(
                         format!("bloom downsample {i}"),
-                        &self.downsample,
+                        &downsample,
                         self.bind(
                             gpu,
                             &format!("bloom downsample {i} bind group"),
@@ -215,7 +270,7 @@ impl Pass for BloomPass {
                 for i in (0..mips.len() - 1).rev() {
                     f.fullscreen(
                         format!("bloom upsample {i}"),
-                        &self.upsample,
+                        &upsample,
                         self.bind(
                             gpu,
                             &format!("bloom upsample {i} bind group"),
@@ -238,11 +293,12 @@ impl Pass for BloomPass {
                 // Made once per size: one bind group reading each target.
                 let read_ping = self.bind(gpu, "bloom read ping bind group", &ping.view);
                 let read_pong = self.bind(gpu, "bloom read pong bind group", &pong.view);
-                extract(f, &self.extract_smooth, &ping);
+                extract(f, &self.pipe(gpu, Stage::ExtractSmooth(mode)), &ping);
+                let (blur_h, blur_v) = (self.pipe(gpu, Stage::BlurH), self.pipe(gpu, Stage::BlurV));
                 for k in 0..settings.iterations {
                     f.fullscreen(
                         format!("bloom blur {k} horizontal"),
-                        &self.blur_h,
+                        &blur_h,
                         read_ping.clone(),
                         Some(&pong),
                         &[&ping],
@@ -250,7 +306,7 @@ impl Pass for BloomPass {
                     );
                     f.fullscreen(
                         format!("bloom blur {k} vertical"),
-                        &self.blur_v,
+                        &blur_v,
                         read_pong.clone(),
                         Some(&ping),
                         &[&pong],
@@ -347,5 +403,17 @@ mod tests {
         assert_eq!(p.size.1, 4);
         assert!(p.levels >= 1 && p.levels <= 1 + p.size.0.max(p.size.1).ilog2());
         assert_eq!(plan((1366, 768), 1).levels, 1, "levels caps the chain");
+    }
+
+    #[test]
+    fn the_extract_is_specialised_for_the_ratio_of_frame_to_base() {
+        let mode = |size| extract_mode(size, plan(size, 8).size);
+        assert_eq!(mode((1920, 1080)), EXTRACT_HALF);
+        assert_eq!(mode((1280, 720)), EXTRACT_HALF);
+        assert_eq!(mode((1366, 768)), EXTRACT_HALF);
+        assert_eq!(mode((3840, 2160)), EXTRACT_WHOLE);
+        assert_eq!(mode((1, 1)), EXTRACT_WHOLE);
+        assert_eq!(mode((2560, 1440)), EXTRACT_ANY);
+        assert_eq!(mode((3, 7)), EXTRACT_ANY);
     }
 }

@@ -8,7 +8,8 @@
 
 use super::{
     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
-    uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
+    uniform_buffer, Blend, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
+    UNIFORM,
 };
 use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo};
@@ -26,9 +27,37 @@ uniform! {
     /// `CompositeParams` in composite.wgsl (layout checked by tests/shaders.rs).
     struct CompositeParams {
         exposure: f32,
-        flags: u32,
-        tonemapper: u32,
         bloom_scale: f32,
+    }
+}
+
+/// What a composite pipeline is specialised for: the output view's format
+/// and the shader's override constants.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Variant {
+    pub format: wgpu::TextureFormat,
+    /// `FLAGS`: the `FLAG_*` bits of the output and the frame.
+    pub flags: u32,
+    /// `TONEMAPPER`: the curve's `TONEMAP_*` index.
+    pub tonemapper: u32,
+    /// `BLOOM`: the bloom result is added.
+    pub bloom: bool,
+}
+
+impl Variant {
+    /// The variant a frame of these settings, output and shape draws with.
+    pub fn of(settings: &ChainSettings, output: &OutputSpec, info: &FrameInfo) -> Variant {
+        let one_to_one = if info.size == info.output_size {
+            crate::output::FLAG_ONE_TO_ONE
+        } else {
+            0
+        };
+        Variant {
+            format: output.view_format,
+            flags: output.shader_flags(settings.dither) | one_to_one,
+            tonemapper: settings.tonemapper.shader_index(),
+            bloom: info.bloom_levels > 0,
+        }
     }
 }
 
@@ -36,13 +65,13 @@ pub struct CompositePass {
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
     module: wgpu::ShaderModule,
-    pipe: Pipe,
+    pipes: PipeCache<Variant>,
     sampler: wgpu::Sampler,
     params: wgpu::Buffer,
 }
 
 impl CompositePass {
-    pub fn new(gpu: &Gpu, output: &OutputSpec) -> CompositePass {
+    pub fn new(gpu: &Gpu) -> CompositePass {
         let module = shader_module(gpu, "composite shader", SHADER_PARTS);
         let layout = layout(
             gpu,
@@ -55,12 +84,11 @@ impl CompositePass {
             ],
         );
         let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
-        let pipe = Self::make_pipe(gpu, &pipeline_layout, &module, output.view_format);
         CompositePass {
             layout,
             pipeline_layout,
             module,
-            pipe,
+            pipes: PipeCache::new(),
             sampler: linear_sampler(gpu, "composite sampler"),
             params: uniform_buffer(
                 gpu,
@@ -70,34 +98,34 @@ impl CompositePass {
         }
     }
 
-    fn make_pipe(
-        gpu: &Gpu,
-        layout: &wgpu::PipelineLayout,
-        module: &wgpu::ShaderModule,
-        format: wgpu::TextureFormat,
-    ) -> Pipe {
-        pipeline(
-            gpu,
-            &PipeDesc {
-                label: "composite pipeline",
-                layout,
-                module,
-                vertex_entry: "vs_fullscreen",
-                fragment_entry: "fs_composite",
-                color_format: format,
-                blend: Blend::Replace,
-                depth: None,
-                samples: 1,
-            },
-        )
+    /// The pipeline specialised for `v`, made on first use.
+    fn pipe(&self, gpu: &Gpu, v: Variant) -> Pipe {
+        self.pipes.get(v, || {
+            pipeline(
+                gpu,
+                &PipeDesc {
+                    label: "composite pipeline",
+                    layout: &self.pipeline_layout,
+                    module: &self.module,
+                    vertex_entry: "vs_fullscreen",
+                    fragment_entry: "fs_composite",
+                    color_format: v.format,
+                    blend: Blend::Replace,
+                    depth: None,
+                    samples: 1,
+                    constants: &[
+                        ("FLAGS", f64::from(v.flags)),
+                        ("TONEMAPPER", f64::from(v.tonemapper)),
+                        ("BLOOM", if v.bloom { 1.0 } else { 0.0 }),
+                    ],
+                },
+            )
+        })
     }
 
-    /// Rebuilds the pipeline if the output view format changed.
-    pub fn set_output(&mut self, gpu: &Gpu, output: &OutputSpec) {
-        if output.view_format != self.pipe.color_format {
-            self.pipe =
-                Self::make_pipe(gpu, &self.pipeline_layout, &self.module, output.view_format);
-        }
+    /// Pipelines made so far (one per variant used).
+    pub fn variants(&self) -> usize {
+        self.pipes.len()
     }
 
     fn bind(
@@ -139,9 +167,10 @@ impl Pass for CompositePass {
         // shader does not sample it (bloom scale 0).
         let bloom = f.bloom.as_ref().map_or(hdr.clone(), |b| b.image.clone());
         let group = self.bind(f.gpu, &hdr.view, &bloom.view);
+        let pipe = self.pipe(f.gpu, Variant::of(f.settings, f.output, &f.info));
         f.fullscreen(
             "composite".into(),
-            &self.pipe,
+            &pipe,
             group,
             None,
             &[&hdr, &bloom],
@@ -154,18 +183,11 @@ impl Pass for CompositePass {
         &self,
         queue: &wgpu::Queue,
         settings: &ChainSettings,
-        output: &OutputSpec,
+        _output: &OutputSpec,
         info: &FrameInfo,
     ) {
         let params = CompositeParams {
             exposure: settings.exposure,
-            flags: output.shader_flags(settings.dither)
-                | if info.size == info.output_size {
-                    crate::output::FLAG_ONE_TO_ONE
-                } else {
-                    0
-                },
-            tonemapper: settings.tonemapper.shader_index(),
             bloom_scale: if info.bloom_levels == 0 {
                 0.0
             } else {

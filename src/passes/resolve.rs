@@ -45,6 +45,7 @@ impl ResolvePass {
                 blend: Blend::Replace,
                 depth: None,
                 samples: 1,
+                constants: &[],
             },
         );
         ResolvePass { layout, pipe }

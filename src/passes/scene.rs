@@ -155,6 +155,7 @@ impl ScenePass {
                 blend: Blend::Replace,
                 depth: Some((DEPTH_FORMAT, depth_test)),
                 samples,
+                constants: &[],
             },
         )
     }
