@@ -3,48 +3,79 @@
 //
 //   node bench/profile.mjs [WIDTHxHEIGHT] [msaa] [frames] ['{"json": "options"}']
 //
-// Expects the repository root served at BENCH_URL (default
-// http://127.0.0.1:8000/), as `cargo xtask bench` serves it.
+// PKGS=/a/afterglow.js,/b/afterglow.js compares builds of the package
+// served at those paths (default: /www/pkg/afterglow.js), one tab each,
+// measured in alternation (ROUNDS rounds, default 3) in one browser, so
+// that the shared machine's drift falls on all of them. Expects the
+// repository root served at BENCH_URL (default http://127.0.0.1:8000/), as
+// `cargo xtask bench` serves it.
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
-const [size = '1920x1080', msaa = '1', frames = '6', extra = '{}'] = process.argv.slice(2);
+const [size = '1920x1080', msaa = '1', frames = '4', extra = '{}'] = process.argv.slice(2);
 const [width, height] = size.split('x').map(Number);
 const base = process.env.BENCH_URL ?? 'http://127.0.0.1:8000/';
+// OPTS='{...};{...}' gives each tab its own options instead (same package
+// unless PKGS lists one per tab).
+const optionSets = process.env.OPTS ? process.env.OPTS.split(';') : null;
+let pkgs = (process.env.PKGS ?? '/www/pkg/afterglow.js').split(',');
+if (optionSets && pkgs.length === 1) pkgs = optionSets.map(() => pkgs[0]);
+const rounds = Number(process.env.ROUNDS ?? 3);
 const flags = JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
   ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]; };
+
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: flags, headless: true });
 try {
-  const tab = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
-  tab.on('console', (m) => { if (m.type() === 'error') console.error(`console: ${m.text()}`); });
-  await tab.goto(new URL('bench/pages/afterglow.html', base).href);
-  await tab.waitForFunction(() => window.benchReady === true, null, { timeout: 120_000 });
-  const result = await tab.evaluate(async ([w, h, m, n, options]) => {
-    await window.setup({ width: w, height: h, msaa: m });
-    if (Object.keys(options).length) window.renderer().setOptions(options);
-    window.renderer().stats({ gpu: true });
-    const per = {};
-    const wall = [];
-    for (let i = 0; i < n; i++) {
-      const t0 = performance.now();
-      window.frame(i / 60);
+  const tabs = [];
+  for (const [index, pkg] of pkgs.entries()) {
+    const options = optionSets ? optionSets[index] : extra;
+    const tab = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
+    tab.on('console', (m) => { if (m.type() === 'error') console.error(`console (${pkg}): ${m.text()}`); });
+    tab.on('pageerror', (e) => console.error(`page error (${pkg}): ${e.message}`));
+    await tab.goto(new URL(`bench/pages/afterglow.html?pkg=${encodeURIComponent(pkg)}`, base).href);
+    await tab.waitForFunction(() => window.benchReady === true, null, { timeout: 120_000 });
+    await tab.evaluate(async ([w, h, m, options]) => {
+      await window.setup({ width: w, height: h, msaa: m });
+      if (Object.keys(options).length) window.renderer().setOptions(options);
+      window.renderer().stats({ gpu: true });
+      window.frame(0);
       await window.sync();
-      wall.push(performance.now() - t0);
-      // Timestamps arrive a frame or two later.
-      await new Promise((r) => setTimeout(r, 50));
-      const gpu = window.renderer().stats().gpuMs;
-      if (gpu) for (const [k, v] of Object.entries(gpu)) (per[k] ??= []).push(v);
-    }
-    return { per, wall };
-  }, [width, height, Number(msaa), Number(frames), JSON.parse(extra)]);
-  const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]; };
-  let total = 0;
-  for (const [k, v] of Object.entries(result.per)) {
-    total += median(v);
-    console.log(`${k.padEnd(24)} ${median(v).toFixed(1).padStart(8)} ms`);
+    }, [width, height, Number(msaa), JSON.parse(options)]);
+    tabs.push({ pkg, tab, per: {}, wall: [], name: optionSets ? `#${index + 1}` : pkg.split('/').slice(-2, -1)[0] });
   }
-  console.log(`${'sum of passes'.padEnd(24)} ${total.toFixed(1).padStart(8)} ms`);
-  console.log(`${'frame + sync (wall)'.padEnd(24)} ${median(result.wall).toFixed(1).padStart(8)} ms`);
+  for (let round = 0; round < rounds; round++) {
+    for (const t of tabs) {
+      await t.tab.bringToFront();
+      const r = await t.tab.evaluate(async (n) => {
+        const per = {};
+        const wall = [];
+        for (let i = 0; i < n; i++) {
+          const t0 = performance.now();
+          window.frame(i / 60);
+          await window.sync();
+          wall.push(performance.now() - t0);
+          // Timestamps arrive a frame or two later.
+          await new Promise((r) => setTimeout(r, 30));
+          const gpu = window.renderer().stats().gpuMs;
+          if (gpu) for (const [k, v] of Object.entries(gpu)) (per[k] ??= []).push(v);
+        }
+        return { per, wall };
+      }, Number(frames));
+      for (const [k, v] of Object.entries(r.per)) (t.per[k] ??= []).push(...v);
+      t.wall.push(...r.wall);
+    }
+  }
+  const names = Object.keys(tabs[0].per);
+  const col = (s) => String(s).padStart(14);
+  console.log(`${'ms (median)'.padEnd(22)}${tabs.map((t) => col(t.name)).join('')}`);
+  const sums = tabs.map(() => 0);
+  for (const k of names) {
+    console.log(`${k.padEnd(22)}${tabs.map((t, i) => { const m = median(t.per[k] ?? [0]); sums[i] += m; return col(m.toFixed(1)); }).join('')}`);
+  }
+  console.log(`${'sum of passes'.padEnd(22)}${sums.map((s) => col(s.toFixed(1))).join('')}`);
+  if (optionSets) optionSets.forEach((o, i) => console.log(`#${i + 1}: ${o}`));
+  console.log(`${'frame + sync (wall)'.padEnd(22)}${tabs.map((t) => col(median(t.wall).toFixed(1))).join('')}`);
 } finally {
   await browser.close();
 }

@@ -199,10 +199,11 @@ impl Chain {
     /// Builds the frame for the current size and settings: each pass adds
     /// its targets, views, bind groups and steps; the graph is validated.
     fn rebuild(&mut self, gpu: &Gpu) -> Result<(), Error> {
-        // The old frame goes first: its textures are destroyed now, and a
-        // failed rebuild leaves no frame (frames are skipped) rather than
-        // one of another shape.
-        self.built = None;
+        // The old frame goes first: the new one takes over its textures
+        // where it needs the same ones, the rest are destroyed when the
+        // builder is done, and a failed rebuild leaves no frame (frames are
+        // skipped) rather than one of another shape.
+        let old = self.built.take();
         if self.size.0 == 0 || self.size.1 == 0 {
             return Ok(());
         }
@@ -213,6 +214,9 @@ impl Chain {
             self.size,
             self.output_size,
         );
+        if let Some(mut old) = old {
+            b.recycle(&mut old.frame);
+        }
         for (index, pass) in self.passes().into_iter().enumerate() {
             b.set_owner(index);
             pass.build(&mut b)?;

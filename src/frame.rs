@@ -126,6 +126,10 @@ pub struct FrameBuilder<'a> {
     textures: Vec<wgpu::Texture>,
     owner: usize,
     output_decl: ViewDecl,
+    /// Textures of the frame being replaced: one with the same descriptor
+    /// is taken over instead of creating another; the rest are
+    /// destroyed when the builder is done.
+    recycle: Vec<wgpu::Texture>,
     hdr: Option<Image>,
     spare_hdr: Option<Image>,
     /// The stored multisampled scene color, for a resolve pass.
@@ -147,6 +151,16 @@ impl Drop for Frame {
     /// a shape change), not when the garbage collector gets to them.
     fn drop(&mut self) {
         for t in &self.textures {
+            t.destroy();
+        }
+    }
+}
+
+impl Drop for FrameBuilder<'_> {
+    /// Textures not taken over are destroyed at once; so are the new
+    /// frame's own if it was never finished (a failed rebuild).
+    fn drop(&mut self) {
+        for t in self.recycle.iter().chain(&self.textures) {
             t.destroy();
         }
     }
@@ -185,6 +199,7 @@ impl<'a> FrameBuilder<'a> {
             graph,
             steps: Vec::new(),
             textures: Vec::new(),
+            recycle: Vec::new(),
             owner: 0,
             hdr: None,
             spare_hdr: None,
@@ -196,6 +211,15 @@ impl<'a> FrameBuilder<'a> {
     /// Size of the offscreen targets.
     pub fn size(&self) -> (u32, u32) {
         self.info.size
+    }
+
+    /// Hands over the textures of the frame being replaced, for
+    /// [`FrameBuilder::texture`] to take over where the new frame needs the
+    /// same ones (a change of tonemapper or bloom radius reallocates
+    /// nothing). Every pass clears or overwrites its target before reading
+    /// it, so old contents never show.
+    pub fn recycle(&mut self, old: &mut Frame) {
+        self.recycle.append(&mut old.textures);
     }
 
     /// Steps added from now on belong to pass `owner`.
@@ -223,7 +247,39 @@ impl<'a> FrameBuilder<'a> {
         mips: u32,
         usage: wgpu::TextureUsages,
     ) -> Result<Tex, Error> {
-        let texture = self.gpu.create_texture(&wgpu::TextureDescriptor {
+        let same = |t: &wgpu::Texture| {
+            (t.width(), t.height()) == size
+                && t.format() == format
+                && t.sample_count() == samples
+                && t.mip_level_count() == mips
+                && t.usage() == usage
+        };
+        let old = self.recycle.iter().position(same);
+        let texture = match old {
+            Some(i) => self.recycle.swap_remove(i),
+            None => self.new_texture(label, size, format, samples, mips, usage)?,
+        };
+        let id = self.graph.texture(TextureDecl {
+            label: label.to_string(),
+            format: texture.format(),
+            sample_count: texture.sample_count(),
+            size: (texture.width(), texture.height()),
+            mip_levels: texture.mip_level_count(),
+        });
+        self.textures.push(texture.clone());
+        Ok(Tex { texture, id })
+    }
+
+    fn new_texture(
+        &self,
+        label: &str,
+        size: (u32, u32),
+        format: wgpu::TextureFormat,
+        samples: u32,
+        mips: u32,
+        usage: wgpu::TextureUsages,
+    ) -> Result<wgpu::Texture, Error> {
+        self.gpu.create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
             size: wgpu::Extent3d {
                 width: size.0,
@@ -236,16 +292,7 @@ impl<'a> FrameBuilder<'a> {
             format,
             usage,
             view_formats: &[],
-        })?;
-        let id = self.graph.texture(TextureDecl {
-            label: label.to_string(),
-            format: texture.format(),
-            sample_count: texture.sample_count(),
-            size: (texture.width(), texture.height()),
-            mip_levels: texture.mip_level_count(),
-        });
-        self.textures.push(texture.clone());
-        Ok(Tex { texture, id })
+        })
     }
 
     /// A one-mip view of `tex`.
@@ -410,12 +457,12 @@ impl<'a> FrameBuilder<'a> {
     }
 
     /// Validates the graph and hands the frame over.
-    pub fn finish(self) -> Result<Frame, Error> {
+    pub fn finish(mut self) -> Result<Frame, Error> {
         self.graph.validate()?;
         Ok(Frame {
-            textures: self.textures,
-            steps: self.steps,
-            graph: self.graph,
+            textures: std::mem::take(&mut self.textures),
+            steps: std::mem::take(&mut self.steps),
+            graph: std::mem::take(&mut self.graph),
             info: self.info,
         })
     }

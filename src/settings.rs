@@ -17,14 +17,17 @@ pub struct ChainSettings {
 
 /// The part of the settings that decides which passes, targets and
 /// pipelines a frame has. Two settings with the same shape share a frame:
-/// changing anything else only rewrites uniforms. The tonemapper and
-/// dithering are part of it because the composite pipeline is specialised
-/// for them (override constants, not run-time branches).
+/// changing anything else only rewrites uniforms. The tonemapper,
+/// dithering and the bloom radius are part of it because pipelines are
+/// specialised for them (override constants, not run-time branches); a
+/// rebuild that keeps the size takes the old frame's textures over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FrameShape {
     pub samples: u32,
     pub resolve: Resolve,
-    pub bloom: Option<(crate::options::BlurMode, u32, u32)>,
+    /// Blur, levels, iterations, and the radius (its bits: the upsample is
+    /// specialised for radii up to 1).
+    pub bloom: Option<(crate::options::BlurMode, u32, u32, u32)>,
     pub tonemapper: Tonemapper,
     pub dither: bool,
 }
@@ -43,7 +46,9 @@ impl ChainSettings {
         FrameShape {
             samples: self.msaa.sample_count(),
             resolve: self.resolve,
-            bloom: b.enabled.then_some((b.blur, b.levels, b.iterations)),
+            bloom: b
+                .enabled
+                .then_some((b.blur, b.levels, b.iterations, b.radius.to_bits())),
             tonemapper: self.tonemapper,
             dither: self.dither,
         }

@@ -1088,7 +1088,7 @@ async fn unchanged_and_uniform_only_options_create_nothing() {
     set(&r, r#"{"msaa":4,"tonemapper":"agx"}"#);
     set(
         &r,
-        r#"{"exposure":1.5,"tonemapper":"aces","bloom":{"intensity":1.2,"threshold":0.8,"radius":2}}"#,
+        r#"{"exposure":1.5,"bloom":{"intensity":1.2,"threshold":0.8}}"#,
     );
     r.render(None).unwrap();
     let delta = r
@@ -1096,6 +1096,16 @@ async fn unchanged_and_uniform_only_options_create_nothing() {
         .unwrap()
         .since(&before);
     check_frame_objects(&delta, 1, true, "uniform-only option changes");
+    // Options that specialise shaders (tonemapper, bloom radius) rebuild the
+    // frame's bind groups and views, but take over its textures.
+    let before = r.with_gpu(|g| g.counters.snapshot()).unwrap();
+    set(&r, r#"{"tonemapper":"aces","bloom":{"radius":2}}"#);
+    r.render(None).unwrap();
+    let delta = r
+        .with_gpu(|g| g.counters.snapshot())
+        .unwrap()
+        .since(&before);
+    assert_eq!(delta.textures, 0, "specialising option changes: {delta:?}");
     // A shape change does rebuild.
     set(&r, r#"{"msaa":1}"#);
     assert_ne!(r.with_gpu(|g| g.counters.snapshot()).unwrap(), before);

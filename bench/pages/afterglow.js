@@ -1,5 +1,4 @@
 // afterglow: the scene as a WGSL scene shader, ACES, mip bloom, no dither.
-import init, { Renderer } from '/www/pkg/afterglow.js';
 import { WGSL_AFTERGLOW, BLOOM } from '../scene.js';
 import { expose, sizeCanvas } from './harness.js';
 
@@ -12,6 +11,10 @@ GPUAdapter.prototype.requestDevice = async function (...args) {
   return device;
 };
 
+// `?pkg=/path/to/afterglow.js` measures another build of the package (an
+// earlier one, for a before/after comparison in one browser run).
+const pkg = new URLSearchParams(location.search).get('pkg') ?? '/www/pkg/afterglow.js';
+const { default: init, Renderer } = await import(pkg);
 await init();
 let renderer = null;
 

@@ -220,7 +220,7 @@ pub static SCHEMA: &[OptionSpec] = &[
             above_min: false,
         },
         default: Literal::Num(1.0),
-        effect: Effect::Uniforms,
+        effect: Effect::Rebuild,
         doc: "Spread of the blur relative to the default; independent of resolution and \
               devicePixelRatio.",
         access: number!(bloom.radius),

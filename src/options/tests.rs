@@ -371,6 +371,7 @@ fn reshaping_options_are_the_ones_that_rebuild() {
             "tonemapper",
             "dither",
             "bloom.enabled",
+            "bloom.radius",
             "bloom.levels",
             "bloom.blur",
             "bloom.iterations"

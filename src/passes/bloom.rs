@@ -81,9 +81,16 @@ enum Stage {
     Extract(u32),
     ExtractSmooth(u32),
     Downsample,
-    Upsample,
+    /// `NARROW_TENT`: the tent's radius is at most half a source texel.
+    Upsample(bool),
     BlurH,
     BlurV,
+}
+
+/// The upsample tent's offsets in texels of each source mip: half a texel
+/// at radius 1, so neighbouring levels blend smoothly.
+fn tent_radius(b: &crate::options::BloomOptions) -> f32 {
+    0.5 * b.radius
 }
 
 /// `EXTRACT` in bloom.wgsl: the base is exactly half the frame.
@@ -148,18 +155,18 @@ impl BloomPass {
     }
 
     fn pipe(&self, gpu: &Gpu, stage: Stage) -> Pipe {
-        let (label, fs, blend, extract) = match stage {
+        let (label, fs, blend, constant) = match stage {
             Stage::Extract(m) => (
                 "bloom: extract pipeline",
                 "fs_extract",
                 Blend::Replace,
-                Some(m),
+                Some(("EXTRACT", f64::from(m))),
             ),
             Stage::ExtractSmooth(m) => (
                 "bloom: smooth extract pipeline",
                 "fs_extract_smooth",
                 Blend::Replace,
-                Some(m),
+                Some(("EXTRACT", f64::from(m))),
             ),
             Stage::Downsample => (
                 "bloom: downsample pipeline",
@@ -167,7 +174,12 @@ impl BloomPass {
                 Blend::Replace,
                 None,
             ),
-            Stage::Upsample => ("bloom: upsample pipeline", "fs_upsample", Blend::Add, None),
+            Stage::Upsample(narrow) => (
+                "bloom: upsample pipeline",
+                "fs_upsample",
+                Blend::Add,
+                Some(("NARROW_TENT", if narrow { 1.0 } else { 0.0 })),
+            ),
             Stage::BlurH => (
                 "bloom: horizontal blur pipeline",
                 "fs_blur_h",
@@ -182,7 +194,7 @@ impl BloomPass {
             ),
         };
         self.pipes.get(stage, || {
-            let constants = extract.map(|m| [("EXTRACT", f64::from(m))]);
+            let constants = constant.map(|c| [c]);
             pipeline(
                 gpu,
                 &PipeDesc {
@@ -252,7 +264,7 @@ impl Pass for BloomPass {
                 let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
                 extract(f, &self.pipe(gpu, Stage::Extract(mode)), &mips[0]);
                 let downsample = self.pipe(gpu, Stage::Downsample);
-                let upsample = self.pipe(gpu, Stage::Upsample);
+                let upsample = self.pipe(gpu, Stage::Upsample(tent_radius(&settings) <= 0.5));
                 for i in 1..mips.len() {
                     f.fullscreen(
                         format!("bloom downsample {i}"),
@@ -337,9 +349,7 @@ impl Pass for BloomPass {
             threshold: b.threshold,
             knee: b.threshold * b.knee,
             exposure: settings.exposure,
-            // Tent offsets in texels of each source mip: half a texel at
-            // radius 1, so neighbouring levels blend smoothly.
-            radius: 0.5 * b.radius,
+            radius: tent_radius(b),
             // Gaussian tap spacing: 4 texels of a reference-height base, and
             // never under one texel (below that the kernel degenerates).
             gauss_step: (b.radius * 4.0 * plan.size.1 as f32 / REFERENCE_HEIGHT as f32).max(1.0),
