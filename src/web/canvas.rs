@@ -7,7 +7,7 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::interop::{describe, get, js_message, set, warn};
+use super::interop::{describe, get, js_message, set, warn, width_height};
 use crate::error::{DeviceErrorKind, Error};
 use crate::gpu::Gpu;
 use crate::options::{CanvasFormat, CanvasOptions};
@@ -139,8 +139,8 @@ impl Canvas {
 
     /// The canvas's size in device pixels (its `width`/`height` attributes).
     pub fn size(&self) -> (u32, u32) {
-        let dim = |k| get(&self.element, k).as_f64().unwrap_or(0.0).max(0.0) as u32;
-        (dim("width"), dim("height"))
+        let (w, h) = width_height(&self.element);
+        (w.max(0.0) as u32, h.max(0.0) as u32)
     }
 
     /// Sets the canvas's `width`/`height` attributes. Changing them expires
@@ -219,8 +219,8 @@ impl Canvas {
             .map_err(|e| Error::Canvas(format!("getCurrentTexture() threw: {}", js_message(&e))))?;
         // The texture's own size: the page may have changed the canvas's
         // width or height attributes behind the renderer's back.
-        let dim = |k| get(&raw, k).as_f64().unwrap_or(0.0).max(1.0) as u32;
-        let (width, height) = (dim("width"), dim("height"));
+        let (w, h) = width_height(&raw);
+        let (width, height) = (w.max(1.0) as u32, h.max(1.0) as u32);
         gpu.count_canvas_texture();
         Ok(gpu.device.create_texture_from_webgpu_handle(
             raw.unchecked_into(),

@@ -57,13 +57,43 @@ pub fn js_message(e: &JsValue) -> String {
 }
 
 /// `performance.now()` where there is one (windows and workers), else the
-/// wall clock.
+/// wall clock. The function is looked up once per thread: this runs twice
+/// per frame.
 pub fn now_ms() -> f64 {
-    let performance = get(&js_sys::global(), "performance");
-    call(&performance, "now", &[])
-        .ok()
-        .and_then(|v| v.as_f64())
+    thread_local! {
+        static CLOCK: Option<(JsValue, Function)> = {
+            let performance = get(&js_sys::global(), "performance");
+            get(&performance, "now")
+                .dyn_into::<Function>()
+                .ok()
+                .map(|now| (performance, now))
+        };
+    }
+    CLOCK
+        .with(|clock| {
+            clock
+                .as_ref()
+                .and_then(|(performance, now)| now.call0(performance).ok())
+                .and_then(|v| v.as_f64())
+        })
         .unwrap_or_else(js_sys::Date::now)
+}
+
+/// `target.width` and `target.height` as numbers (0 where not numbers),
+/// with the two keys made once per thread: read on every frame.
+pub fn width_height(target: &JsValue) -> (f64, f64) {
+    thread_local! {
+        static KEYS: (JsValue, JsValue) = (JsValue::from_str("width"), JsValue::from_str("height"));
+    }
+    KEYS.with(|(w, h)| {
+        let read = |k| {
+            Reflect::get(target, k)
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0)
+        };
+        (read(w), read(h))
+    })
 }
 
 /// `console.warn`, for failures that are reported nowhere else.

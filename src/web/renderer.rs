@@ -160,7 +160,7 @@ impl WebRenderer {
         let view = self.gpu.create_canvas_view(
             &texture,
             &wgpu::TextureViewDescriptor {
-                label: Some("canvas view"),
+                label: crate::chain::per_frame_label("canvas view"),
                 format: Some(self.chain.output().view_format),
                 ..Default::default()
             },
