@@ -8,13 +8,15 @@
 //! - `serve`  set-up, build, then serves `www/` on 127.0.0.1.
 //! - `test`   set-up, then every test: native (lavapipe), browser
 //!   (wasm-pack test in headless Chromium) and end-to-end (the served demo).
-//! - `size`   builds and prints the wasm size, raw and gzipped.
+//! - `size`   builds and prints the package's size (wasm and JS glue), raw
+//!   and gzipped.
 //! - `bench`  set-up, build, then the side-by-side benchmark in headless
 //!   Chromium (`bench/run.mjs`): afterglow against three.js and
 //!   postprocessing on the same content, printed as a markdown table.
 
 mod serve;
 mod setup;
+mod shrink;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -142,7 +144,8 @@ fn read_wasm_pack_toml(root: &Path) -> Result<WebBuild> {
     })
 }
 
-/// wasm-pack build, then wasm-opt with the flags from wasm-pack.toml.
+/// wasm-pack build, then wasm-opt with the flags from wasm-pack.toml; for
+/// release builds, short import/export names (see `shrink.rs`).
 fn build(root: &Path) -> Result<()> {
     let cfg = read_wasm_pack_toml(root)?;
     let profile_flag = match cfg.profile.as_str() {
@@ -164,6 +167,10 @@ fn build(root: &Path) -> Result<()> {
             .arg("-o")
             .arg(&wasm))?;
     }
+    if cfg.profile != "dev" {
+        let out_dir = root.join(&cfg.out_dir);
+        shrink::shrink(&out_dir, "afterglow")?;
+    }
     Ok(())
 }
 
@@ -171,6 +178,7 @@ fn size(root: &Path) -> Result<()> {
     let cfg = read_wasm_pack_toml(root)?;
     let wasm = root.join(&cfg.out_dir).join("afterglow_bg.wasm");
     let js = root.join(&cfg.out_dir).join("afterglow.js");
+    let (mut total_raw, mut total_gz) = (0, 0);
     for file in [&wasm, &js] {
         let raw = std::fs::metadata(file)
             .map_err(|e| format!("{}: {e}", file.display()))?
@@ -185,7 +193,10 @@ fn size(root: &Path) -> Result<()> {
             file.strip_prefix(root).unwrap_or(file).display(),
             out.stdout.len()
         );
+        total_raw += raw;
+        total_gz += out.stdout.len();
     }
+    println!("total: {total_raw} bytes, {total_gz} bytes gzipped (gzip -9)");
     Ok(())
 }
 
