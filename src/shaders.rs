@@ -35,7 +35,7 @@ pub fn constants() -> String {
         let _ = writeln!(
             s,
             "const TONEMAP_{}: u32 = {}u;",
-            t.as_str().to_uppercase().replace('-', "_"),
+            t.as_str().to_ascii_uppercase().replace('-', "_"),
             t.shader_index()
         );
     }
