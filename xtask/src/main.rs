@@ -108,6 +108,7 @@ struct WebBuild {
     profile: String,
     wasm_opt: bool,
     wasm_opt_flags: Vec<String>,
+    minify_js: bool,
 }
 
 fn read_wasm_pack_toml(root: &Path) -> Result<WebBuild> {
@@ -141,11 +142,17 @@ fn read_wasm_pack_toml(root: &Path) -> Result<WebBuild> {
                     .collect()
             })
             .unwrap_or_default(),
+        minify_js: doc
+            .get("js")
+            .and_then(|t| t.get("minify"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true),
     })
 }
 
 /// wasm-pack build, then wasm-opt with the flags from wasm-pack.toml; for
-/// release builds, short import/export names (see `shrink.rs`).
+/// release builds, short import/export names (see `shrink.rs`) and the
+/// glue minified by esbuild.
 fn build(root: &Path) -> Result<()> {
     let cfg = read_wasm_pack_toml(root)?;
     let profile_flag = match cfg.profile.as_str() {
@@ -170,6 +177,18 @@ fn build(root: &Path) -> Result<()> {
     if cfg.profile != "dev" {
         let out_dir = root.join(&cfg.out_dir);
         shrink::shrink(&out_dir, "afterglow")?;
+        if cfg.minify_js {
+            let js = out_dir.join("afterglow.js");
+            run(Command::new(setup::esbuild(root))
+                .arg(&js)
+                .args([
+                    "--minify",
+                    "--format=esm",
+                    "--allow-overwrite",
+                    "--log-level=warning",
+                ])
+                .arg(format!("--outfile={}", js.display())))?;
+        }
     }
     Ok(())
 }
