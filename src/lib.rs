@@ -18,6 +18,14 @@
 //! records frames), [`readback`] (pixels back to the CPU), and `web` (the
 //! JavaScript boundary). See ARCHITECTURE.md.
 
+/// A shader of `shaders/` as the crate ships it: minified at build time by
+/// `build.rs` (no comments, no indentation; the same tokens).
+macro_rules! wgsl {
+    ($name:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/", $name))
+    };
+}
+
 pub mod arguments;
 pub mod chain;
 pub mod error;

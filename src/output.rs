@@ -32,8 +32,9 @@ impl OutputSpec {
         use wgpu::TextureFormat as F;
         if !matches!(format, F::Rgba8Unorm | F::Bgra8Unorm | F::Rgba16Float) {
             return Err(Error::Canvas(format!(
-                "output format {format:?} is not a canvas format; expected rgba8unorm, \
-                 bgra8unorm or rgba16float"
+                "output format {} is not a canvas format; expected rgba8unorm, \
+                 bgra8unorm or rgba16float",
+                crate::texture_rules::format_name(format)
             )));
         }
         if tone_mapping == ToneMapping::Extended && format != F::Rgba16Float {

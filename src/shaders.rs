@@ -12,14 +12,14 @@ use crate::options::Tonemapper;
 use crate::output;
 
 /// The full-screen triangle vertex stage, shared by every full-screen pass.
-pub const FULLSCREEN_WGSL: &str = include_str!("../shaders/fullscreen.wgsl");
+pub const FULLSCREEN_WGSL: &str = wgsl!("fullscreen.wgsl");
 
 /// NaN/Inf guards shared by the internal passes.
-pub const GUARDS_WGSL: &str = include_str!("../shaders/guards.wgsl");
+pub const GUARDS_WGSL: &str = wgsl!("guards.wgsl");
 
 /// The constants shared with Rust, as WGSL.
 pub fn constants() -> String {
-    let mut s = String::from("// Generated from the Rust definitions (src/shaders.rs).\n");
+    let mut s = String::new();
     for (name, value) in output::FLAGS {
         let _ = writeln!(s, "const {name}: u32 = {value}u;");
     }
@@ -35,7 +35,7 @@ pub fn constants() -> String {
         let _ = writeln!(
             s,
             "const TONEMAP_{}: u32 = {}u;",
-            t.as_str().to_uppercase().replace('-', "_"),
+            t.as_str().to_ascii_uppercase().replace('-', "_"),
             t.shader_index()
         );
     }

@@ -92,3 +92,52 @@ fn shared_constants_come_from_rust() {
         assert!(count <= 1, "{name} defines FLAG_DITHER {count} times");
     }
 }
+
+#[path = "../build/wgsl_minify.rs"]
+#[allow(dead_code)]
+mod wgsl_minify;
+
+#[test]
+fn minified_wgsl_keeps_every_token_apart() {
+    use wgsl_minify::minify_wgsl as min;
+    assert_eq!(
+        min("// a\nfn f( a : f32 ) -> f32 {\n  /* b /* nested */ c */ return a - -a ; }"),
+        "fn f(a:f32)->f32{return a- -a;}"
+    );
+    // Operators a space kept apart stay apart: `/ *p` is no comment,
+    // `> =` no `>=`, `& &x` no `&&`.
+    assert_eq!(min("x = y / *p;"), "x=y/ *p;");
+    assert_eq!(min("var a: array<f32, 2> = b;"), "var a:array<f32,2> =b;");
+    assert_eq!(min("let q = p & &r;"), "let q=p& &r;");
+    assert_eq!(
+        min("@builtin(position) pos: vec4f"),
+        "@builtin(position)pos:vec4f"
+    );
+}
+
+#[test]
+fn every_shader_file_is_shipped_minified_and_still_valid() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders")).unwrap() {
+        let path = entry.unwrap().path();
+        let source = std::fs::read_to_string(&path).unwrap();
+        let small = wgsl_minify::minify_wgsl(&source);
+        assert!(!small.contains("//") && !small.contains('\n'), "{path:?}");
+        assert!(
+            small.len() * 10 < source.len() * 7,
+            "{path:?}: {} of {}",
+            small.len(),
+            source.len()
+        );
+    }
+    // The registry (what the crate compiles, validated above) is built from
+    // the minified copies.
+    let composite = registry()
+        .into_iter()
+        .find(|(n, _)| *n == "composite")
+        .unwrap()
+        .1;
+    assert!(
+        !composite.contains("// "),
+        "the composite shader still has comments"
+    );
+}

@@ -13,6 +13,8 @@
 
 use std::fmt;
 
+use crate::texture_rules::format_name as name_of;
+
 /// A texture as the graph sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TextureDecl {
@@ -180,8 +182,10 @@ impl Graph {
                     return Err(err(
                         t.label.clone(),
                         format!(
-                            "view of '{}' as {:?}, but the texture is {:?}",
-                            t.label, v.format, t.format
+                            "view of '{}' as {}, but the texture is {}",
+                            t.label,
+                            name_of(v.format),
+                            name_of(t.format)
                         ),
                     ))
                 }
@@ -222,8 +226,9 @@ impl Graph {
                 return Err(err(
                     name.clone(),
                     format!(
-                        "pipeline writes {:?} but {role} '{name}' is viewed as {:?}",
-                        c.pipeline_format, c.view.format
+                        "pipeline writes {} but {role} '{name}' is viewed as {}",
+                        name_of(c.pipeline_format),
+                        name_of(c.view.format)
                     ),
                 ));
             }
@@ -261,8 +266,9 @@ impl Graph {
                     return Err(err(
                         rname.clone(),
                         format!(
-                            "resolve target '{rname}' is {:?} but '{name}' is {:?}",
-                            r.format, c.view.format
+                            "resolve target '{rname}' is {} but '{name}' is {}",
+                            name_of(r.format),
+                            name_of(c.view.format)
                         ),
                     ));
                 }
@@ -274,7 +280,8 @@ impl Graph {
                 return Err(err(
                     "depth".into(),
                     format!(
-                        "pipeline expects depth {format:?} but the pass has no depth attachment"
+                        "pipeline expects depth {} but the pass has no depth attachment",
+                        name_of(format)
                     ),
                 ))
             }
@@ -290,8 +297,9 @@ impl Graph {
                 return Err(err(
                     name.clone(),
                     format!(
-                        "pipeline expects depth {format:?} but depth '{name}' is {:?}",
-                        d.view.format
+                        "pipeline expects depth {} but depth '{name}' is {}",
+                        name_of(format),
+                        name_of(d.view.format)
                     ),
                 ));
             }

@@ -186,7 +186,8 @@ pub struct OptionSpec {
     pub kind: Kind,
     pub default: Literal,
     pub effect: Effect,
-    /// One line of documentation (the TypeScript declarations repeat it).
+    /// One line of documentation (the TypeScript declarations repeat it);
+    /// empty in the wasm build, where nothing reads it.
     pub doc: &'static str,
     pub access: Access,
 }

@@ -69,6 +69,22 @@ macro_rules! whole {
     };
 }
 
+/// An option's line of documentation. Only the tests read it (they hold
+/// the README and the TypeScript declarations to it), so the shipped wasm
+/// leaves the text out.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! doc {
+    ($text:literal) => {
+        $text
+    };
+}
+#[cfg(target_arch = "wasm32")]
+macro_rules! doc {
+    ($text:literal) => {
+        ""
+    };
+}
+
 /// Every option, in the order the docs list them.
 pub static SCHEMA: &[OptionSpec] = &[
     OptionSpec {
@@ -76,8 +92,10 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(CanvasFormat::NAMES),
         default: Literal::Str("preferred"),
         effect: Effect::Canvas,
-        doc: "Canvas texture format. `'preferred'` is `navigator.gpu.getPreferredCanvasFormat()`; \
-              `'rgba16float'` is for HDR displays.",
+        doc: doc!(
+            "Canvas texture format. `'preferred'` is `navigator.gpu.getPreferredCanvasFormat()`; \
+              `'rgba16float'` is for HDR displays."
+        ),
         access: choice!(CanvasFormat, canvas.format),
     },
     OptionSpec {
@@ -85,7 +103,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(AlphaMode::NAMES),
         default: Literal::Str("opaque"),
         effect: Effect::Canvas,
-        doc: "How the canvas blends with the page.",
+        doc: doc!("How the canvas blends with the page."),
         access: choice!(AlphaMode, canvas.alpha_mode),
     },
     OptionSpec {
@@ -93,7 +111,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(ColorSpace::NAMES),
         default: Literal::Str("srgb"),
         effect: Effect::Canvas,
-        doc: "Color space the compositor reads the canvas in.",
+        doc: doc!("Color space the compositor reads the canvas in."),
         access: choice!(ColorSpace, canvas.color_space),
     },
     OptionSpec {
@@ -101,7 +119,9 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(ToneMapping::NAMES),
         default: Literal::Str("standard"),
         effect: Effect::Canvas,
-        doc: "`'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`.",
+        doc: doc!(
+            "`'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`."
+        ),
         access: choice!(ToneMapping, canvas.tone_mapping),
     },
     OptionSpec {
@@ -109,7 +129,9 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(false),
         effect: Effect::Canvas,
-        doc: "Adds `COPY_SRC` to the canvas usage so frames can be read back (`screenshot()`).",
+        doc: doc!(
+            "Adds `COPY_SRC` to the canvas usage so frames can be read back (`screenshot()`)."
+        ),
         access: flag!(canvas.screenshots),
     },
     OptionSpec {
@@ -120,7 +142,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(4.0),
         effect: Effect::Rebuild,
-        doc: "Samples per pixel of the scene.",
+        doc: doc!("Samples per pixel of the scene."),
         access: Access {
             get: |o| Literal::Num(o.msaa.sample_count() as f64),
             set: |o, v| {
@@ -135,9 +157,10 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(Resolve::NAMES),
         default: Literal::Str("hardware"),
         effect: Effect::Rebuild,
-        doc:
+        doc: doc!(
             "`'tonemapped'` is a resolve pass that tonemaps each sample before averaging, so \
-              bright edges stay antialiased (needs msaa 4; keeps the multisampled color in memory).",
+              bright edges stay antialiased (needs msaa 4; keeps the multisampled color in memory)."
+        ),
         access: choice!(Resolve, resolve),
     },
     OptionSpec {
@@ -149,7 +172,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.0),
         effect: Effect::Uniforms,
-        doc: "Multiplier on the scene radiance.",
+        doc: doc!("Multiplier on the scene radiance."),
         access: number!(exposure),
     },
     OptionSpec {
@@ -157,7 +180,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(Tonemapper::NAMES),
         default: Literal::Str("agx"),
         effect: Effect::Rebuild,
-        doc: "The curve from HDR to the display range.",
+        doc: doc!("The curve from HDR to the display range."),
         access: choice!(Tonemapper, tonemapper),
     },
     OptionSpec {
@@ -165,7 +188,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(true),
         effect: Effect::Rebuild,
-        doc: "Noise of one 8-bit step against banding (8-bit canvases).",
+        doc: doc!("Noise of one 8-bit step against banding (8-bit canvases)."),
         access: flag!(dither),
     },
     OptionSpec {
@@ -173,7 +196,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(true),
         effect: Effect::Rebuild,
-        doc: "Bloom on or off.",
+        doc: doc!("Bloom on or off."),
         access: flag!(bloom.enabled),
     },
     OptionSpec {
@@ -185,7 +208,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.0),
         effect: Effect::Uniforms,
-        doc: "Brightness (after exposure) above which light blooms.",
+        doc: doc!("Brightness (after exposure) above which light blooms."),
         access: number!(bloom.threshold),
     },
     OptionSpec {
@@ -197,7 +220,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(0.5),
         effect: Effect::Uniforms,
-        doc: "Softness of the threshold, 0 (hard) to 1.",
+        doc: doc!("Softness of the threshold, 0 (hard) to 1."),
         access: number!(bloom.knee),
     },
     OptionSpec {
@@ -209,7 +232,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(0.5),
         effect: Effect::Uniforms,
-        doc: "How much blurred light is added back.",
+        doc: doc!("How much blurred light is added back."),
         access: number!(bloom.intensity),
     },
     OptionSpec {
@@ -221,8 +244,10 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.0),
         effect: Effect::Rebuild,
-        doc: "Spread of the blur relative to the default; independent of resolution and \
-              devicePixelRatio.",
+        doc: doc!(
+            "Spread of the blur relative to the default; independent of resolution and \
+              devicePixelRatio."
+        ),
         access: number!(bloom.radius),
     },
     OptionSpec {
@@ -230,7 +255,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Integer { min: 1, max: 12 },
         default: Literal::Num(8.0),
         effect: Effect::Rebuild,
-        doc: "Most mip levels of the chain (a cost cap).",
+        doc: doc!("Most mip levels of the chain (a cost cap)."),
         access: whole!(bloom.levels),
     },
     OptionSpec {
@@ -238,7 +263,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(BlurMode::NAMES),
         default: Literal::Str("mip"),
         effect: Effect::Rebuild,
-        doc: "`'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong).",
+        doc: doc!("`'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong)."),
         access: choice!(BlurMode, bloom.blur),
     },
     OptionSpec {
@@ -246,7 +271,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Integer { min: 1, max: 16 },
         default: Literal::Num(3.0),
         effect: Effect::Rebuild,
-        doc: "Gaussian mode: horizontal + vertical pass pairs.",
+        doc: doc!("Gaussian mode: horizontal + vertical pass pairs."),
         access: whole!(bloom.iterations),
     },
     OptionSpec {
@@ -258,7 +283,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.0),
         effect: Effect::Resize,
-        doc: "Size of the offscreen targets relative to the canvas.",
+        doc: doc!("Size of the offscreen targets relative to the canvas."),
         access: number!(render_scale),
     },
     OptionSpec {
@@ -266,8 +291,10 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(false),
         effect: Effect::Observer,
-        doc: "Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement` \
-              in the page).",
+        doc: doc!(
+            "Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement` \
+              in the page)."
+        ),
         access: flag!(auto_resize),
     },
 ];

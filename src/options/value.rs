@@ -51,8 +51,27 @@ pub fn format_number(n: f64) -> String {
     } else if n.is_infinite() {
         if n > 0.0 { "Infinity" } else { "-Infinity" }.into()
     } else {
-        format!("{n}")
+        decimal(n)
     }
+}
+
+/// A finite number in decimal. On the web, JavaScript's own `String(n)`:
+/// Rust's float formatting would add kilobytes to the wasm, and messages
+/// then print numbers exactly as the caller's JavaScript does.
+#[cfg(target_arch = "wasm32")]
+pub fn decimal(n: f64) -> String {
+    #[wasm_bindgen::prelude::wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_name = String)]
+        fn js_string(n: f64) -> String;
+    }
+    js_string(n)
+}
+
+/// A finite number in decimal (natively, Rust's shortest round trip).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn decimal(n: f64) -> String {
+    format!("{n}")
 }
 
 /// `'a', 'b'`: a list of names as error messages quote them.

@@ -28,7 +28,7 @@ use crate::output::OutputSpec;
 use crate::settings::ChainSettings;
 
 /// The WGSL of the bloom passes after the full-screen stage.
-pub const SHADER_PARTS: &[&str] = &[include_str!("../../shaders/bloom.wgsl")];
+pub const SHADER_PARTS: &[&str] = &[wgsl!("bloom.wgsl")];
 
 /// Height of the bloom base (mip 0) at and above 1080p: the chain has the
 /// same shape in screen terms at every resolution from there up.

@@ -18,10 +18,7 @@ use crate::output::OutputSpec;
 use crate::settings::ChainSettings;
 
 /// The WGSL of the composite pass after the full-screen stage.
-pub const SHADER_PARTS: &[&str] = &[
-    include_str!("../../shaders/tonemap.wgsl"),
-    include_str!("../../shaders/composite.wgsl"),
-];
+pub const SHADER_PARTS: &[&str] = &[wgsl!("tonemap.wgsl"), wgsl!("composite.wgsl")];
 
 uniform! {
     /// `CompositeParams` in composite.wgsl (layout checked by tests/shaders.rs).

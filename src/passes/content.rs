@@ -44,13 +44,10 @@ pub enum Content {
 }
 
 /// The WGSL parts before a user's scene shader.
-pub const USER_PREFIX_PARTS: &[&str] = &[
-    include_str!("../../shaders/scene_params.wgsl"),
-    include_str!("../../shaders/user_prelude.wgsl"),
-];
+pub const USER_PREFIX_PARTS: &[&str] = &[wgsl!("scene_params.wgsl"), wgsl!("user_prelude.wgsl")];
 
 /// The WGSL placed after a user's scene shader.
-pub const USER_SUFFIX: &str = include_str!("../../shaders/user_entry.wgsl");
+pub const USER_SUFFIX: &str = wgsl!("user_entry.wgsl");
 
 /// The WGSL placed before a user's scene shader: the full-screen stage
 /// and the scene parameters only (not the internal prelude, so the user's

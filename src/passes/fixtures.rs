@@ -8,10 +8,7 @@ use crate::error::Error;
 use crate::gpu::Gpu;
 
 /// The WGSL of the test content after the shared prelude.
-pub const SHADER_PARTS: &[&str] = &[
-    include_str!("../../shaders/scene_params.wgsl"),
-    include_str!("../../shaders/fixtures.wgsl"),
-];
+pub const SHADER_PARTS: &[&str] = &[wgsl!("scene_params.wgsl"), wgsl!("fixtures.wgsl")];
 
 /// The kinds of test content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::frame::{FrameBuilder, HDR_FORMAT};
 use crate::gpu::Gpu;
 
 /// The WGSL of the resolve pass after the full-screen stage.
-pub const SHADER_PARTS: &[&str] = &[include_str!("../../shaders/resolve.wgsl")];
+pub const SHADER_PARTS: &[&str] = &[wgsl!("resolve.wgsl")];
 
 pub struct ResolvePass {
     layout: wgpu::BindGroupLayout,

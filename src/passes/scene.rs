@@ -23,10 +23,7 @@ use crate::gpu::Gpu;
 use crate::options::Resolve;
 
 /// The WGSL of the scene pass after the shared prelude.
-pub const SHADER_PARTS: &[&str] = &[
-    include_str!("../../shaders/scene_params.wgsl"),
-    include_str!("../../shaders/scene.wgsl"),
-];
+pub const SHADER_PARTS: &[&str] = &[wgsl!("scene_params.wgsl"), wgsl!("scene.wgsl")];
 
 /// Number of cubes in the demo scene.
 pub const DEMO_INSTANCES: u32 = 120;

@@ -15,6 +15,7 @@ use super::interop::{call, describe, get, js_message, num, object};
 use crate::chain::{Chain, Content, ImageContent};
 use crate::error::Error;
 use crate::gpu::Gpu;
+use crate::options::value::decimal;
 
 fn source_error(message: String) -> Error {
     Error::argument("source", message)
@@ -98,7 +99,9 @@ impl ImageSource {
         };
         if w < 1.0 || h < 1.0 {
             return Err(source_error(format!(
-                "is {w}×{h}: an image needs at least one pixel"
+                "is {}×{}: an image needs at least one pixel",
+                decimal(w),
+                decimal(h)
             )));
         }
         Ok((w as u32, h as u32))

@@ -10,6 +10,7 @@ use wasm_bindgen::JsCast;
 
 use super::interop::{call, get, js_message, num, object, set, warn};
 use crate::error::Error;
+use crate::options::value::decimal;
 use crate::options::{Allowed, OptionError, Value};
 
 /// A `ResizeObserver` on the canvas's `device-pixel-content-box`, writing
@@ -83,8 +84,8 @@ fn pin_intrinsic_size(element: &JsValue) {
     let intrinsic = cw == num(element, "width") && ch == num(element, "height");
     if ratio != 1.0 && intrinsic && cw > 0.0 {
         let style = get(element, "style");
-        set(&style, "width", &format!("{cw}px").into());
-        set(&style, "height", &format!("{ch}px").into());
+        set(&style, "width", &format!("{}px", decimal(cw)).into());
+        set(&style, "height", &format!("{}px", decimal(ch)).into());
     }
 }
 

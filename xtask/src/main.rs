@@ -8,13 +8,15 @@
 //! - `serve`  set-up, build, then serves `www/` on 127.0.0.1.
 //! - `test`   set-up, then every test: native (lavapipe), browser
 //!   (wasm-pack test in headless Chromium) and end-to-end (the served demo).
-//! - `size`   builds and prints the wasm size, raw and gzipped.
+//! - `size`   builds and prints the package's size (wasm and JS glue), raw
+//!   and gzipped.
 //! - `bench`  set-up, build, then the side-by-side benchmark in headless
 //!   Chromium (`bench/run.mjs`): afterglow against three.js and
 //!   postprocessing on the same content, printed as a markdown table.
 
 mod serve;
 mod setup;
+mod shrink;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -106,6 +108,7 @@ struct WebBuild {
     profile: String,
     wasm_opt: bool,
     wasm_opt_flags: Vec<String>,
+    minify_js: bool,
 }
 
 fn read_wasm_pack_toml(root: &Path) -> Result<WebBuild> {
@@ -139,10 +142,17 @@ fn read_wasm_pack_toml(root: &Path) -> Result<WebBuild> {
                     .collect()
             })
             .unwrap_or_default(),
+        minify_js: doc
+            .get("js")
+            .and_then(|t| t.get("minify"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true),
     })
 }
 
-/// wasm-pack build, then wasm-opt with the flags from wasm-pack.toml.
+/// wasm-pack build, then wasm-opt with the flags from wasm-pack.toml; for
+/// release builds, short import/export names (see `shrink.rs`) and the
+/// glue minified by esbuild.
 fn build(root: &Path) -> Result<()> {
     let cfg = read_wasm_pack_toml(root)?;
     let profile_flag = match cfg.profile.as_str() {
@@ -164,6 +174,22 @@ fn build(root: &Path) -> Result<()> {
             .arg("-o")
             .arg(&wasm))?;
     }
+    if cfg.profile != "dev" {
+        let out_dir = root.join(&cfg.out_dir);
+        shrink::shrink(&out_dir, "afterglow")?;
+        if cfg.minify_js {
+            let js = out_dir.join("afterglow.js");
+            run(Command::new(setup::esbuild(root))
+                .arg(&js)
+                .args([
+                    "--minify",
+                    "--format=esm",
+                    "--allow-overwrite",
+                    "--log-level=warning",
+                ])
+                .arg(format!("--outfile={}", js.display())))?;
+        }
+    }
     Ok(())
 }
 
@@ -171,6 +197,7 @@ fn size(root: &Path) -> Result<()> {
     let cfg = read_wasm_pack_toml(root)?;
     let wasm = root.join(&cfg.out_dir).join("afterglow_bg.wasm");
     let js = root.join(&cfg.out_dir).join("afterglow.js");
+    let (mut total_raw, mut total_gz) = (0, 0);
     for file in [&wasm, &js] {
         let raw = std::fs::metadata(file)
             .map_err(|e| format!("{}: {e}", file.display()))?
@@ -185,7 +212,10 @@ fn size(root: &Path) -> Result<()> {
             file.strip_prefix(root).unwrap_or(file).display(),
             out.stdout.len()
         );
+        total_raw += raw;
+        total_gz += out.stdout.len();
     }
+    println!("total: {total_raw} bytes, {total_gz} bytes gzipped (gzip -9)");
     Ok(())
 }
 

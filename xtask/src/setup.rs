@@ -181,12 +181,13 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
     cargo_install(&["wasm-bindgen-cli", "--version", &version, "--force"])
 }
 
-/// The npm tools of package.json (wasm-opt from binaryen, the end-to-end
+/// The npm tools of package.json (wasm-opt from binaryen, esbuild, the end-to-end
 /// test's browser driver, the benchmark's peers), installed exactly as
 /// package-lock.json says.
 fn npm_packages(root: &Path) -> Result<()> {
     let packages = [
         "binaryen",
+        "esbuild",
         "playwright-core",
         "pngjs",
         "three",
@@ -209,4 +210,9 @@ fn npm_packages(root: &Path) -> Result<()> {
 /// binaryen's wasm-opt, from node_modules.
 pub fn wasm_opt(root: &Path) -> std::path::PathBuf {
     root.join("node_modules/.bin/wasm-opt")
+}
+
+/// esbuild, from node_modules: minifies the JS glue.
+pub fn esbuild(root: &Path) -> std::path::PathBuf {
+    root.join("node_modules/.bin/esbuild")
 }
