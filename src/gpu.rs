@@ -71,7 +71,9 @@ counters! {
 pub struct Gpu {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
-    pub adapter_info: wgpu::AdapterInfo,
+    /// The adapter's description, where afterglow requested the device
+    /// itself (a caller's device comes without one).
+    pub adapter_info: Option<wgpu::AdapterInfo>,
     pub features: wgpu::Features,
     pub limits: wgpu::Limits,
     pub counters: Arc<Counters>,
@@ -136,7 +138,7 @@ impl Gpu {
         device: wgpu::Device,
         queue: wgpu::Queue,
     ) -> Gpu {
-        let gpu = Gpu::wrap(adapter_info, device, queue, false);
+        let gpu = Gpu::wrap(Some(adapter_info), device, queue, false);
         let sink = gpu.error_sink();
         gpu.device
             .on_uncaptured_error(Arc::new(move |e: wgpu::Error| sink(e.to_string())));
@@ -148,7 +150,7 @@ impl Gpu {
     /// caller. On the web the renderer listens for errors without taking
     /// the handler over.
     pub fn shared(
-        adapter_info: wgpu::AdapterInfo,
+        adapter_info: Option<wgpu::AdapterInfo>,
         device: wgpu::Device,
         queue: wgpu::Queue,
     ) -> Gpu {
@@ -168,7 +170,7 @@ impl Gpu {
     }
 
     fn wrap(
-        adapter_info: wgpu::AdapterInfo,
+        adapter_info: Option<wgpu::AdapterInfo>,
         device: wgpu::Device,
         queue: wgpu::Queue,
         shared: bool,

@@ -90,7 +90,7 @@ pub async fn wrap_device(instance: &wgpu::Instance, device: &JsValue) -> Result<
     let (device, queue) = pending
         .await
         .map_err(|e| Error::device(DeviceErrorKind::NoDevice, format!("no device: {e}")))?;
-    Ok(Gpu::shared(adapter.get_info(), device, queue))
+    Ok(Gpu::shared(Some(adapter.get_info()), device, queue))
 }
 
 /// Counts the app device's uncaptured errors through an event listener,
