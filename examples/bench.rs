@@ -34,7 +34,8 @@ mod native {
         let gpu = pollster::block_on(vulkan_gpu())?;
         println!(
             "adapter: {} ({:?})",
-            gpu.adapter_info.name, gpu.adapter_info.backend
+            gpu.adapter_info.as_ref().map_or("?", |i| &i.name),
+            gpu.adapter_info.as_ref().map(|i| i.backend)
         );
         let output = OutputSpec::new(
             wgpu::TextureFormat::Rgba8Unorm,

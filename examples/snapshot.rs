@@ -46,7 +46,7 @@ mod native {
         enc.write_header()?.write_image_data(&img.data)?;
         println!(
             "wrote {path} ({w}×{h}, t = {t} s, adapter {})",
-            headless.gpu.adapter_info.name
+            headless.gpu.adapter_info.as_ref().map_or("?", |i| &i.name)
         );
         Ok(())
     }

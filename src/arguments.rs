@@ -116,6 +116,15 @@ pub fn image_gain(value: &Value) -> Result<f32, crate::error::Error> {
     }
 }
 
+/// `{ bloom }` of `setTexture()`: whether a bloom texture was given (its
+/// kind is checked where it is wrapped).
+pub fn texture_options(value: &Value) -> Result<bool, crate::error::Error> {
+    Ok(!matches!(
+        only_key(value, "bloom", "{ bloom: emissiveTexture }", "a texture")?,
+        None | Some(Value::Null)
+    ))
+}
+
 /// `{ gpu }` of `stats()`: `true` turns per-pass GPU timing on (it stays
 /// on), `false` off; `None` when left out (no change).
 pub fn stats_gpu(value: &Value) -> Result<Option<bool>, crate::error::Error> {

@@ -28,7 +28,7 @@ use crate::passes::Pass;
 use crate::settings::ChainSettings;
 use crate::timing::{PassTimes, Timing};
 
-pub use crate::passes::content::{Content, ImageContent};
+pub use crate::passes::content::{Content, ExternalInput, ImageContent};
 
 /// A built frame and its per-pass timing.
 struct Built {
@@ -123,8 +123,25 @@ impl Chain {
         self.scene.content()
     }
 
+    /// Replaces the content. The caller's own textures are bound into the
+    /// frame, so showing them (or leaving them, or another texture object)
+    /// rebuilds it; the same textures again cost nothing.
     pub fn set_content(&mut self, gpu: &Gpu, content: Content) -> Result<(), Error> {
-        self.scene.set_content(gpu, content)
+        if &content == self.scene.content() && matches!(content, Content::Texture(_)) {
+            return Ok(());
+        }
+        // The frame holds the caller's textures and the emissive step's
+        // pipeline: it is rebuilt when either is involved.
+        let before =
+            matches!(self.scene.content(), Content::Texture(_)) || self.scene.emissive().is_some();
+        self.scene.set_content(gpu, content)?;
+        if before
+            || matches!(self.scene.content(), Content::Texture(_))
+            || self.scene.emissive().is_some()
+        {
+            self.rebuild(gpu)?;
+        }
+        Ok(())
     }
 
     /// Rebuilds the size-dependent targets and every bind group that
@@ -156,8 +173,16 @@ impl Chain {
     }
 
     /// Switches the scene to a prepared user shader.
-    pub fn install_shader(&mut self, gpu: &Gpu, shader: UserShader) {
+    pub fn install_shader(&mut self, gpu: &Gpu, shader: UserShader) -> Result<(), Error> {
+        // The frame holds the emissive step's pipeline and the caller's
+        // textures: rebuilt when either is involved.
+        let before = self.scene.emissive().map(|p| p.raw.clone());
+        let rebind = matches!(self.scene.content(), Content::Texture(_));
         self.scene.install_shader(gpu, shader);
+        if rebind || before.is_some() || self.scene.emissive().is_some() {
+            self.rebuild(gpu)?;
+        }
+        Ok(())
     }
 
     /// Bytes held by the crate's own textures: the size-dependent targets
@@ -204,16 +229,16 @@ impl Chain {
         // builder is done, and a failed rebuild leaves no frame (frames are
         // skipped) rather than one of another shape.
         let old = self.built.take();
-        if self.size.0 == 0 || self.size.1 == 0 {
+        // The caller's texture sets the size of the HDR image; the
+        // composite scales it to fill the output.
+        let size = match self.scene.content() {
+            Content::Texture(input) => input.size,
+            _ => self.size,
+        };
+        if size.0 == 0 || size.1 == 0 || self.output_size.0 == 0 || self.output_size.1 == 0 {
             return Ok(());
         }
-        let mut b = FrameBuilder::new(
-            gpu,
-            &self.settings,
-            &self.output,
-            self.size,
-            self.output_size,
-        );
+        let mut b = FrameBuilder::new(gpu, &self.settings, &self.output, size, self.output_size);
         if let Some(mut old) = old {
             b.recycle(&mut old.frame);
         }

@@ -100,6 +100,9 @@ pub enum DeviceErrorKind {
     Lost,
     /// A lost device could not be replaced.
     RecoveryFailed,
+    /// The caller's device (`{ device }`) was lost; afterglow does not
+    /// replace a device it did not create.
+    SharedLost,
 }
 
 impl DeviceErrorKind {
@@ -111,6 +114,7 @@ impl DeviceErrorKind {
             DeviceErrorKind::NoDevice => "no-device",
             DeviceErrorKind::Lost => "lost",
             DeviceErrorKind::RecoveryFailed => "recovery-failed",
+            DeviceErrorKind::SharedLost => "shared-device-lost",
         }
     }
 }
@@ -131,6 +135,13 @@ impl fmt::Display for DeviceError {
             DeviceErrorKind::RecoveryFailed => write!(
                 f,
                 "the GPU device was lost and could not be replaced: {}",
+                self.message
+            ),
+            DeviceErrorKind::SharedLost => write!(
+                f,
+                "the GPUDevice given to Renderer.create(canvas, {{ device }}) was lost ({}); \
+                 afterglow does not replace a device it did not create: destroy() this \
+                 renderer and create a new one with your new device",
                 self.message
             ),
         }

@@ -134,6 +134,9 @@ pub struct FrameBuilder<'a> {
     spare_hdr: Option<Image>,
     /// The stored multisampled scene color, for a resolve pass.
     pub msaa_color: Option<Image>,
+    /// What the bloom extract reads instead of the HDR image (a caller's
+    /// emissive texture: selective bloom).
+    pub bloom_source: Option<Image>,
     pub bloom: Option<BloomResult>,
 }
 
@@ -204,6 +207,7 @@ impl<'a> FrameBuilder<'a> {
             hdr: None,
             spare_hdr: None,
             msaa_color: None,
+            bloom_source: None,
             bloom: None,
         }
     }
@@ -309,6 +313,28 @@ impl<'a> FrameBuilder<'a> {
             },
         );
         Image { decl, view }
+    }
+
+    /// Declares a view of a texture the caller owns (never destroyed or
+    /// recycled by the frame) so passes can sample it.
+    pub fn external(
+        &mut self,
+        label: &str,
+        view: &wgpu::TextureView,
+        size: (u32, u32),
+        format: wgpu::TextureFormat,
+    ) -> Image {
+        let id = self.graph.texture(TextureDecl {
+            label: label.to_string(),
+            format,
+            sample_count: 1,
+            size,
+            mip_levels: 1,
+        });
+        Image {
+            decl: self.graph.view(id, 0),
+            view: view.clone(),
+        }
     }
 
     /// The current HDR image. Fails (naming `pass`) before the scene has

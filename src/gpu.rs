@@ -71,12 +71,17 @@ counters! {
 pub struct Gpu {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
-    pub adapter_info: wgpu::AdapterInfo,
+    /// The adapter's description, where afterglow requested the device
+    /// itself (a caller's device comes without one).
+    pub adapter_info: Option<wgpu::AdapterInfo>,
     pub features: wgpu::Features,
     pub limits: wgpu::Limits,
     pub counters: Arc<Counters>,
     /// `TRANSIENT_ATTACHMENT` can be used (and is worth using) on this device.
     pub transient_attachments: bool,
+    /// The device belongs to the caller: afterglow never destroys it, never
+    /// replaces it after a loss, and leaves its error handler alone.
+    pub shared: bool,
     errors: Arc<ErrorLog>,
     lost: Arc<Mutex<Option<String>>>,
     destroyed_on_purpose: Arc<AtomicBool>,
@@ -126,24 +131,51 @@ impl Gpu {
         Ok(gpu)
     }
 
-    /// Wraps a device created elsewhere (for embedding in a native app).
+    /// Wraps a device afterglow created: its uncaptured errors are
+    /// counted, and it is destroyed with the renderer.
     pub fn from_device(
         adapter_info: wgpu::AdapterInfo,
         device: wgpu::Device,
         queue: wgpu::Queue,
     ) -> Gpu {
-        let errors = Arc::new(ErrorLog::default());
-        {
-            let errors = errors.clone();
-            device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
-                let message = e.to_string();
-                log_error(&format!("afterglow: uncaptured GPU error: {message}"));
-                errors.count.fetch_add(1, Ordering::Relaxed);
-                if let Ok(mut last) = errors.last.lock() {
-                    *last = Some(message);
-                }
-            }));
+        let gpu = Gpu::wrap(Some(adapter_info), device, queue, false);
+        let sink = gpu.error_sink();
+        gpu.device
+            .on_uncaptured_error(Arc::new(move |e: wgpu::Error| sink(e.to_string())));
+        gpu
+    }
+
+    /// Wraps the caller's device: never destroyed by afterglow, and its
+    /// uncaptured-error handler (one per device in wgpu) is left to the
+    /// caller. On the web the renderer listens for errors without taking
+    /// the handler over.
+    pub fn shared(
+        adapter_info: Option<wgpu::AdapterInfo>,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Gpu {
+        Gpu::wrap(adapter_info, device, queue, true)
+    }
+
+    /// A function that logs and counts one uncaptured error message.
+    pub fn error_sink(&self) -> impl Fn(String) + Send + Sync + 'static {
+        let errors = self.errors.clone();
+        move |message: String| {
+            log_error(&format!("afterglow: uncaptured GPU error: {message}"));
+            errors.count.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut last) = errors.last.lock() {
+                *last = Some(message);
+            }
         }
+    }
+
+    fn wrap(
+        adapter_info: Option<wgpu::AdapterInfo>,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        shared: bool,
+    ) -> Gpu {
+        let errors = Arc::new(ErrorLog::default());
         let lost = Arc::new(Mutex::new(None));
         let destroyed_on_purpose = Arc::new(AtomicBool::new(false));
         {
@@ -168,6 +200,7 @@ impl Gpu {
             adapter_info,
             counters: Arc::new(Counters::default()),
             transient_attachments: false,
+            shared,
             errors,
             lost,
             destroyed_on_purpose,
@@ -189,8 +222,12 @@ impl Gpu {
         self.lost.lock().ok().and_then(|l| l.clone())
     }
 
-    /// Destroys the device (releasing its memory now rather than at GC).
+    /// Destroys the device (releasing its memory now rather than at GC),
+    /// unless it is the caller's.
     pub fn destroy(&self) {
+        if self.shared {
+            return;
+        }
         self.destroyed_on_purpose.store(true, Ordering::Relaxed);
         self.device.destroy();
     }

@@ -36,6 +36,7 @@ pub mod options;
 pub mod output;
 pub mod passes;
 pub mod pipeline;
+pub mod post;
 pub mod readback;
 pub mod settings;
 pub mod shaders;
@@ -53,4 +54,5 @@ pub use error::Error;
 pub use options::Options;
 #[cfg(feature = "fixtures")]
 pub use passes::content::PixelImage;
+pub use post::PostChain;
 pub use settings::ChainSettings;

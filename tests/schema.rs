@@ -293,6 +293,7 @@ fn the_typescript_declarations_have_every_error() {
         DeviceErrorKind::NoDevice,
         DeviceErrorKind::Lost,
         DeviceErrorKind::RecoveryFailed,
+        DeviceErrorKind::SharedLost,
     ];
     let reason = &interface("DeviceError extends Error")[1];
     let spelled: Vec<String> = reasons

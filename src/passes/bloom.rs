@@ -244,7 +244,11 @@ impl Pass for BloomPass {
             return Ok(());
         }
         let gpu = f.gpu;
-        let hdr = f.hdr("bloom extract")?;
+        // Selective bloom: a caller's emissive texture replaces the scene.
+        let hdr = match f.bloom_source.clone() {
+            Some(source) => source,
+            None => f.hdr("bloom extract")?,
+        };
         let plan = plan(f.size(), settings.levels);
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let mode = extract_mode(f.size(), plan.size);

@@ -21,6 +21,22 @@ pub struct PixelImage {
     pub data: Vec<[f32; 4]>,
 }
 
+/// Textures the caller renders its own scene into, sampled directly by the
+/// chain (no copy). The frame takes the scene texture's size; a bloom
+/// texture, when given, feeds the bloom extract instead of the scene
+/// (selective bloom) and has the same size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalInput {
+    /// The scene's linear HDR radiance (premultiplied alpha).
+    pub scene: wgpu::TextureView,
+    /// What blooms, instead of the scene (typically an emissive target).
+    pub bloom: Option<wgpu::TextureView>,
+    /// Width and height of both textures.
+    pub size: (u32, u32),
+    /// Formats of the scene and bloom views.
+    pub formats: (wgpu::TextureFormat, Option<wgpu::TextureFormat>),
+}
+
 /// What the scene pass draws.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Content {
@@ -30,6 +46,8 @@ pub enum Content {
     Image(ImageContent),
     /// WGSL defining `fn scene(uv: vec2f, time: f32) -> vec4f`.
     Shader(String),
+    /// The caller's own textures: no scene pass runs.
+    Texture(ExternalInput),
     /// Test content: one premultiplied linear colour everywhere.
     #[cfg(feature = "fixtures")]
     Solid([f32; 4]),
@@ -61,7 +79,51 @@ pub fn user_prefix() -> String {
     s
 }
 
+/// The WGSL placed after a user's scene shader that defines `emissive`.
+pub const USER_EMISSIVE_SUFFIX: &str = include_str!("../../shaders/user_emissive.wgsl");
+
+/// Whether a user's scene shader defines
+/// `fn emissive(uv: vec2f, time: f32) -> vec3f` (a function named
+/// `emissive`; its signature is checked by the compiler).
+pub fn defines_emissive(user: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    user.match_indices("fn").any(|(i, _)| {
+        let before = user[..i].chars().next_back();
+        let rest = &user[i + 2..];
+        let name = rest.trim_start();
+        before.is_none_or(|c| !ident(c))
+            && name.len() < rest.len()
+            && name.starts_with("emissive")
+            && name["emissive".len()..].trim_start().starts_with('(')
+    })
+}
+
 /// The complete module for a user's scene shader.
 pub fn user_module_source(user: &str) -> String {
-    format!("{}{user}\n{USER_SUFFIX}", user_prefix())
+    let emissive = if defines_emissive(user) {
+        USER_EMISSIVE_SUFFIX
+    } else {
+        ""
+    };
+    format!("{}{user}\n{USER_SUFFIX}{emissive}", user_prefix())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::defines_emissive;
+
+    #[test]
+    fn an_emissive_function_is_found_by_its_name() {
+        assert!(defines_emissive(
+            "fn emissive(uv: vec2f, t: f32) -> vec3f { return vec3f(1.0); }"
+        ));
+        assert!(defines_emissive(
+            "fn scene() {}\nfn  emissive (uv: vec2f, t: f32) -> vec3f {}"
+        ));
+        assert!(!defines_emissive("fn emissive_part(uv: vec2f) -> vec3f {}"));
+        assert!(!defines_emissive("fn not_emissive(uv: vec2f) -> vec3f {}"));
+        assert!(!defines_emissive(
+            "fn scene(uv: vec2f, t: f32) -> vec4f { return vec4f(0.0); }"
+        ));
+    }
 }

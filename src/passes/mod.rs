@@ -97,6 +97,13 @@ pub fn shader_registry() -> Vec<(&'static str, String)> {
                  return vec4f(uv * resolution() / 100.0, time, 1.0); }",
             ),
         ),
+        (
+            "user scene wrapper with emissive",
+            content::user_module_source(
+                "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(uv, time, 1.0); }\n\
+                 fn emissive(uv: vec2f, time: f32) -> vec3f { return vec3f(uv, time); }",
+            ),
+        ),
     ];
     #[cfg(feature = "fixtures")]
     all.push(("test fixtures", compose(fixtures::SHADER_PARTS)));

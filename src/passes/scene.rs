@@ -10,7 +10,7 @@
 //! change), never for content that is not used. Every pipeline carries the
 //! depth state, since the pass always has a depth attachment.
 
-use super::content::{Content, USER_SUFFIX};
+use super::content::Content;
 use super::{
     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
     uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
@@ -47,6 +47,8 @@ pub struct UserShader {
     pub source: String,
     pub module: wgpu::ShaderModule,
     pipe: Pipe,
+    /// The pipeline of the shader's `fn emissive`, where it defines one.
+    emissive: Option<Pipe>,
 }
 
 /// Which pipeline a content kind uses.
@@ -161,7 +163,7 @@ impl ScenePass {
         match self.content {
             Content::DemoScene => Some(Kind::Demo),
             Content::Image(_) => Some(Kind::Image),
-            Content::Shader(_) => None,
+            Content::Shader(_) | Content::Texture(_) => None,
             #[cfg(feature = "fixtures")]
             Content::Solid(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Solid)),
             #[cfg(feature = "fixtures")]
@@ -235,16 +237,34 @@ impl ScenePass {
     /// Compiles a user's scene shader and its pipeline, without using it
     /// yet: the caller checks the compilation result first.
     pub fn prepare_shader(&self, gpu: &Gpu, source: &str) -> UserShader {
-        let full = format!("{}{source}\n{USER_SUFFIX}", super::content::user_prefix());
+        let full = super::content::user_module_source(source);
         let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("scene: user shader"),
             source: wgpu::ShaderSource::Wgsl(full.into()),
         });
         let pipe = self.user_pipe(gpu, &module, self.samples);
+        let emissive = super::content::defines_emissive(source).then(|| {
+            pipeline(
+                gpu,
+                &PipeDesc {
+                    label: "scene: user emissive pipeline",
+                    layout: &self.layouts.base,
+                    module: &module,
+                    vertex_entry: "vs_fullscreen",
+                    fragment_entry: "afterglow_user_emissive",
+                    color_format: HDR_FORMAT,
+                    blend: Blend::Replace,
+                    depth: None,
+                    samples: 1,
+                    constants: &[],
+                },
+            )
+        });
         UserShader {
             source: source.to_string(),
             module,
             pipe,
+            emissive,
         }
     }
 
@@ -285,6 +305,14 @@ impl ScenePass {
 
     pub fn content(&self) -> &Content {
         &self.content
+    }
+
+    /// The emissive pipeline of the user shader in use, if it has one.
+    pub fn emissive(&self) -> Option<&Pipe> {
+        match self.content {
+            Content::Shader(_) => self.user.as_ref().and_then(|u| u.emissive.as_ref()),
+            _ => None,
+        }
     }
 
     /// Bytes of the content's own texture (image or pixels), if any.
@@ -344,6 +372,16 @@ impl Pass for ScenePass {
     /// HDR image (and, for the tonemapped resolve, the stored MSAA color).
     fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
         use wgpu::TextureUsages as U;
+        if let Content::Texture(input) = &self.content {
+            // The caller's texture is the HDR image: sampled where it is,
+            // no target of our own and no copy.
+            let scene = f.external("scene texture", &input.scene, input.size, input.formats.0);
+            f.set_hdr(scene);
+            if let (Some(view), Some(format)) = (&input.bloom, input.formats.1) {
+                f.bloom_source = Some(f.external("bloom texture", view, input.size, format));
+            }
+            return Ok(());
+        }
         let size = f.size();
         let samples = f.settings.msaa.sample_count();
         let transient = f.transient();
@@ -404,6 +442,28 @@ impl Pass for ScenePass {
             },
         };
         f.pass("scene".into(), pipe, color, Some(&depth), &[], Draw::ByPass);
+        if let Some(emissive) = self.emissive() {
+            // Selective bloom: the shader's `fn emissive` is what blooms,
+            // rendered at the frame's size for the bloom extract.
+            let tex = f.texture(
+                "emissive target",
+                size,
+                HDR_FORMAT,
+                1,
+                1,
+                U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
+            )?;
+            let target = f.view(&tex, 0);
+            f.fullscreen(
+                "scene emissive".into(),
+                emissive,
+                self.params_group.clone(),
+                Some(&target),
+                &[],
+                false,
+            );
+            f.bloom_source = Some(target);
+        }
         if tonemapped {
             f.msaa_color = msaa;
         }

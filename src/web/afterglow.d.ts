@@ -87,6 +87,21 @@ export interface CanvasConfiguration {
 export type ImageSourceInput = ImageBitmap | HTMLImageElement | HTMLCanvasElement
   | HTMLVideoElement | OffscreenCanvas | ImageData;
 
+/** Options of `Renderer.create`: the renderer's options, and the app's own device. */
+export interface CreateOptions extends RendererOptions {
+  /** A `GPUDevice` the app already uses. afterglow renders with it (adapting to its
+   * features), never destroys it, and does not replace it when it is lost: `render()`
+   * then throws a `DeviceError` with reason `'shared-device-lost'`. Needed by `setTexture`. */
+  device?: GPUDevice;
+}
+
+/** Options of `setTexture()`. */
+export interface TextureOptions {
+  /** A second texture of the same size (typically the emissive target of the same
+   * pass) that feeds the bloom instead of the scene: only what it holds glows. */
+  bloom?: GPUTexture;
+}
+
 export interface ImageOptions {
   /** Multiplier on the image's linear colour (so highlights can bloom), 0 to 10000. Default 1. */
   gain?: number;
@@ -171,8 +186,9 @@ export interface DeviceError extends Error {
   name: 'DeviceError';
   /** `'no-webgpu'`, `'no-adapter'`, `'no-device'`: WebGPU is unavailable (`create`);
    * `'lost'`: the device was lost and is being replaced; `'recovery-failed'`: `render()`
-   * after several attempts at a new device failed. */
-  reason: 'no-webgpu' | 'no-adapter' | 'no-device' | 'lost' | 'recovery-failed';
+   * after several attempts at a new device failed; `'shared-device-lost'`: the device given
+   * as `{ device }` was lost, and a new renderer is needed with the app's new device. */
+  reason: 'no-webgpu' | 'no-adapter' | 'no-device' | 'lost' | 'recovery-failed' | 'shared-device-lost';
 }
 
 /** A method was called when it cannot run. */

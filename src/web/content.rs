@@ -21,6 +21,11 @@ enum Source {
     Image { source: ImageSource, gain: f32 },
     /// Content given from Rust (tests, embedders), kept as given.
     Rust(Content),
+    /// `setTexture(texture, { bloom })`: the app's textures, by identity.
+    Textures {
+        scene: wasm_bindgen::JsValue,
+        bloom: Option<wasm_bindgen::JsValue>,
+    },
 }
 
 /// The user's content and a generation counter that moves whenever the
@@ -74,6 +79,32 @@ impl UserResources {
         Ok(())
     }
 
+    /// Whether the app's textures `scene` and `bloom` (the same objects) are
+    /// shown now.
+    pub fn shows_textures(
+        &self,
+        scene: &wasm_bindgen::JsValue,
+        bloom: Option<&wasm_bindgen::JsValue>,
+    ) -> bool {
+        matches!(&self.source, Source::Textures { scene: s, bloom: b }
+            if s == scene && b.as_ref() == bloom)
+    }
+
+    /// Shows the app's textures; on failure the previous content stays.
+    pub fn set_textures(
+        &mut self,
+        gpu: &Gpu,
+        chain: &mut Chain,
+        input: crate::chain::ExternalInput,
+        scene: wasm_bindgen::JsValue,
+        bloom: Option<wasm_bindgen::JsValue>,
+    ) -> Result<(), Error> {
+        self.supersede();
+        chain.set_content(gpu, Content::Texture(input))?;
+        self.source = Source::Textures { scene, bloom };
+        Ok(())
+    }
+
     /// Shows an image; on failure the previous content stays.
     pub fn set_image(
         &mut self,
@@ -102,7 +133,7 @@ impl UserResources {
         }
         let source = shader.source.clone();
         // Rebuilt here if msaa changed while it compiled.
-        chain.install_shader(gpu, shader);
+        chain.install_shader(gpu, shader)?;
         self.source = Source::Shader(source);
         Ok(())
     }
@@ -125,7 +156,11 @@ impl UserResources {
             Source::Demo => chain.set_content(gpu, Content::DemoScene),
             Source::Shader(wgsl) => chain.set_content(gpu, Content::Shader(wgsl.clone())),
             Source::Image { source, gain } => image::show(gpu, chain, source, *gain),
-            Source::Rust(Content::Image(_)) => Err(Error::argument(
+            Source::Textures { .. } => Err(Error::argument(
+                "texture",
+                "is a texture of the lost device; set it again",
+            )),
+            Source::Rust(Content::Image(_) | Content::Texture(_)) => Err(Error::argument(
                 "content",
                 "is a texture of the lost device; set it again",
             )),

@@ -19,6 +19,7 @@ mod recovery;
 mod renderer;
 mod resize_observer;
 mod shader;
+mod shared;
 
 use wasm_bindgen::prelude::*;
 
@@ -48,25 +49,35 @@ pub struct Renderer {
 #[wasm_bindgen]
 impl Renderer {
     /// Creates a renderer for `canvas` (an `HTMLCanvasElement` or
-    /// `OffscreenCanvas`): requests a WebGPU device, configures the canvas
-    /// context and builds the HDR chain at the canvas's current size.
+    /// `OffscreenCanvas`): requests a WebGPU device (or uses the app's, given
+    /// as `device`), configures the canvas context and builds the HDR chain
+    /// at the canvas's current size.
     /// Rejects with an `OptionError` naming the bad option, an
     /// `ArgumentError` for something that is not a canvas, or a
     /// `DeviceError` saying why WebGPU is unavailable.
     pub async fn create(
         #[wasm_bindgen(unchecked_param_type = "HTMLCanvasElement | OffscreenCanvas")]
         canvas: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RendererOptions")] options: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: Option<JsValue>,
     ) -> Result<Renderer, JsValue> {
         console_error_panic_hook::set_once();
-        let options = to_value(&options.unwrap_or(JsValue::UNDEFINED));
+        let options_js = options.unwrap_or(JsValue::UNDEFINED);
+        let mut options = to_value(&options_js);
         js(arguments::options_object(
             "options",
             &options,
             "{ bloom: { intensity: 0.8 } }",
         ))?;
+        // `device` is an object, not an option: taken out before parsing.
+        let mut device = None;
+        if let crate::options::Value::Object(entries) = &mut options {
+            if entries.iter().any(|(k, _)| k == "device") {
+                entries.retain(|(k, _)| k != "device");
+                device = Some(interop::get(&options_js, "device")).filter(|d| !d.is_undefined());
+            }
+        }
         let options = js(Options::from_value(&options))?;
-        let inner = js(WebRenderer::create(canvas, options).await)?;
+        let inner = js(WebRenderer::create(canvas, options, device).await)?;
         Ok(Renderer {
             inner: Handle::new(inner),
         })
@@ -185,6 +196,27 @@ impl Renderer {
         js(self.inner.with("setImage", |r| {
             r.content.set_image(&r.gpu, &mut r.chain, source, gain)
         }))
+    }
+
+    /// Shows the app's own texture as the scene: a `GPUTexture` of the
+    /// renderer's device (`create(canvas, { device })`), 2D, single-sampled,
+    /// with `TEXTURE_BINDING` usage and a filterable color format. It is
+    /// sampled where it is on every `render()` (no copy) and scaled to fill
+    /// the canvas. `bloom`, a second texture of the same size, feeds the
+    /// bloom instead of the scene (selective bloom). Calling it again with
+    /// the same objects costs nothing; a new object rebinds.
+    #[wasm_bindgen(js_name = setTexture)]
+    pub fn set_texture(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "GPUTexture")] texture: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TextureOptions")] options: Option<JsValue>,
+    ) -> Result<(), JsValue> {
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let bloom = js(arguments::texture_options(&to_value(&options)))?
+            .then(|| interop::get(&options, "bloom"));
+        js(self
+            .inner
+            .with("setTexture", |r| r.set_texture(texture, bloom)))
     }
 
     /// Goes back to the built-in demo scene.

@@ -17,11 +17,14 @@ enum LostState {
     Lost,
     Recovering,
     GaveUp(String),
+    Shared,
 }
 
 fn lost_state(r: &WebRenderer) -> LostState {
     match r.gpu.lost() {
         None => LostState::Fine,
+        // The app's device is the app's to replace.
+        Some(_) if r.gpu.shared => LostState::Shared,
         Some(_) if r.recovering.get() => LostState::Recovering,
         Some(reason) if r.recovery_failures >= RECOVERY_ATTEMPTS => LostState::GaveUp(reason),
         Some(_) => LostState::Lost,
@@ -38,6 +41,7 @@ pub fn render(handle: &Handle<WebRenderer>, time: f64) -> Result<(), Error> {
             recover(handle)?;
             Ok(())
         }
+        LostState::Shared => handle.with("render", |r| r.check_device()),
         LostState::GaveUp(reason) => Err(Error::device(
             DeviceErrorKind::RecoveryFailed,
             format!("{reason} ({RECOVERY_ATTEMPTS} attempts at a new device failed)"),

@@ -38,6 +38,8 @@ pub struct WebRenderer {
     auto_resize: Option<AutoResize>,
     /// Size reported by the resize observer, applied at the next frame.
     pending_size: Rc<Cell<Option<(u32, u32)>>>,
+    /// Counts the app device's errors (a shared device only).
+    _error_listener: Option<super::shared::ErrorListener>,
 }
 
 /// A WebGPU instance of the browser.
@@ -62,7 +64,13 @@ impl Drop for WebRenderer {
 impl WebRenderer {
     /// Requests a device, configures `canvas_js` and builds the chain at
     /// the canvas's size, with `options` already validated.
-    pub async fn create(canvas_js: JsValue, options: Options) -> Result<WebRenderer, Error> {
+    /// With `device` (the app's `GPUDevice`) it renders on that device
+    /// instead of requesting its own.
+    pub async fn create(
+        canvas_js: JsValue,
+        options: Options,
+        device: Option<JsValue>,
+    ) -> Result<WebRenderer, Error> {
         if canvas::navigator_gpu().is_none() {
             return Err(Error::device(
                 DeviceErrorKind::NoWebGpu,
@@ -71,7 +79,15 @@ impl WebRenderer {
             ));
         }
         let mut canvas = Canvas::new(canvas_js)?;
-        let gpu = Gpu::request(&instance(), None).await?;
+        let gpu = match &device {
+            Some(device) => super::shared::wrap_device(&instance(), device).await?,
+            None => Gpu::request(&instance(), None).await?,
+        };
+        let error_listener = if gpu.shared {
+            super::shared::ErrorListener::new(&gpu)
+        } else {
+            None
+        };
         let format = canvas::resolve_format(options.canvas.format)?;
         let output = OutputSpec::new(
             format,
@@ -103,6 +119,7 @@ impl WebRenderer {
             last_time: 0.0,
             auto_resize: None,
             pending_size: Rc::new(Cell::new(None)),
+            _error_listener: error_listener,
         };
         r.sync_auto_resize()?;
         Ok(r)
@@ -110,6 +127,9 @@ impl WebRenderer {
 
     pub fn check_device(&self) -> Result<(), Error> {
         match self.gpu.lost() {
+            Some(reason) if self.gpu.shared => {
+                Err(Error::device(DeviceErrorKind::SharedLost, reason))
+            }
             Some(reason) => Err(Error::device(DeviceErrorKind::Lost, reason)),
             None => Ok(()),
         }
@@ -296,6 +316,45 @@ impl WebRenderer {
             ));
         }
         Ok(())
+    }
+
+    /// Shows the app's textures (`setTexture`). Wrapping them and binding
+    /// them into the frame happens only when a texture object changes;
+    /// the same objects again cost nothing.
+    pub fn set_texture(&mut self, scene: JsValue, bloom: Option<JsValue>) -> Result<(), Error> {
+        self.check_device()?;
+        if self.content.shows_textures(&scene, bloom.as_ref()) {
+            return Ok(());
+        }
+        let (scene_tex, scene_view) = super::shared::wrap_texture(&self.gpu, &scene, "texture")?;
+        let size = (scene_tex.width(), scene_tex.height());
+        let bloom_wrapped = match &bloom {
+            Some(b) => {
+                let (tex, view) = super::shared::wrap_texture(&self.gpu, b, "bloom")?;
+                if (tex.width(), tex.height()) != size {
+                    return Err(Error::argument(
+                        "bloom",
+                        format!(
+                            "is {}×{} but the scene texture is {}×{}; both must have the same size",
+                            tex.width(),
+                            tex.height(),
+                            size.0,
+                            size.1
+                        ),
+                    ));
+                }
+                Some((tex.format(), view))
+            }
+            None => None,
+        };
+        let input = crate::chain::ExternalInput {
+            scene: scene_view,
+            formats: (scene_tex.format(), bloom_wrapped.as_ref().map(|b| b.0)),
+            bloom: bloom_wrapped.map(|b| b.1),
+            size,
+        };
+        self.content
+            .set_textures(&self.gpu, &mut self.chain, input, scene, bloom)
     }
 
     /// Per-pass GPU timing on or off.

@@ -1,0 +1,247 @@
+//! The app's own `GPUDevice` (`Renderer.create(canvas, { device })`) and
+//! the app's own textures (`setTexture`).
+//!
+//! wgpu's WebGPU backend has no public way to wrap an existing
+//! `GPUDevice`: its `Device` is only made by `Adapter::request_device`,
+//! and the web backend's device type has no public constructor (`from_custom`
+//! would mean re-implementing the whole device interface). So afterglow
+//! asks wgpu for a device while `GPUAdapter.prototype.requestDevice`
+//! resolves to the app's device; the original method is put back before
+//! any other JavaScript can run (wgpu calls it synchronously, inside
+//! `request_device`, before its future is first polled).
+
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::interop::{describe, get, num};
+use crate::error::{DeviceErrorKind, Error};
+use crate::gpu::Gpu;
+
+/// Whether `v` is an instance of the global class `class` (`GPUDevice`,
+/// `GPUTexture`), by its prototype chain.
+pub fn instance_of(v: &JsValue, class: &str) -> bool {
+    let Ok(ctor) = get(&js_sys::global(), class).dyn_into::<Function>() else {
+        return false;
+    };
+    let proto = get(&ctor, "prototype");
+    if !v.is_object() || !proto.is_object() {
+        return false;
+    }
+    let mut p = Reflect::get_prototype_of(v).map(JsValue::from);
+    while let Ok(current) = p {
+        if current.is_null() {
+            return false;
+        }
+        if current == proto {
+            return true;
+        }
+        p = Reflect::get_prototype_of(&current).map(JsValue::from);
+    }
+    false
+}
+
+/// A wgpu device and queue on the app's `GPUDevice`.
+pub async fn wrap_device(instance: &wgpu::Instance, device: &JsValue) -> Result<Gpu, Error> {
+    if !instance_of(device, "GPUDevice") {
+        return Err(Error::argument(
+            "device",
+            format!(
+                "must be a GPUDevice (from adapter.requestDevice()), got {}",
+                describe(device)
+            ),
+        ));
+    }
+    let adapter = instance
+        .request_adapter(&wgpu::RequestAdapterOptions::default())
+        .await
+        .map_err(|e| Error::device(DeviceErrorKind::NoAdapter, format!("no adapter: {e}")))?;
+    let proto = get(&get(&js_sys::global(), "GPUAdapter"), "prototype");
+    let original = get(&proto, "requestDevice");
+    let resolved = Promise::resolve(device);
+    let stand_in = Closure::<dyn FnMut() -> Promise>::new(move || resolved.clone());
+    let swap = |f: &JsValue| Reflect::set(&proto, &"requestDevice".into(), f);
+    swap(stand_in.as_ref()).map_err(|e| {
+        Error::device(
+            DeviceErrorKind::NoDevice,
+            format!(
+                "could not use the given device: {}",
+                super::interop::js_message(&e)
+            ),
+        )
+    })?;
+    // wgpu calls requestDevice here, synchronously; the stand-in is gone
+    // again before anything else runs.
+    let pending = adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("app device"),
+        ..Default::default()
+    });
+    let restored = swap(&original);
+    drop(stand_in);
+    restored.map_err(|e| {
+        Error::device(
+            DeviceErrorKind::NoDevice,
+            format!(
+                "could not restore GPUAdapter.requestDevice: {}",
+                super::interop::js_message(&e)
+            ),
+        )
+    })?;
+    let (device, queue) = pending
+        .await
+        .map_err(|e| Error::device(DeviceErrorKind::NoDevice, format!("no device: {e}")))?;
+    Ok(Gpu::shared(Some(adapter.get_info()), device, queue))
+}
+
+/// Counts the app device's uncaptured errors through an event listener,
+/// leaving the app's own `onuncapturederror` in place; removed on drop.
+pub struct ErrorListener {
+    device: JsValue,
+    closure: Closure<dyn FnMut(JsValue)>,
+}
+
+impl ErrorListener {
+    pub fn new(gpu: &Gpu) -> Option<ErrorListener> {
+        let device: JsValue = gpu.device.as_webgpu()?.clone().into();
+        let sink = gpu.error_sink();
+        let closure = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+            let error = get(&event, "error");
+            sink(get(&error, "message").as_string().unwrap_or_default());
+        });
+        super::interop::call(
+            &device,
+            "addEventListener",
+            &[&"uncapturederror".into(), closure.as_ref()],
+        )
+        .ok()?;
+        Some(ErrorListener { device, closure })
+    }
+}
+
+impl Drop for ErrorListener {
+    fn drop(&mut self) {
+        // Removing a listener from a live device does not throw.
+        let _ = super::interop::call(
+            &self.device,
+            "removeEventListener",
+            &[&"uncapturederror".into(), self.closure.as_ref()],
+        );
+    }
+}
+
+/// `GPUTextureUsage.TEXTURE_BINDING`.
+const TEXTURE_BINDING: u32 = 0x04;
+
+/// The formats a scene texture may have, as WebGPU spells them.
+const FORMATS: &[(&str, wgpu::TextureFormat)] = &[
+    ("rgba16float", wgpu::TextureFormat::Rgba16Float),
+    ("rg11b10ufloat", wgpu::TextureFormat::Rg11b10Ufloat),
+    ("rgba8unorm", wgpu::TextureFormat::Rgba8Unorm),
+    ("rgba8unorm-srgb", wgpu::TextureFormat::Rgba8UnormSrgb),
+    ("bgra8unorm", wgpu::TextureFormat::Bgra8Unorm),
+    ("bgra8unorm-srgb", wgpu::TextureFormat::Bgra8UnormSrgb),
+    ("rgba32float", wgpu::TextureFormat::Rgba32Float),
+];
+
+/// The app's texture wrapped for wgpu, after checking that the chain can
+/// sample it; `argument` names it in errors (`texture`, `bloom`).
+pub fn wrap_texture(
+    gpu: &Gpu,
+    texture: &JsValue,
+    argument: &str,
+) -> Result<(wgpu::Texture, wgpu::TextureView), Error> {
+    let refuse = |why: String| Error::argument(argument, why);
+    if !instance_of(texture, "GPUTexture") {
+        return Err(refuse(format!(
+            "must be a GPUTexture, got {}",
+            describe(texture)
+        )));
+    }
+    if !gpu.shared {
+        return Err(refuse(
+            "belongs to another GPUDevice: this renderer has its own device; create it with \
+             Renderer.create(canvas, { device }) on the device that renders the texture"
+                .into(),
+        ));
+    }
+    let dimension = get(texture, "dimension").as_string().unwrap_or_default();
+    if dimension != "2d" {
+        return Err(refuse(format!(
+            "is a '{dimension}' texture; only a '2d' texture can be the scene"
+        )));
+    }
+    let layers = num(texture, "depthOrArrayLayers") as u32;
+    if layers != 1 {
+        return Err(refuse(format!(
+            "has {layers} array layers; a single-layer 2d texture is needed"
+        )));
+    }
+    let samples = num(texture, "sampleCount") as u32;
+    if samples != 1 {
+        return Err(refuse(format!(
+            "is multisampled (sampleCount {samples}); resolve it into a single-sampled texture \
+             (a resolveTarget) and pass that"
+        )));
+    }
+    let usage = num(texture, "usage") as u32;
+    if usage & TEXTURE_BINDING == 0 {
+        return Err(refuse(format!(
+            "lacks GPUTextureUsage.TEXTURE_BINDING in its usage ({usage}); add it where the \
+             texture is created"
+        )));
+    }
+    let name = get(texture, "format").as_string().unwrap_or_default();
+    let allowed = FORMATS
+        .iter()
+        .map(|(n, _)| format!("'{n}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let Some(&(_, format)) = FORMATS.iter().find(|(n, _)| *n == name) else {
+        let kind = if name.starts_with("depth") || name.starts_with("stencil") {
+            "a depth/stencil format, which cannot be filtered as a color"
+        } else {
+            "a format the chain cannot filter"
+        };
+        return Err(refuse(format!(
+            "has format '{name}', {kind}; allowed: {allowed}"
+        )));
+    };
+    if format == wgpu::TextureFormat::Rgba32Float
+        && !gpu.features.contains(wgpu::Features::FLOAT32_FILTERABLE)
+    {
+        return Err(refuse(
+            "has format 'rgba32float', which needs a device created with the \
+             'float32-filterable' feature; use 'rgba16float' or request that feature"
+                .into(),
+        ));
+    }
+    let size = (num(texture, "width") as u32, num(texture, "height") as u32);
+    let wrapped = gpu.device.create_texture_from_webgpu_handle(
+        texture.clone().unchecked_into(),
+        &wgpu::TextureDescriptor {
+            label: Some(argument),
+            size: wgpu::Extent3d {
+                width: size.0,
+                height: size.1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: (num(texture, "mipLevelCount") as u32).max(1),
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        },
+        None,
+    );
+    let view = gpu.create_view(
+        &wrapped,
+        &wgpu::TextureViewDescriptor {
+            label: Some(argument),
+            base_mip_level: 0,
+            mip_level_count: Some(1),
+            ..Default::default()
+        },
+    );
+    Ok((wrapped, view))
+}

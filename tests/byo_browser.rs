@@ -1,0 +1,366 @@
+//! Browser tests of bringing your own scene: a device the test creates,
+//! handed to `Renderer.create(canvas, { device })`, and textures the test
+//! renders, handed to `setTexture`. Pixels are read back from the canvas.
+#![cfg(target_arch = "wasm32")]
+
+use afterglow::web::Renderer;
+use js_sys::{Function, Reflect, JSON};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[allow(unused_imports)]
+mod common;
+use common::*;
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &key.into()).unwrap()
+}
+
+fn canvas(w: u32, h: u32) -> JsValue {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let c: web_sys::HtmlCanvasElement = document.create_element("canvas").unwrap().unchecked_into();
+    c.set_width(w);
+    c.set_height(h);
+    document.body().unwrap().append_child(&c).unwrap();
+    c.into()
+}
+
+/// Runs `body` (JavaScript, may `await`) as an async function of `args`.
+async fn js(args: &str, body: &str, values: &[&JsValue]) -> JsValue {
+    let f = Function::new_with_args(args, &format!("return (async () => {{ {body} }})();"));
+    let array: js_sys::Array = values.iter().copied().collect();
+    let promise: js_sys::Promise = f.apply(&JsValue::NULL, &array).unwrap().unchecked_into();
+    JsFuture::from(promise).await.unwrap()
+}
+
+/// A device of the test's own, as an app would have.
+async fn app_device() -> JsValue {
+    js(
+        "",
+        "const a = await navigator.gpu.requestAdapter(); return await a.requestDevice();",
+        &[],
+    )
+    .await
+}
+
+/// A `w`×`h` rgba16float texture, black but for `pixels` ([x, y, value]
+/// in every channel), with `TEXTURE_BINDING | COPY_DST`.
+async fn texture(device: &JsValue, w: u32, h: u32, pixels: &[(u32, u32, f32)]) -> JsValue {
+    let list: js_sys::Array = pixels
+        .iter()
+        .map(|&(x, y, v)| -> JsValue { js_sys::Array::of3(&x.into(), &y.into(), &v.into()).into() })
+        .collect();
+    js(
+        "d, w, h, pixels",
+        "const half = (v) => { if (v === 0) return 0; const e = Math.floor(Math.log2(v));
+           return ((e + 15) << 10) | Math.round((v / 2 ** e - 1) * 1024); };
+         const t = d.createTexture({ label: 'test scene', size: [w, h], format: 'rgba16float',
+           usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+         const data = new Uint16Array(w * h * 4);
+         for (const [x, y, v] of pixels) { data.fill(half(v), (y * w + x) * 4, (y * w + x) * 4 + 3);
+           data[(y * w + x) * 4 + 3] = half(1); }
+         d.queue.writeTexture({ texture: t }, data, { bytesPerRow: w * 8 }, [w, h]);
+         return t;",
+        &[device, &w.into(), &h.into(), &list.into()],
+    )
+    .await
+}
+
+/// Options that measure light: linear float canvas, no tonemapping, no
+/// MSAA or dither, readable; and the app's `device`.
+fn measuring(device: Option<&JsValue>, bloom: &str) -> JsValue {
+    let o = JSON::parse(&format!(
+        r#"{{"canvas":{{"format":"rgba16float","toneMapping":"extended","screenshots":true}},
+            "msaa":1,"tonemapper":"none","dither":false,"bloom":{bloom}}}"#
+    ))
+    .unwrap();
+    if let Some(device) = device {
+        Reflect::set(&o, &"device".into(), device).unwrap();
+    }
+    o
+}
+
+async fn create(c: &JsValue, options: JsValue) -> Renderer {
+    match Renderer::create(c.clone(), Some(options)).await {
+        Ok(r) => r,
+        Err(e) => panic!("create failed: {e:?}"),
+    }
+}
+
+fn bloom_option(bloom: &JsValue) -> JsValue {
+    let o = js_sys::Object::new();
+    Reflect::set(&o, &"bloom".into(), bloom).unwrap();
+    o.into()
+}
+
+async fn read(r: &Renderer) -> afterglow::readback::Image {
+    r.render_and_read(0.0).await.expect("frame read back")
+}
+
+fn assert_no_gpu_errors(r: &Renderer) {
+    let (count, last) = r
+        .with_gpu(|g| (g.error_count(), g.last_error()))
+        .expect("renderer alive");
+    assert_eq!(count, 0, "uncaptured GPU error: {last:?}");
+}
+
+/// Asserts an `ArgumentError` naming `argument`, whose message has `needle`.
+fn assert_argument<T>(result: Result<T, JsValue>, argument: &str, needle: &str) {
+    let Err(e) = result else {
+        panic!("expected an ArgumentError about {argument} ({needle})")
+    };
+    let message = get(&e, "message").as_string().unwrap_or_default();
+    assert_eq!(
+        get(&e, "name").as_string().as_deref(),
+        Some("ArgumentError"),
+        "{message}"
+    );
+    assert_eq!(
+        get(&e, "argument").as_string().as_deref(),
+        Some(argument),
+        "{message}"
+    );
+    assert!(
+        message.contains(needle),
+        "{message:?} does not mention {needle:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_apps_texture_blooms_around_its_bright_pixel() {
+    let device = app_device().await;
+    let c = canvas(128, 128);
+    let r = create(&c, measuring(Some(&device), r#"{"intensity":1}"#)).await;
+    let t = texture(&device, 128, 128, &[(64, 64, 200.0)]).await;
+    r.set_texture(t, None).unwrap();
+    let img = read(&r).await;
+    assert!(red(&img, 64, 64) > 1.0, "the pixel itself is shown");
+    check_halo(&img, 64, "app texture");
+    assert_no_gpu_errors(&r);
+    // The app's own error handler is left alone.
+    assert!(get(&device, "onuncapturederror").is_null());
+}
+
+#[wasm_bindgen_test]
+async fn only_the_bloom_textures_pixels_glow() {
+    let device = app_device().await;
+    let c = canvas(128, 128);
+    let r = create(&c, measuring(Some(&device), r#"{"intensity":1}"#)).await;
+    let scene = texture(&device, 128, 128, &[(32, 64, 200.0), (96, 64, 200.0)]).await;
+    let emissive = texture(&device, 128, 128, &[(96, 64, 200.0)]).await;
+    r.set_texture(scene.clone(), Some(bloom_option(&emissive)))
+        .unwrap();
+    let img = read(&r).await;
+    // Both pixels are in the image; only the emissive one has a halo.
+    assert!(red(&img, 32, 64) > 1.0 && red(&img, 96, 64) > 1.0);
+    let lit = red(&img, 102, 64);
+    let unlit = red(&img, 26, 64);
+    assert!(lit > 1e-3, "no halo around the emissive pixel");
+    assert!(
+        unlit < 0.05 * lit,
+        "the scene-only pixel glows: {unlit} next to it vs {lit} by the emissive one"
+    );
+    // Without the bloom texture both glow alike.
+    r.set_texture(scene, None).unwrap();
+    let img = read(&r).await;
+    let (a, b) = (red(&img, 26, 64), red(&img, 102, 64));
+    assert!(a > 1e-3 && (a - b).abs() <= 0.2 * a.max(b), "{a} vs {b}");
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn bind_groups_are_made_only_when_the_texture_changes() {
+    let device = app_device().await;
+    let c = canvas(96, 96);
+    let r = create(&c, measuring(Some(&device), r#"{"intensity":1}"#)).await;
+    let a = texture(&device, 96, 96, &[(48, 48, 100.0)]).await;
+    r.set_texture(a.clone(), None).unwrap();
+    read(&r).await;
+    let snapshot = || r.with_gpu(|g| g.counters.snapshot()).unwrap();
+    let before = snapshot();
+    for t in 0..3 {
+        r.set_texture(a.clone(), None).unwrap();
+        r.render(Some(JsValue::from(t as f64))).unwrap();
+    }
+    check_frame_objects(&snapshot().since(&before), 3, true, "same texture");
+    // Another object, of another size: rebound once, scaled to fill.
+    let b = texture(&device, 48, 48, &[(24, 24, 100.0)]).await;
+    let before = snapshot();
+    r.set_texture(b, None).unwrap();
+    let swap = snapshot().since(&before);
+    assert!(swap.bind_groups > 0, "the swap made no bind group");
+    let img = read(&r).await;
+    assert_eq!((img.width, img.height), (96, 96));
+    assert!(
+        red(&img, 48, 48) > 1.0,
+        "the smaller texture fills the canvas"
+    );
+    check_halo(&img, 48, "scaled texture");
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn every_refused_texture_names_what_is_wrong() {
+    let device = app_device().await;
+    let c = canvas(32, 32);
+    let r = create(&c, measuring(Some(&device), "{}")).await;
+    let make = |desc: &str| {
+        let device = device.clone();
+        let desc = desc.to_string();
+        async move {
+            js(
+                "d",
+                &format!("const U = GPUTextureUsage; return d.createTexture({desc});"),
+                &[&device],
+            )
+            .await
+        }
+    };
+    let cases = [
+        (
+            "{ size: [8, 8], format: 'rgba16float', sampleCount: 4, usage: U.RENDER_ATTACHMENT | U.TEXTURE_BINDING }",
+            "multisampled",
+        ),
+        ("{ size: [8, 8], format: 'rgba16float', usage: U.COPY_DST }", "TEXTURE_BINDING"),
+        ("{ size: [8, 8], format: 'depth24plus', usage: U.TEXTURE_BINDING }", "depth"),
+        (
+            "{ size: [8, 8, 2], dimension: '3d', format: 'rgba16float', usage: U.TEXTURE_BINDING }",
+            "'3d'",
+        ),
+        ("{ size: [8, 8, 2], format: 'rgba16float', usage: U.TEXTURE_BINDING }", "2 array layers"),
+        ("{ size: [8, 8], format: 'r32uint', usage: U.TEXTURE_BINDING }", "allowed: 'rgba16float'"),
+        ("{ size: [8, 8], format: 'rgba32float', usage: U.TEXTURE_BINDING }", "float32-filterable"),
+    ];
+    for (desc, needle) in cases {
+        let t = make(desc).await;
+        assert_argument(r.set_texture(t.clone(), None), "texture", needle);
+        let good = texture(&device, 8, 8, &[]).await;
+        assert_argument(r.set_texture(good, Some(bloom_option(&t))), "bloom", needle);
+    }
+    assert_argument(
+        r.set_texture(JsValue::from(3), None),
+        "texture",
+        "must be a GPUTexture",
+    );
+    let small = texture(&device, 4, 4, &[]).await;
+    let good = texture(&device, 8, 8, &[]).await;
+    assert_argument(
+        r.set_texture(good.clone(), Some(bloom_option(&small))),
+        "bloom",
+        "same size",
+    );
+    let extra = JSON::parse(r#"{"glow":1}"#).unwrap();
+    assert!(r.set_texture(good.clone(), Some(extra)).is_err());
+    // A renderer on its own device cannot sample the app's texture.
+    let own = Renderer::create(canvas(8, 8), None).await.unwrap();
+    assert_argument(own.set_texture(good, None), "texture", "another GPUDevice");
+    // Refusals changed nothing: the renderer still renders.
+    r.render(None).unwrap();
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn destroy_leaves_the_apps_device_usable() {
+    let device = app_device().await;
+    let c = canvas(64, 64);
+    let r = create(&c, measuring(Some(&device), "{}")).await;
+    r.set_texture(texture(&device, 64, 64, &[(8, 8, 50.0)]).await, None)
+        .unwrap();
+    r.render(None).unwrap();
+    r.destroy().unwrap();
+    let usable = js(
+        "d",
+        "d.pushErrorScope('validation');
+         const t = d.createTexture({ size: [4, 4], format: 'rgba8unorm',
+           usage: GPUTextureUsage.RENDER_ATTACHMENT });
+         const e = d.createCommandEncoder();
+         e.beginRenderPass({ colorAttachments: [{ view: t.createView(), loadOp: 'clear',
+           storeOp: 'store' }] }).end();
+         d.queue.submit([e.finish()]);
+         await d.queue.onSubmittedWorkDone();
+         const error = await d.popErrorScope();
+         const state = await Promise.race([d.lost.then(() => 'lost'),
+           new Promise((r) => setTimeout(() => r('alive'), 100))]);
+         return error === null && state === 'alive';",
+        &[&device],
+    )
+    .await;
+    assert_eq!(
+        usable,
+        JsValue::TRUE,
+        "the app's device was destroyed or broken"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_lost_shared_device_gives_the_documented_error() {
+    let device = app_device().await;
+    let c = canvas(32, 32);
+    let r = create(&c, measuring(Some(&device), "{}")).await;
+    r.render(None).unwrap();
+    js("d", "d.destroy(); await d.lost; await null;", &[&device]).await;
+    for _ in 0..2 {
+        let Err(e) = r.render(None) else {
+            panic!("render() after the app's device was lost did not throw")
+        };
+        let message = get(&e, "message").as_string().unwrap_or_default();
+        assert_eq!(get(&e, "name").as_string().as_deref(), Some("DeviceError"));
+        assert_eq!(
+            get(&e, "reason").as_string().as_deref(),
+            Some("shared-device-lost"),
+            "{message}"
+        );
+        assert!(
+            message.contains("create a new one with your new device"),
+            "{message}"
+        );
+    }
+    // Not a device afterglow replaces: no new one was requested.
+    assert!(r.with_gpu(|g| g.shared).unwrap());
+}
+
+const TWO_SPOTS: &str = "fn spot(uv: vec2f, at: vec2f) -> bool {
+    return all(floor(uv * resolution()) == at);
+}
+fn scene(uv: vec2f, time: f32) -> vec4f {
+    let lit = spot(uv, vec2f(32.0, 64.0)) || spot(uv, vec2f(96.0, 64.0));
+    return vec4f(select(vec3f(0.0), vec3f(200.0), lit), 1.0);
+}";
+
+#[wasm_bindgen_test]
+async fn a_scene_shaders_emissive_function_is_what_blooms() {
+    let c = canvas(128, 128);
+    let r = create(&c, measuring(None, r#"{"intensity":1}"#)).await;
+    let emissive = format!(
+        "{TWO_SPOTS}
+fn emissive(uv: vec2f, time: f32) -> vec3f {{
+    return select(vec3f(0.0), vec3f(200.0), spot(uv, vec2f(96.0, 64.0)));
+}}"
+    );
+    JsFuture::from(r.set_scene_shader(emissive.into()))
+        .await
+        .unwrap();
+    let img = read(&r).await;
+    assert!(
+        red(&img, 32, 64) > 1.0 && red(&img, 96, 64) > 1.0,
+        "both spots shown"
+    );
+    let (unlit, lit) = (red(&img, 26, 64), red(&img, 102, 64));
+    assert!(lit > 1e-3, "no halo around the emissive spot");
+    assert!(
+        unlit < 0.05 * lit,
+        "a spot outside emissive() glows: {unlit} vs {lit}"
+    );
+    // The same scene without `emissive`: both spots glow alike.
+    JsFuture::from(r.set_scene_shader(TWO_SPOTS.into()))
+        .await
+        .unwrap();
+    let img = read(&r).await;
+    let (a, b) = (red(&img, 26, 64), red(&img, 102, 64));
+    assert!(a > 1e-3 && (a - b).abs() <= 0.2 * a.max(b), "{a} vs {b}");
+    assert_no_gpu_errors(&r);
+}

@@ -1,0 +1,206 @@
+//! `PostChain` natively (lavapipe): the caller's device, its own HDR and
+//! bloom textures, its encoder and its output texture.
+#![cfg(not(target_arch = "wasm32"))]
+
+use afterglow::headless::vulkan_gpu;
+use afterglow::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
+use afterglow::readback::{Image, Readback};
+use afterglow::{Error, PostChain};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+#[allow(unused_imports)]
+mod common;
+use common::*;
+
+const F16_ONE: u16 = 0x3c00;
+
+fn f16(v: f32) -> u16 {
+    if v == 0.0 {
+        return 0;
+    }
+    let e = v.log2().floor() as i32;
+    (((e + 15) as u16) << 10) | ((v / 2f32.powi(e) - 1.0) * 1024.0).round() as u16
+}
+
+/// The caller's rgba16float texture, black but for `pixels`.
+fn texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    size: u32,
+    pixels: &[(u32, u32, f32)],
+) -> wgpu::TextureView {
+    let t = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("app hdr"),
+        size: wgpu::Extent3d {
+            width: size,
+            height: size,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba16Float,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let mut data = vec![0u16; (size * size * 4) as usize];
+    for &(x, y, v) in pixels {
+        let i = ((y * size + x) * 4) as usize;
+        data[i..i + 3].fill(f16(v));
+        data[i + 3] = F16_ONE;
+    }
+    queue.write_texture(
+        t.as_image_copy(),
+        bytemuck_cast(&data),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(size * 8),
+            rows_per_image: None,
+        },
+        t.size(),
+    );
+    t.create_view(&Default::default())
+}
+
+fn bytemuck_cast(data: &[u16]) -> &[u8] {
+    bytemuck::cast_slice(data)
+}
+
+fn measuring() -> Options {
+    let mut o = Options::PREDICTABLE;
+    o.canvas.alpha_mode = AlphaMode::Opaque;
+    o.canvas.tone_mapping = ToneMapping::Extended;
+    o.canvas.format = CanvasFormat::Rgba16Float;
+    o.bloom.enabled = true;
+    o.bloom.intensity = 1.0;
+    o
+}
+
+struct App {
+    gpu: afterglow::gpu::Gpu,
+    output: wgpu::Texture,
+    errors: Arc<AtomicU64>,
+}
+
+fn app(size: u32) -> App {
+    let gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan device");
+    // The app's own error handler; the chain must leave it in place.
+    let errors = Arc::new(AtomicU64::new(0));
+    let count = errors.clone();
+    gpu.device
+        .on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            eprintln!("{e}");
+            count.fetch_add(1, Ordering::Relaxed);
+        }));
+    let output = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("app output"),
+        size: wgpu::Extent3d {
+            width: size,
+            height: size,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba16Float,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    App {
+        gpu,
+        output,
+        errors,
+    }
+}
+
+fn render(
+    a: &App,
+    post: &mut PostChain,
+    hdr: &wgpu::TextureView,
+    bloom: Option<&wgpu::TextureView>,
+) -> Image {
+    let view = a.output.create_view(&Default::default());
+    let mut encoder = a.gpu.device.create_command_encoder(&Default::default());
+    post.render(&mut encoder, hdr, bloom, &view, 0.0)
+        .expect("render");
+    let readback = Readback::record(&a.gpu, &mut encoder, &a.output).unwrap();
+    a.gpu.queue.submit([encoder.finish()]);
+    let img = pollster::block_on(readback.read(&a.gpu.device)).unwrap();
+    assert_eq!(a.errors.load(Ordering::Relaxed), 0, "GPU errors");
+    img
+}
+
+#[test]
+fn the_callers_texture_blooms_into_the_callers_output() {
+    let a = app(128);
+    let mut post = PostChain::new(
+        &a.gpu.device,
+        &a.gpu.queue,
+        wgpu::TextureFormat::Rgba16Float,
+        &measuring(),
+    )
+    .unwrap();
+    let hdr = texture(&a.gpu.device, &a.gpu.queue, 128, &[(64, 64, 200.0)]);
+    let img = render(&a, &mut post, &hdr, None);
+    assert!(red(&img, 64, 64) > 1.0);
+    check_halo(&img, 64, "PostChain");
+    // A smaller texture is scaled to fill the output.
+    let small = texture(&a.gpu.device, &a.gpu.queue, 64, &[(32, 32, 200.0)]);
+    let img = render(&a, &mut post, &small, None);
+    assert!(red(&img, 64, 64) > 1.0, "scaled to fill");
+}
+
+#[test]
+fn only_the_bloom_views_light_glows() {
+    let a = app(128);
+    let mut post = PostChain::new(
+        &a.gpu.device,
+        &a.gpu.queue,
+        wgpu::TextureFormat::Rgba16Float,
+        &measuring(),
+    )
+    .unwrap();
+    let (d, q) = (&a.gpu.device, &a.gpu.queue);
+    let scene = texture(d, q, 128, &[(32, 64, 200.0), (96, 64, 200.0)]);
+    let emissive = texture(d, q, 128, &[(96, 64, 200.0)]);
+    let img = render(&a, &mut post, &scene, Some(&emissive));
+    let (unlit, lit) = (red(&img, 26, 64), red(&img, 102, 64));
+    assert!(lit > 1e-3, "no halo around the emissive pixel");
+    assert!(unlit < 0.05 * lit, "{unlit} vs {lit}");
+    let img = render(&a, &mut post, &scene, None);
+    let (l, r) = (red(&img, 26, 64), red(&img, 102, 64));
+    assert!(l > 1e-3 && (l - r).abs() <= 0.2 * l.max(r), "{l} vs {r}");
+}
+
+#[test]
+fn bad_formats_and_views_are_refused_by_name() {
+    let a = app(16);
+    let refused = PostChain::new(
+        &a.gpu.device,
+        &a.gpu.queue,
+        wgpu::TextureFormat::R32Float,
+        &Options::default(),
+    );
+    assert!(
+        matches!(refused, Err(Error::Argument(ref e)) if e.argument == "output_format"),
+        "{:?}",
+        refused.err()
+    );
+    let mut post = PostChain::new(
+        &a.gpu.device,
+        &a.gpu.queue,
+        wgpu::TextureFormat::Rgba16Float,
+        &measuring(),
+    )
+    .unwrap();
+    let hdr = texture(&a.gpu.device, &a.gpu.queue, 16, &[]);
+    let other = texture(&a.gpu.device, &a.gpu.queue, 8, &[]);
+    let view = a.output.create_view(&Default::default());
+    let mut encoder = a.gpu.device.create_command_encoder(&Default::default());
+    let e = post.render(&mut encoder, &hdr, Some(&other), &view, 0.0);
+    assert!(matches!(e, Err(Error::Argument(ref e)) if e.argument == "bloom"));
+    // The output texture itself is not sampleable: refused as an input.
+    let e = post.render(&mut encoder, &view, None, &view, 0.0);
+    assert!(matches!(e, Err(Error::Argument(ref e)) if e.argument == "hdr"));
+}
