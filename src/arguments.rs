@@ -48,7 +48,9 @@ pub fn dimension(argument: &str, value: &Value, max: u32) -> Result<u32, Argumen
     }
 }
 
-/// Validates a frame time in seconds: a finite number; `undefined` means 0.
+/// Validates a frame time in seconds: a finite number (any size: the
+/// chain reduces it modulo [`crate::chain::TIME_PERIOD_SECONDS`]);
+/// `undefined` means 0.
 pub fn time(value: &Value) -> Result<f64, ArgumentError> {
     match value {
         Value::Undefined => Ok(0.0),

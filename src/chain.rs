@@ -275,7 +275,7 @@ impl Chain {
         };
         let passes = self.passes();
         for pass in passes {
-            pass.prepare(&gpu.queue, &built.frame.info, time_seconds as f32);
+            pass.prepare(&gpu.queue, &built.frame.info, shader_time(time_seconds));
         }
         let timing = built.timing.as_ref();
         for (index, step) in built.frame.steps.iter().enumerate() {
@@ -398,4 +398,28 @@ impl Chain {
 /// web). Objects created once (pipelines, textures) always keep theirs.
 pub fn per_frame_label(label: &str) -> Option<&str> {
     cfg!(debug_assertions).then_some(label)
+}
+
+/// The period, in seconds, of the time the shaders see: about 4.5 hours.
+/// Shaders take time as an `f32`, whose step grows with its size; the page
+/// clock (an `f64`) is reduced to this period first, so the step stays
+/// under a millisecond (2⁻¹⁰ s at most) however long a page runs, and any
+/// finite time, however large, renders. Animations jump once per period.
+pub const TIME_PERIOD_SECONDS: f64 = 16384.0;
+
+/// The shaders' time for a frame at `seconds`: `seconds` modulo
+/// [`TIME_PERIOD_SECONDS`] (from 0, also for negative times), reduced in
+/// `f64` before it is narrowed. A non-finite time gives 0; the JS boundary
+/// refuses it before it gets here.
+pub fn shader_time(seconds: f64) -> f32 {
+    if !seconds.is_finite() {
+        return 0.0;
+    }
+    let t = seconds.rem_euclid(TIME_PERIOD_SECONDS) as f32;
+    // Just below the period (tiny negative times) rounds up to it.
+    if t >= TIME_PERIOD_SECONDS as f32 {
+        0.0
+    } else {
+        t
+    }
 }

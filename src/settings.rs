@@ -9,7 +9,7 @@ use crate::options::{BloomOptions, Msaa, OptionError, Options, Resolve, Tonemapp
 pub struct ChainSettings {
     pub msaa: Msaa,
     pub resolve: Resolve,
-    pub exposure: f32,
+    pub exposure: f64,
     pub tonemapper: Tonemapper,
     pub dither: bool,
     pub bloom: BloomOptions,
@@ -27,7 +27,7 @@ pub struct FrameShape {
     pub resolve: Resolve,
     /// Blur, levels, iterations, and the radius (its bits: the upsample is
     /// specialised for radii up to 1).
-    pub bloom: Option<(crate::options::BlurMode, u32, u32, u32)>,
+    pub bloom: Option<(crate::options::BlurMode, u32, u32, u64)>,
     pub tonemapper: Tonemapper,
     pub dither: bool,
 }

@@ -58,7 +58,7 @@ fn frame(h: &Headless, t: f64) -> Image {
 
 /// Float options for measuring light: rgba16float output, extended range
 /// (nothing clamped), no curve, no MSAA, no dither, bloom on.
-fn measuring(intensity: f32, blur: BlurMode) -> Options {
+fn measuring(intensity: f64, blur: BlurMode) -> Options {
     let mut o = predictable(AlphaMode::Opaque, ToneMapping::Extended);
     o.canvas.format = afterglow::options::CanvasFormat::Rgba16Float;
     o.bloom.enabled = true;

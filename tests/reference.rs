@@ -197,7 +197,7 @@ fn content() -> Content {
     })
 }
 
-fn render(out: Out, t: Tonemapper, exposure: f32) -> Image {
+fn render(out: Out, t: Tonemapper, exposure: f64) -> Image {
     let gpu =
         pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter (lavapipe: mesa-vulkan-drivers)");
     let mut o = Options::PREDICTABLE;
@@ -244,12 +244,12 @@ fn render(out: Out, t: Tonemapper, exposure: f32) -> Image {
 
 /// Compares every pixel with the model; returns the largest error, in
 /// 8-bit steps.
-fn compare(out: Out, t: Tonemapper, exposure: f32) -> f64 {
+fn compare(out: Out, t: Tonemapper, exposure: f64) -> f64 {
     let img = render(out, t, exposure);
     let mut worst: f64 = 0.0;
     for y in 0..img.height {
         for x in 0..img.width {
-            let want = model(input(x, y), exposure as f64, t, out);
+            let want = model(input(x, y), exposure, t, out);
             let got = img.rgba_f32(x, y);
             for c in 0..4 {
                 let (g, w) = (got[c] as f64, want[c]);

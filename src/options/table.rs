@@ -9,26 +9,6 @@ use super::types::{
     AlphaMode, BlurMode, CanvasFormat, ColorSpace, Msaa, Options, Resolve, ToneMapping, Tonemapper,
 };
 
-/// The nearest `f64` that prints like the `f32` does: `0.6`, not
-/// `0.6000000238418579`.
-/// Found without float formatting or parsing (each costs kilobytes of
-/// wasm): the fewest decimals whose value rounds back to the same `f32`.
-fn shortest(v: f32) -> f64 {
-    let wide = v as f64;
-    if !wide.is_finite() {
-        return wide;
-    }
-    let mut scale = 1.0f64;
-    for _ in 0..12 {
-        let candidate = (wide * scale).round() / scale;
-        if candidate as f32 == v {
-            return candidate;
-        }
-        scale *= 10.0;
-    }
-    wide
-}
-
 macro_rules! choice {
     ($t:ident, $($f:ident).+) => {
         Access {
@@ -54,8 +34,8 @@ macro_rules! flag {
 macro_rules! number {
     ($($f:ident).+) => {
         Access {
-            get: |o| Literal::Num(shortest(o.$($f).+)),
-            set: |o, v| o.$($f).+ = v.num() as f32,
+            get: |o| Literal::Num(o.$($f).+),
+            set: |o, v| o.$($f).+ = v.num(),
         }
     };
 }

@@ -134,14 +134,14 @@ pub enum BlurMode {
 pub struct BloomOptions {
     pub enabled: bool,
     /// Luminance above which light blooms, in scene units (after exposure).
-    pub threshold: f32,
+    pub threshold: f64,
     /// Softness of the threshold, 0 (hard) to 1.
-    pub knee: f32,
+    pub knee: f64,
     /// How much of the blurred light is added back.
-    pub intensity: f32,
+    pub intensity: f64,
     /// Spread of the blur, relative to the default. Independent of
     /// resolution and devicePixelRatio.
-    pub radius: f32,
+    pub radius: f64,
     /// Most mip levels the chain may use (a cost cap).
     pub levels: u32,
     pub blur: BlurMode,
@@ -158,14 +158,14 @@ pub struct Options {
     pub msaa: Msaa,
     pub resolve: Resolve,
     /// Multiplier applied to the scene before bloom and tonemapping.
-    pub exposure: f32,
+    pub exposure: f64,
     pub tonemapper: Tonemapper,
     /// Adds sub-quantum noise before 8-bit output to break up banding.
     pub dither: bool,
     pub bloom: BloomOptions,
     /// Size of the offscreen targets relative to the canvas; the composite
     /// pass rescales.
-    pub render_scale: f32,
+    pub render_scale: f64,
     /// Keep the canvas at its displayed size in device pixels
     /// (ResizeObserver on `device-pixel-content-box`).
     pub auto_resize: bool,

@@ -90,7 +90,7 @@ enum Stage {
 /// The upsample tent's offsets in texels of each source mip: half a texel
 /// at radius 1, so neighbouring levels blend smoothly.
 fn tent_radius(b: &crate::options::BloomOptions) -> f32 {
-    0.5 * b.radius
+    0.5 * b.radius as f32
 }
 
 /// `EXTRACT` in bloom.wgsl: the base is exactly half the frame.
@@ -350,13 +350,14 @@ impl Pass for BloomPass {
         let b = &settings.bloom;
         let plan = plan(info.size, b.levels);
         let params = BloomParams {
-            threshold: b.threshold,
-            knee: b.threshold * b.knee,
-            exposure: settings.exposure,
+            threshold: b.threshold as f32,
+            knee: (b.threshold * b.knee) as f32,
+            exposure: settings.exposure as f32,
             radius: tent_radius(b),
             // Gaussian tap spacing: 4 texels of a reference-height base, and
             // never under one texel (below that the kernel degenerates).
-            gauss_step: (b.radius * 4.0 * plan.size.1 as f32 / REFERENCE_HEIGHT as f32).max(1.0),
+            gauss_step: (b.radius as f32 * 4.0 * plan.size.1 as f32 / REFERENCE_HEIGHT as f32)
+                .max(1.0),
             _pad0: 0.0,
             extract_scale: [
                 info.size.0 as f32 / plan.size.0 as f32,

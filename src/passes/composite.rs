@@ -184,11 +184,11 @@ impl Pass for CompositePass {
         info: &FrameInfo,
     ) {
         let params = CompositeParams {
-            exposure: settings.exposure,
+            exposure: settings.exposure as f32,
             bloom_scale: if info.bloom_levels == 0 {
                 0.0
             } else {
-                settings.bloom.intensity / info.bloom_levels as f32
+                (settings.bloom.intensity / info.bloom_levels as f64) as f32
             },
         };
         queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));

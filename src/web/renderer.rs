@@ -411,12 +411,12 @@ fn new_chain(
 
 /// The offscreen size for a canvas size and render scale: at least 1×1
 /// (unless the canvas is 0), at most the device limit.
-fn scaled(size: (u32, u32), scale: f32, max: u32) -> (u32, u32) {
+fn scaled(size: (u32, u32), scale: f64, max: u32) -> (u32, u32) {
     let s = |v: u32| {
         if v == 0 {
             0
         } else {
-            ((v as f32 * scale).round() as u32).clamp(1, max)
+            ((v as f64 * scale).round() as u32).clamp(1, max)
         }
     };
     (s(size.0), s(size.1))
