@@ -5,7 +5,8 @@
 //!   software Vulkan, and package.json's npm tools: binaryen's wasm-opt,
 //!   playwright-core and pngjs).
 //! - `build`  builds the web package as `wasm-pack.toml` says.
-//! - `serve`  set-up, build, then serves `www/` on 127.0.0.1.
+//! - `serve`  checks the port is free, set-up, build, then serves `www/` on
+//!   127.0.0.1:8000 (`--port N` for another port).
 //! - `test`   set-up, then every test: native (lavapipe), browser
 //!   (wasm-pack test in headless Chromium) and end-to-end (the served demo).
 //! - `size`   builds and prints the package's size (wasm and JS glue), raw
@@ -227,6 +228,7 @@ fn serve_command(root: &Path, args: &[String]) -> Result<()> {
             .map_err(|_| format!("--port expects a number, got '{value}'"))?,
         _ => return Err("usage: cargo xtask serve [--port N]".into()),
     };
+    serve::check_port(port)?;
     setup::ensure(root, setup::Need::Build)?;
     build(root)?;
     let server = serve::Server::start(&root.join("www"), port)?;

@@ -24,6 +24,22 @@ pub struct Server {
     thread: Option<JoinHandle<()>>,
 }
 
+/// Fails at once, with what to do, when `port` on 127.0.0.1 is taken, so
+/// that `cargo xtask serve` says so before a build of a minute.
+pub fn check_port(port: u16) -> Result<()> {
+    match TcpListener::bind(("127.0.0.1", port)) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => Err(format!(
+            "port {port} on 127.0.0.1 is already in use (another `cargo xtask serve`?). \
+             Stop that server, or pick another port: cargo xtask serve --port {}",
+            port.wrapping_add(1).max(1024)
+        )),
+        Err(e) => Err(format!(
+            "cannot listen on 127.0.0.1:{port}: {e}. Pick another port: cargo xtask serve --port 8080"
+        )),
+    }
+}
+
 impl Server {
     /// Starts serving `root` on 127.0.0.1:`port` (0 picks a free port).
     pub fn start(root: &Path, port: u16) -> Result<Server> {
