@@ -10,6 +10,7 @@ pub mod content;
 pub mod fixtures;
 pub mod resolve;
 pub mod scene;
+pub mod user_shader;
 
 use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo};

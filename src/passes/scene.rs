@@ -11,6 +11,7 @@
 //! depth state, since the pass always has a depth attachment.
 
 use super::content::Content;
+use super::user_shader::{emissive_pipe, UserShader};
 use super::{
     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
     uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
@@ -40,15 +41,6 @@ uniform! {
         instances: u32,
         _pad: u32,
     }
-}
-
-/// A user's shader, compiled, with its pipeline for the current sample count.
-pub struct UserShader {
-    pub source: String,
-    pub module: wgpu::ShaderModule,
-    pipe: Pipe,
-    /// The pipeline of the shader's `fn emissive`, where it defines one.
-    emissive: Option<Pipe>,
 }
 
 /// Which pipeline a content kind uses.
@@ -243,23 +235,8 @@ impl ScenePass {
             source: wgpu::ShaderSource::Wgsl(full.into()),
         });
         let pipe = self.user_pipe(gpu, &module, self.samples);
-        let emissive = super::content::defines_emissive(source).then(|| {
-            pipeline(
-                gpu,
-                &PipeDesc {
-                    label: "scene: user emissive pipeline",
-                    layout: &self.layouts.base,
-                    module: &module,
-                    vertex_entry: "vs_fullscreen",
-                    fragment_entry: "afterglow_user_emissive",
-                    color_format: HDR_FORMAT,
-                    blend: Blend::Replace,
-                    depth: None,
-                    samples: 1,
-                    constants: &[],
-                },
-            )
-        });
+        let emissive = super::content::defines_emissive(source)
+            .then(|| emissive_pipe(gpu, &self.layouts.base, &module));
         UserShader {
             source: source.to_string(),
             module,

@@ -8,7 +8,7 @@ use super::image::{self, ImageSource};
 use crate::chain::{Chain, Content};
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::passes::scene::UserShader;
+use crate::passes::user_shader::UserShader;
 
 /// Where the current content came from.
 enum Source {
