@@ -189,6 +189,12 @@ impl Gpu {
         self.lost.lock().ok().and_then(|l| l.clone())
     }
 
+    /// Tells later (after an `await`) whether this device has been lost.
+    pub fn loss_watch(&self) -> impl Fn() -> Option<String> {
+        let lost = self.lost.clone();
+        move || lost.lock().ok().and_then(|l| l.clone())
+    }
+
     /// Destroys the device (releasing its memory now rather than at GC).
     pub fn destroy(&self) {
         self.destroyed_on_purpose.store(true, Ordering::Relaxed);

@@ -6,13 +6,15 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
 
 use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::error::Error;
-use crate::options::{Allowed, Value};
+use crate::options::{Allowed, OptionError, Value};
 
 /// `target[key]`; `undefined` where reading it throws.
 pub fn get(target: &JsValue, key: &str) -> JsValue {
@@ -126,13 +128,60 @@ extern "C" {
 }
 
 /// Converts a JS value into the option parser's [`Value`] tree. Done before
-/// the renderer is borrowed: a getter or Proxy may run page code.
-pub fn to_value(v: &JsValue) -> Value {
-    to_value_depth(v, 0)
+/// the renderer is borrowed: a getter or Proxy may run page code. A getter
+/// or Proxy trap that throws is an error naming what was being read (the
+/// option's path inside an `options` argument), never a missing key.
+pub fn read_value(v: &JsValue, argument: &str) -> Result<Value, Error> {
+    read_depth(v, 0, &mut Vec::new()).map_err(|(path, e)| {
+        let what = path.join(".");
+        let message = format!("could not be read: {}", js_message(&e));
+        if argument == "options" {
+            let field = if what.is_empty() {
+                "options".into()
+            } else {
+                what
+            };
+            OptionError::new(field, Allowed::Range("a readable value".into()), message).into()
+        } else if what.is_empty() {
+            Error::argument(argument, message)
+        } else {
+            Error::argument(argument, format!("(at '{what}') {message}"))
+        }
+    })
 }
 
-fn to_value_depth(v: &JsValue, depth: u32) -> Value {
-    if v.is_undefined() {
+/// A primitive as a [`Value`] (objects are only named: nothing is read).
+fn to_value(v: &JsValue) -> Value {
+    read_depth(v, MAX_DEPTH, &mut Vec::new()).unwrap_or(Value::Other("an object".into()))
+}
+
+/// `Some("a Date")` for an object that is not a plain object (a Date, a
+/// boxed number, a Map...), judged by its `Object.prototype.toString` tag
+/// so that plain objects from another realm are plain too.
+fn not_plain(v: &JsValue) -> Result<Option<String>, JsValue> {
+    thread_local! {
+        static TO_STRING: Function = get(&get(&get(&js_sys::global(), "Object"), "prototype"), "toString")
+            .dyn_into()
+            .unwrap_or_else(|_| Function::new_no_args("return '[object Object]'"));
+    }
+    let tag = TO_STRING
+        .with(|f| f.call0(v))?
+        .as_string()
+        .unwrap_or_default();
+    let name = tag
+        .strip_prefix("[object ")
+        .and_then(|t| t.strip_suffix(']'))
+        .unwrap_or("Object");
+    Ok((name != "Object").then(|| format!("a {name}")))
+}
+
+/// Objects nested deeper than this are not read (no option is).
+const MAX_DEPTH: u32 = 4;
+
+type ReadError = (Vec<String>, JsValue);
+
+fn read_depth(v: &JsValue, depth: u32, path: &mut Vec<String>) -> Result<Value, ReadError> {
+    Ok(if v.is_undefined() {
         Value::Undefined
     } else if v.is_null() {
         Value::Null
@@ -144,26 +193,30 @@ fn to_value_depth(v: &JsValue, depth: u32) -> Value {
         Value::String(s)
     } else if v.is_function() {
         Value::Other("a function".into())
-    } else if !v.is_object() || depth >= 4 {
+    } else if !v.is_object() {
         Value::Other(format!(
             "a {}",
             v.js_typeof().as_string().unwrap_or_default()
         ))
-    } else if is_array_checked(v).unwrap_or(false) {
+    } else if is_array_checked(v).map_err(|e| (path.clone(), e))? {
         Value::Other("an array".into())
+    } else if depth >= MAX_DEPTH {
+        Value::Other("an object nested too deeply".into())
+    } else if let Some(kind) = not_plain(v).map_err(|e| (path.clone(), e))? {
+        Value::Other(kind)
     } else {
-        let Ok(keys) = keys_checked(v) else {
-            return Value::Other("an object whose keys cannot be read".into());
-        };
-        let entries = keys
-            .iter()
-            .filter_map(|k| {
-                let key = k.as_string()?;
-                Some((key.clone(), to_value_depth(&get(v, &key), depth + 1)))
-            })
-            .collect();
+        let keys = keys_checked(v).map_err(|e| (path.clone(), e))?;
+        let mut entries = Vec::new();
+        for k in keys.iter() {
+            let Some(key) = k.as_string() else { continue };
+            path.push(key.clone());
+            let value = Reflect::get(v, &k).map_err(|e| (path.clone(), e))?;
+            let value = read_depth(&value, depth + 1, path)?;
+            path.pop();
+            entries.push((key, value));
+        }
         Value::Object(entries)
-    }
+    })
 }
 
 /// Converts a [`Value`] tree into a plain JS value.
@@ -247,7 +300,15 @@ impl<T> Handle<T> {
         method: &'static str,
         f: impl FnOnce(&mut T) -> Result<R, Error>,
     ) -> Result<R, Error> {
-        let mut guard = self.0.try_borrow_mut().map_err(|_| Error::busy(method))?;
+        // Borrowed by a call that panicked (and so never returned), or by
+        // a call still running.
+        let mut guard = self.0.try_borrow_mut().map_err(|_| {
+            if panicked() {
+                Error::broken(method)
+            } else {
+                Error::busy(method)
+            }
+        })?;
         let value = guard.as_mut().ok_or(Error::destroyed(method))?;
         f(value)
     }
@@ -259,8 +320,39 @@ impl<T> Handle<T> {
     }
 
     /// Takes the state out (`destroy()`); later calls fail.
+    /// After a panic it still releases the state where the panicking call
+    /// did not hold it.
     pub fn take(&self, method: &'static str) -> Result<T, Error> {
-        let mut guard = self.0.try_borrow_mut().map_err(|_| Error::busy(method))?;
+        let mut guard = self.0.try_borrow_mut().map_err(|_| {
+            if panicked() {
+                Error::broken(method)
+            } else {
+                Error::busy(method)
+            }
+        })?;
         guard.take().ok_or(Error::destroyed(method))
     }
+}
+
+/// Set by the panic hook. A panic in wasm aborts the call where it
+/// happened: no destructor runs, so the renderer it held stays borrowed and
+/// the module's memory may be half-updated. Every later call then fails
+/// with a `StateError` whose state is `'broken'`, instead of `'busy'`
+/// forever or a wrong result.
+static PANICKED: AtomicBool = AtomicBool::new(false);
+
+pub fn panicked() -> bool {
+    PANICKED.load(Ordering::Relaxed)
+}
+
+/// Installs the panic hook once: it marks the module broken and logs the
+/// panic to the console.
+pub fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            PANICKED.store(true, Ordering::Relaxed);
+            console_error_panic_hook::hook(info);
+        }));
+    });
 }
