@@ -4,9 +4,8 @@
 //! shared-state handle, the clock, and JS `Error`s built from [`Error`]
 //! with their `name` and fields.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 use js_sys::{Array, Function, Object, Reflect};
@@ -280,78 +279,98 @@ pub fn js_error(e: &Error) -> JsValue {
 /// State shared between a JS object and the promises it returns. Each
 /// call borrows it only while it runs, never across an `await`, so
 /// `render()` keeps working while a promise waits; `None` after `destroy()`.
-pub struct Handle<T>(Rc<RefCell<Option<T>>>);
+pub struct Handle<T> {
+    state: Rc<RefCell<Option<T>>>,
+    /// Set by the panic hook when a call on this state panicked: such a
+    /// call never returns, so the state stays borrowed for good.
+    broken: Rc<Cell<bool>>,
+}
 
 impl<T> Clone for Handle<T> {
     fn clone(&self) -> Self {
-        Handle(self.0.clone())
+        Handle {
+            state: self.state.clone(),
+            broken: self.broken.clone(),
+        }
     }
+}
+
+thread_local! {
+    /// The `broken` flags of the handles whose calls are running, for the
+    /// panic hook.
+    static IN_CALL: RefCell<Vec<Rc<Cell<bool>>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl<T> Handle<T> {
     pub fn new(value: T) -> Self {
-        Handle(Rc::new(RefCell::new(Some(value))))
+        Handle {
+            state: Rc::new(RefCell::new(Some(value))),
+            broken: Rc::new(Cell::new(false)),
+        }
+    }
+
+    /// The error for a state that is borrowed: by a call that panicked
+    /// (`broken`), or by a call still running (`busy`).
+    fn unavailable(&self, method: &'static str) -> Error {
+        if self.broken.get() {
+            Error::broken(method)
+        } else {
+            Error::busy(method)
+        }
     }
 
     /// Runs `f` on the live state for JS method `method`: a state error
-    /// after `destroy()` or while another call holds it.
+    /// after `destroy()`, while another call holds it, or after a call on
+    /// it panicked.
     pub fn with<R>(
         &self,
         method: &'static str,
         f: impl FnOnce(&mut T) -> Result<R, Error>,
     ) -> Result<R, Error> {
-        // Borrowed by a call that panicked (and so never returned), or by
-        // a call still running.
-        let mut guard = self.0.try_borrow_mut().map_err(|_| {
-            if panicked() {
-                Error::broken(method)
-            } else {
-                Error::busy(method)
-            }
-        })?;
+        let mut guard = self
+            .state
+            .try_borrow_mut()
+            .map_err(|_| self.unavailable(method))?;
         let value = guard.as_mut().ok_or(Error::destroyed(method))?;
-        f(value)
+        IN_CALL.with(|c| c.borrow_mut().push(self.broken.clone()));
+        let result = f(value);
+        IN_CALL.with(|c| c.borrow_mut().pop());
+        result
     }
 
     /// Reads the live state; `None` after `destroy()` or while borrowed.
     pub fn peek<R>(&self, f: impl FnOnce(&T) -> R) -> Option<R> {
-        let guard = self.0.try_borrow().ok()?;
+        let guard = self.state.try_borrow().ok()?;
         guard.as_ref().map(f)
     }
 
     /// Takes the state out (`destroy()`); later calls fail.
-    /// After a panic it still releases the state where the panicking call
-    /// did not hold it.
     pub fn take(&self, method: &'static str) -> Result<T, Error> {
-        let mut guard = self.0.try_borrow_mut().map_err(|_| {
-            if panicked() {
-                Error::broken(method)
-            } else {
-                Error::busy(method)
-            }
-        })?;
+        let mut guard = self
+            .state
+            .try_borrow_mut()
+            .map_err(|_| self.unavailable(method))?;
         guard.take().ok_or(Error::destroyed(method))
     }
 }
 
-/// Set by the panic hook. A panic in wasm aborts the call where it
-/// happened: no destructor runs, so the renderer it held stays borrowed and
-/// the module's memory may be half-updated. Every later call then fails
-/// with a `StateError` whose state is `'broken'`, instead of `'busy'`
-/// forever or a wrong result.
-static PANICKED: AtomicBool = AtomicBool::new(false);
-
-pub fn panicked() -> bool {
-    PANICKED.load(Ordering::Relaxed)
-}
-
-/// Installs the panic hook once: it marks the module broken and logs the
+/// Installs the panic hook once. A panic in wasm aborts the call where it
+/// happened: no destructor runs, so the renderer it held stays borrowed
+/// and may be half-updated. The hook marks the renderers whose calls were
+/// running as broken: every later call on them fails with a `StateError`
+/// whose state is `'broken'`, instead of `'busy'` forever. It also logs the
 /// panic to the console.
 pub fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         std::panic::set_hook(Box::new(|info| {
-            PANICKED.store(true, Ordering::Relaxed);
+            IN_CALL.with(|c| {
+                if let Ok(running) = c.try_borrow() {
+                    for broken in running.iter() {
+                        broken.set(true);
+                    }
+                }
+            });
             console_error_panic_hook::hook(info);
         }));
     });
