@@ -157,6 +157,9 @@ pub enum StateErrorKind {
     Busy,
     /// An asynchronous call was overtaken by a later change.
     Superseded,
+    /// A call panicked (a bug in afterglow): the module's state cannot be
+    /// trusted any more, so every renderer refuses further calls.
+    Broken,
 }
 
 impl StateErrorKind {
@@ -165,6 +168,7 @@ impl StateErrorKind {
             StateErrorKind::Destroyed => "destroyed",
             StateErrorKind::Busy => "busy",
             StateErrorKind::Superseded => "superseded",
+            StateErrorKind::Broken => "broken",
         }
     }
 }
@@ -192,6 +196,11 @@ impl fmt::Display for StateError {
                 f,
                 "{method}(): the content changed (another setSceneShader, setImage, \
                  useDemoScene, or a device loss) while this call was waiting; it was not applied"
+            ),
+            StateErrorKind::Broken => write!(
+                f,
+                "{method}(): an earlier call failed inside afterglow (a bug, reported in the \
+                 console as a panic), so its state cannot be trusted; reload the page"
             ),
         }
     }
@@ -230,6 +239,13 @@ impl Error {
     pub fn destroyed(method: &'static str) -> Error {
         Error::State(StateError {
             kind: StateErrorKind::Destroyed,
+            method,
+        })
+    }
+
+    pub fn broken(method: &'static str) -> Error {
+        Error::State(StateError {
+            kind: StateErrorKind::Broken,
             method,
         })
     }

@@ -222,6 +222,12 @@ impl Gpu {
         self.lost.lock().ok().and_then(|l| l.clone())
     }
 
+    /// Tells later (after an `await`) whether this device has been lost.
+    pub fn loss_watch(&self) -> impl Fn() -> Option<String> {
+        let lost = self.lost.clone();
+        move || lost.lock().ok().and_then(|l| l.clone())
+    }
+
     /// Destroys the device (releasing its memory now rather than at GC),
     /// unless it is the caller's.
     pub fn destroy(&self) {

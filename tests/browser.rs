@@ -1968,3 +1968,4 @@ async fn zero_size_canvases_give_no_gpu_errors() {
     next_frame().await;
     assert_no_gpu_errors(&r);
 }
+mod reliability;

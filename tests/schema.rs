@@ -305,6 +305,7 @@ fn the_typescript_declarations_have_every_error() {
         StateErrorKind::Destroyed,
         StateErrorKind::Busy,
         StateErrorKind::Superseded,
+        StateErrorKind::Broken,
     ];
     let state = &interface("StateError extends Error")[2];
     let spelled: Vec<String> = states.iter().map(|s| format!("'{}'", s.as_str())).collect();

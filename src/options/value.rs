@@ -24,6 +24,11 @@ impl Value {
             Value::Null => "null".into(),
             Value::Bool(b) => b.to_string(),
             Value::Number(n) => format_number(*n),
+            // Long strings are cut, so a message stays readable.
+            Value::String(s) if s.chars().count() > 40 => {
+                let start: String = s.chars().take(32).collect();
+                format!("'{start}…' ({} characters)", s.chars().count())
+            }
             Value::String(s) => format!("'{s}'"),
             Value::Object(_) => "an object".into(),
             Value::Other(kind) => kind.clone(),

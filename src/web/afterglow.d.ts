@@ -197,8 +197,9 @@ export interface StateError extends Error {
   /** The method called, e.g. `'render'`. */
   method: string;
   /** `'destroyed'`: after `destroy()`; `'busy'`: during another call on the renderer;
-   * `'superseded'`: a `setSceneShader` overtaken by other content or a device loss. */
-  state: 'destroyed' | 'busy' | 'superseded';
+   * `'superseded'`: a `setSceneShader` overtaken by other content or a device loss;
+   * `'broken'`: an earlier call panicked inside afterglow (a bug), so no call is trusted. */
+  state: 'destroyed' | 'busy' | 'superseded' | 'broken';
 }
 
 /** The canvas could not be used (it has another kind of context, `configure()` threw). */

@@ -93,38 +93,58 @@ struct Applied {
 
 impl Canvas {
     /// Takes the canvas's `webgpu` context. Something that is not a canvas
-    /// is an argument error; a canvas that cannot give one is a canvas error.
+    /// is an argument error; a canvas that cannot give one, or that another
+    /// renderer uses, is a canvas error.
+    ///
+    /// Canvases are recognised by what they are (the browser's own `width`
+    /// getter accepts them), not by `instanceof`: a canvas from an iframe
+    /// is one, a Proxy of a canvas or an object that imitates one is not.
+    /// The context is checked the same way, so no imitation reaches wgpu.
     pub fn new(element: JsValue) -> Result<Canvas, Error> {
-        let not_canvas = || {
-            Error::argument(
+        let kind = if is_a("HTMLCanvasElement", "width", &element) {
+            "canvas"
+        } else if is_a("OffscreenCanvas", "width", &element) {
+            "OffscreenCanvas"
+        } else {
+            let got = describe(&element);
+            let got = if got.ends_with("HTMLCanvasElement") || got.ends_with("OffscreenCanvas") {
+                format!("an object that only looks like one ({got}: a Proxy or an imitation)")
+            } else {
+                got
+            };
+            return Err(Error::argument(
                 "canvas",
-                format!(
-                    "must be an HTMLCanvasElement or OffscreenCanvas, got {}",
-                    describe(&element)
-                ),
-            )
+                format!("must be an HTMLCanvasElement or OffscreenCanvas, got {got}"),
+            ));
         };
-        if !element.is_object() {
-            return Err(not_canvas());
+        let name = canvas_name(&element, kind);
+        let in_use = in_use();
+        if in_use.has(element.unchecked_ref()) {
+            return Err(Error::Canvas(format!(
+                "{name} already has a renderer; destroy() that one first (two renderers \
+                 would configure one canvas with two devices)"
+            )));
         }
-        let get_context = get(&element, "getContext")
-            .dyn_into::<js_sys::Function>()
-            .map_err(|_| not_canvas())?;
-        if get(&element, "width").as_f64().is_none() {
-            return Err(not_canvas());
-        }
-        let context = get_context
-            .call1(&element, &JsValue::from_str("webgpu"))
-            .map_err(|e| {
-                Error::Canvas(format!("getContext('webgpu') threw: {}", js_message(&e)))
+        let context =
+            super::interop::call(&element, "getContext", &[&"webgpu".into()]).map_err(|e| {
+                Error::Canvas(format!(
+                    "{name}: getContext('webgpu') threw: {}",
+                    js_message(&e)
+                ))
             })?;
         if context.is_null() || context.is_undefined() {
-            return Err(Error::Canvas(
-                "getContext('webgpu') returned null: the canvas already has another kind of \
-                 context (2d, webgl), or this browser has no WebGPU"
-                    .into(),
-            ));
+            return Err(Error::Canvas(format!(
+                "{name}: getContext('webgpu') returned null: the canvas already has another \
+                 kind of context (2d, webgl), or this browser has no WebGPU"
+            )));
         }
+        if !is_a("GPUCanvasContext", "canvas", &context) {
+            return Err(Error::Canvas(format!(
+                "{name}: getContext('webgpu') returned {}, not a GPUCanvasContext",
+                describe(&context)
+            )));
+        }
+        in_use.add(element.unchecked_ref());
         Ok(Canvas {
             element,
             context: context.unchecked_into(),
@@ -251,6 +271,51 @@ impl Canvas {
             ));
         }
         self.applied = None;
+    }
+}
+
+impl Drop for Canvas {
+    /// The canvas is free for another renderer.
+    fn drop(&mut self) {
+        in_use().delete(self.element.unchecked_ref());
+    }
+}
+
+/// The canvases that have a renderer (held weakly).
+fn in_use() -> js_sys::WeakSet {
+    thread_local! {
+        static IN_USE: js_sys::WeakSet = js_sys::WeakSet::new();
+    }
+    IN_USE.with(|set| set.clone())
+}
+
+/// How messages name a canvas: `the canvas #view`, `an OffscreenCanvas`.
+fn canvas_name(element: &JsValue, kind: &str) -> String {
+    match get(element, "id").as_string().filter(|id| !id.is_empty()) {
+        Some(id) => format!("the {kind} #{id}"),
+        None if kind == "canvas" => "the canvas (it has no id)".into(),
+        None => format!("the {kind}"),
+    }
+}
+
+/// Whether `value` is an instance of the web interface `interface`, from
+/// this realm or another: the interface's own `getter` accepts only real
+/// instances (a Proxy or an imitation makes it throw). `false` where this
+/// context has no such interface (a worker has no HTMLCanvasElement).
+fn is_a(interface: &str, getter: &str, value: &JsValue) -> bool {
+    if !value.is_object() {
+        return false;
+    }
+    let prototype = get(&get(&js_sys::global(), interface), "prototype");
+    if !prototype.is_object() {
+        return false;
+    }
+    let prototype: &Object = prototype.unchecked_ref();
+    let descriptor = Reflect::get_own_property_descriptor(prototype, &getter.into())
+        .unwrap_or(JsValue::UNDEFINED);
+    match get(&descriptor, "get").dyn_into::<js_sys::Function>() {
+        Ok(read) => read.call0(value).is_ok(),
+        Err(_) => false,
     }
 }
 

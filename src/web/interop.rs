@@ -4,15 +4,16 @@
 //! shared-state handle, the clock, and JS `Error`s built from [`Error`]
 //! with their `name` and fields.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::Once;
 
 use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::error::Error;
-use crate::options::{Allowed, Value};
+use crate::options::{Allowed, OptionError, Value};
 
 /// `target[key]`; `undefined` where reading it throws.
 pub fn get(target: &JsValue, key: &str) -> JsValue {
@@ -126,13 +127,60 @@ extern "C" {
 }
 
 /// Converts a JS value into the option parser's [`Value`] tree. Done before
-/// the renderer is borrowed: a getter or Proxy may run page code.
-pub fn to_value(v: &JsValue) -> Value {
-    to_value_depth(v, 0)
+/// the renderer is borrowed: a getter or Proxy may run page code. A getter
+/// or Proxy trap that throws is an error naming what was being read (the
+/// option's path inside an `options` argument), never a missing key.
+pub fn read_value(v: &JsValue, argument: &str) -> Result<Value, Error> {
+    read_depth(v, 0, &mut Vec::new()).map_err(|(path, e)| {
+        let what = path.join(".");
+        let message = format!("could not be read: {}", js_message(&e));
+        if argument == "options" {
+            let field = if what.is_empty() {
+                "options".into()
+            } else {
+                what
+            };
+            OptionError::new(field, Allowed::Range("a readable value".into()), message).into()
+        } else if what.is_empty() {
+            Error::argument(argument, message)
+        } else {
+            Error::argument(argument, format!("(at '{what}') {message}"))
+        }
+    })
 }
 
-fn to_value_depth(v: &JsValue, depth: u32) -> Value {
-    if v.is_undefined() {
+/// A primitive as a [`Value`] (objects are only named: nothing is read).
+fn to_value(v: &JsValue) -> Value {
+    read_depth(v, MAX_DEPTH, &mut Vec::new()).unwrap_or(Value::Other("an object".into()))
+}
+
+/// `Some("a Date")` for an object that is not a plain object (a Date, a
+/// boxed number, a Map...), judged by its `Object.prototype.toString` tag
+/// so that plain objects from another realm are plain too.
+fn not_plain(v: &JsValue) -> Result<Option<String>, JsValue> {
+    thread_local! {
+        static TO_STRING: Function = get(&get(&get(&js_sys::global(), "Object"), "prototype"), "toString")
+            .dyn_into()
+            .unwrap_or_else(|_| Function::new_no_args("return '[object Object]'"));
+    }
+    let tag = TO_STRING
+        .with(|f| f.call0(v))?
+        .as_string()
+        .unwrap_or_default();
+    let name = tag
+        .strip_prefix("[object ")
+        .and_then(|t| t.strip_suffix(']'))
+        .unwrap_or("Object");
+    Ok((name != "Object").then(|| format!("a {name}")))
+}
+
+/// Objects nested deeper than this are not read (no option is).
+const MAX_DEPTH: u32 = 4;
+
+type ReadError = (Vec<String>, JsValue);
+
+fn read_depth(v: &JsValue, depth: u32, path: &mut Vec<String>) -> Result<Value, ReadError> {
+    Ok(if v.is_undefined() {
         Value::Undefined
     } else if v.is_null() {
         Value::Null
@@ -144,26 +192,30 @@ fn to_value_depth(v: &JsValue, depth: u32) -> Value {
         Value::String(s)
     } else if v.is_function() {
         Value::Other("a function".into())
-    } else if !v.is_object() || depth >= 4 {
+    } else if !v.is_object() {
         Value::Other(format!(
             "a {}",
             v.js_typeof().as_string().unwrap_or_default()
         ))
-    } else if is_array_checked(v).unwrap_or(false) {
+    } else if is_array_checked(v).map_err(|e| (path.clone(), e))? {
         Value::Other("an array".into())
+    } else if depth >= MAX_DEPTH {
+        Value::Other("an object nested too deeply".into())
+    } else if let Some(kind) = not_plain(v).map_err(|e| (path.clone(), e))? {
+        Value::Other(kind)
     } else {
-        let Ok(keys) = keys_checked(v) else {
-            return Value::Other("an object whose keys cannot be read".into());
-        };
-        let entries = keys
-            .iter()
-            .filter_map(|k| {
-                let key = k.as_string()?;
-                Some((key.clone(), to_value_depth(&get(v, &key), depth + 1)))
-            })
-            .collect();
+        let keys = keys_checked(v).map_err(|e| (path.clone(), e))?;
+        let mut entries = Vec::new();
+        for k in keys.iter() {
+            let Some(key) = k.as_string() else { continue };
+            path.push(key.clone());
+            let value = Reflect::get(v, &k).map_err(|e| (path.clone(), e))?;
+            let value = read_depth(&value, depth + 1, path)?;
+            path.pop();
+            entries.push((key, value));
+        }
         Value::Object(entries)
-    }
+    })
 }
 
 /// Converts a [`Value`] tree into a plain JS value.
@@ -227,40 +279,99 @@ pub fn js_error(e: &Error) -> JsValue {
 /// State shared between a JS object and the promises it returns. Each
 /// call borrows it only while it runs, never across an `await`, so
 /// `render()` keeps working while a promise waits; `None` after `destroy()`.
-pub struct Handle<T>(Rc<RefCell<Option<T>>>);
+pub struct Handle<T> {
+    state: Rc<RefCell<Option<T>>>,
+    /// Set by the panic hook when a call on this state panicked: such a
+    /// call never returns, so the state stays borrowed for good.
+    broken: Rc<Cell<bool>>,
+}
 
 impl<T> Clone for Handle<T> {
     fn clone(&self) -> Self {
-        Handle(self.0.clone())
+        Handle {
+            state: self.state.clone(),
+            broken: self.broken.clone(),
+        }
     }
+}
+
+thread_local! {
+    /// The `broken` flags of the handles whose calls are running, for the
+    /// panic hook.
+    static IN_CALL: RefCell<Vec<Rc<Cell<bool>>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl<T> Handle<T> {
     pub fn new(value: T) -> Self {
-        Handle(Rc::new(RefCell::new(Some(value))))
+        Handle {
+            state: Rc::new(RefCell::new(Some(value))),
+            broken: Rc::new(Cell::new(false)),
+        }
+    }
+
+    /// The error for a state that is borrowed: by a call that panicked
+    /// (`broken`), or by a call still running (`busy`).
+    fn unavailable(&self, method: &'static str) -> Error {
+        if self.broken.get() {
+            Error::broken(method)
+        } else {
+            Error::busy(method)
+        }
     }
 
     /// Runs `f` on the live state for JS method `method`: a state error
-    /// after `destroy()` or while another call holds it.
+    /// after `destroy()`, while another call holds it, or after a call on
+    /// it panicked.
     pub fn with<R>(
         &self,
         method: &'static str,
         f: impl FnOnce(&mut T) -> Result<R, Error>,
     ) -> Result<R, Error> {
-        let mut guard = self.0.try_borrow_mut().map_err(|_| Error::busy(method))?;
+        let mut guard = self
+            .state
+            .try_borrow_mut()
+            .map_err(|_| self.unavailable(method))?;
         let value = guard.as_mut().ok_or(Error::destroyed(method))?;
-        f(value)
+        IN_CALL.with(|c| c.borrow_mut().push(self.broken.clone()));
+        let result = f(value);
+        IN_CALL.with(|c| c.borrow_mut().pop());
+        result
     }
 
     /// Reads the live state; `None` after `destroy()` or while borrowed.
     pub fn peek<R>(&self, f: impl FnOnce(&T) -> R) -> Option<R> {
-        let guard = self.0.try_borrow().ok()?;
+        let guard = self.state.try_borrow().ok()?;
         guard.as_ref().map(f)
     }
 
     /// Takes the state out (`destroy()`); later calls fail.
     pub fn take(&self, method: &'static str) -> Result<T, Error> {
-        let mut guard = self.0.try_borrow_mut().map_err(|_| Error::busy(method))?;
+        let mut guard = self
+            .state
+            .try_borrow_mut()
+            .map_err(|_| self.unavailable(method))?;
         guard.take().ok_or(Error::destroyed(method))
     }
+}
+
+/// Installs the panic hook once. A panic in wasm aborts the call where it
+/// happened: no destructor runs, so the renderer it held stays borrowed
+/// and may be half-updated. The hook marks the renderers whose calls were
+/// running as broken: every later call on them fails with a `StateError`
+/// whose state is `'broken'`, instead of `'busy'` forever. It also logs the
+/// panic to the console.
+pub fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            IN_CALL.with(|c| {
+                if let Ok(running) = c.try_borrow() {
+                    for broken in running.iter() {
+                        broken.set(true);
+                    }
+                }
+            });
+            console_error_panic_hook::hook(info);
+        }));
+    });
 }

@@ -29,7 +29,7 @@ use crate::error::Error;
 use crate::gpu::Gpu;
 use crate::options::Options;
 use crate::readback::Image;
-use interop::{js_error, to_js, to_value, Handle};
+use interop::{js_error, read_value, to_js, Handle};
 use renderer::WebRenderer;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -60,9 +60,9 @@ impl Renderer {
         canvas: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: Option<JsValue>,
     ) -> Result<Renderer, JsValue> {
-        console_error_panic_hook::set_once();
+        interop::install_panic_hook();
         let options_js = options.unwrap_or(JsValue::UNDEFINED);
-        let mut options = to_value(&options_js);
+        let mut options = js(read_value(&options_js, "options"))?;
         js(arguments::options_object(
             "options",
             &options,
@@ -92,7 +92,10 @@ impl Renderer {
         #[wasm_bindgen(js_name = timeSeconds, unchecked_optional_param_type = "number")]
         time_seconds: Option<JsValue>,
     ) -> Result<(), JsValue> {
-        let time = to_value(&time_seconds.unwrap_or(JsValue::UNDEFINED));
+        let time = js(read_value(
+            &time_seconds.unwrap_or(JsValue::UNDEFINED),
+            "timeSeconds",
+        ))?;
         let time = js(arguments::time(&time))?;
         js(recovery::render(&self.inner, time))
     }
@@ -106,8 +109,9 @@ impl Renderer {
         #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] height: JsValue,
     ) -> Result<(), JsValue> {
-        // Converted before the renderer is borrowed (see to_value).
-        let (width, height) = (to_value(&width), to_value(&height));
+        // Converted before the renderer is borrowed (see read_value).
+        let width = js(read_value(&width, "width"))?;
+        let height = js(read_value(&height, "height"))?;
         js(self.inner.with("resize", |r| {
             let max = r.gpu.max_texture_size();
             let w = arguments::dimension("width", &width, max)?;
@@ -127,7 +131,7 @@ impl Renderer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "RendererOptions")] options: JsValue,
     ) -> Result<(), JsValue> {
-        let partial = to_value(&options);
+        let partial = js(read_value(&options, "options"))?;
         js(arguments::options_object(
             "options",
             &partial,
@@ -166,14 +170,19 @@ impl Renderer {
     #[wasm_bindgen(js_name = setSceneShader, unchecked_return_type = "Promise<void>")]
     pub fn set_scene_shader(&self, wgsl: JsValue) -> js_sys::Promise {
         let inner = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let source = js(wgsl.as_string().ok_or_else(|| {
+        // Started now, not when the promise first runs: a call made right
+        // after this one must win over it.
+        let started = wgsl
+            .as_string()
+            .ok_or_else(|| {
                 Error::argument(
                     "wgsl",
                     format!("must be a string of WGSL, got {}", interop::describe(&wgsl)),
                 )
-            }))?;
-            js(shader::set_scene_shader(inner, source).await)?;
+            })
+            .and_then(|source| shader::start(&inner, source));
+        wasm_bindgen_futures::future_to_promise(async move {
+            js(shader::finish(inner, js(started)?).await)?;
             Ok(JsValue::UNDEFINED)
         })
     }
@@ -189,9 +198,8 @@ impl Renderer {
         #[wasm_bindgen(unchecked_param_type = "ImageSourceInput")] source: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ImageOptions")] options: Option<JsValue>,
     ) -> Result<(), JsValue> {
-        let gain = js(arguments::image_gain(&to_value(
-            &options.unwrap_or_default(),
-        )))?;
+        let options = js(read_value(&options.unwrap_or_default(), "options"))?;
+        let gain = js(arguments::image_gain(&options))?;
         let source = js(image::ImageSource::new(source))?;
         js(self.inner.with("setImage", |r| {
             r.content.set_image(&r.gpu, &mut r.chain, source, gain)
@@ -212,8 +220,9 @@ impl Renderer {
         #[wasm_bindgen(unchecked_optional_param_type = "TextureOptions")] options: Option<JsValue>,
     ) -> Result<(), JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
-        let bloom = js(arguments::texture_options(&to_value(&options)))?
-            .then(|| interop::get(&options, "bloom"));
+        let value = js(read_value(&options, "options"))?;
+        let bloom =
+            js(arguments::texture_options(&value))?.then(|| interop::get(&options, "bloom"));
         js(self
             .inner
             .with("setTexture", |r| r.set_texture(texture, bloom)))
@@ -247,9 +256,11 @@ impl Renderer {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "StatsOptions")] options: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let gpu = js(arguments::stats_gpu(&to_value(
+        let options = js(read_value(
             &options.unwrap_or(JsValue::UNDEFINED),
-        )))?;
+            "options",
+        ))?;
+        let gpu = js(arguments::stats_gpu(&options))?;
         js(self.inner.with("stats", |r| {
             if let Some(on) = gpu {
                 r.set_timing(on);
@@ -278,6 +289,13 @@ impl Renderer {
         self.inner.with("setContent", |r| {
             r.content.set(&r.gpu, &mut r.chain, content)
         })
+    }
+
+    /// Panics inside a call, as a bug in afterglow would (test builds only).
+    #[cfg(feature = "fixtures")]
+    pub fn panic_inside_a_call(&self) -> Result<(), Error> {
+        self.inner
+            .with("render", |_| panic!("a panic inside render()"))
     }
 
     /// The names of the passes of a frame, in order.

@@ -56,14 +56,23 @@ fn recover(handle: &Handle<WebRenderer>) -> Result<(), Error> {
     flag.set(true);
     let handle = handle.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        let requested = Gpu::request(&instance(), None).await;
+        let mut requested = Some(Gpu::request(&instance(), None).await);
         let result = handle.with("render", |r| {
-            let replaced = requested.and_then(|gpu| r.replace_device(gpu));
+            let replaced = match requested.take() {
+                Some(Ok(gpu)) => r.replace_device(gpu),
+                Some(Err(e)) => Err(e),
+                None => Ok(()),
+            };
             if replaced.is_err() {
                 r.recovery_failures += 1;
             }
             replaced
         });
+        // Destroyed (or broken) while the device was being requested: the
+        // new device is given back now, not left to the garbage collector.
+        if let Some(Ok(gpu)) = requested {
+            gpu.destroy();
+        }
         match result {
             Ok(()) => {}
             // Destroyed meanwhile: there is nothing left to recover.

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::canvas::{self, Canvas};
 use super::content::UserResources;
-use super::interop::{now_ms, object, warn, Handle};
+use super::interop::{call, now_ms, object, warn, Handle};
 use super::png;
 use super::resize_observer::AutoResize;
 use crate::chain::Chain;
@@ -299,13 +299,27 @@ impl WebRenderer {
     /// Moves everything onto a new device after the old one was lost: the
     /// canvas is configured again with it (its configuration named the old
     /// device), the chain is rebuilt and the user's content replayed.
+    /// A new device that cannot be used is destroyed at once.
     pub fn replace_device(&mut self, gpu: Gpu) -> Result<(), Error> {
         let output = *self.chain.output();
-        let mut chain = new_chain(&gpu, output, self.options, self.canvas_size)?;
-        chain.set_timing(&gpu, self.chain.timing());
-        if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
-            self.canvas.configure(&gpu, &output, &self.options.canvas)?;
-        }
+        let set_up =
+            new_chain(&gpu, output, self.options, self.canvas_size).and_then(|mut chain| {
+                chain.set_timing(&gpu, self.chain.timing());
+                if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
+                    self.canvas.configure(&gpu, &output, &self.options.canvas)?;
+                }
+                Ok(chain)
+            });
+        let chain = match set_up {
+            Ok(chain) => chain,
+            Err(e) => {
+                gpu.destroy();
+                return Err(e);
+            }
+        };
+        // The lost device's objects go with it; the device is destroyed
+        // too, so that nothing it held outlives the loss.
+        self.gpu.destroy();
         self.gpu = gpu;
         self.chain = chain;
         self.recovery_failures = 0;
@@ -387,12 +401,44 @@ impl WebRenderer {
 /// A PNG of the frame at the last frame's time, rendered again and read
 /// back from the canvas texture.
 pub async fn screenshot(handle: Handle<WebRenderer>) -> Result<JsValue, Error> {
-    let (readback, device, premultiplied) = handle.with("screenshot", |r| {
+    let (readback, device, premultiplied, lost) = handle.with("screenshot", |r| {
         let readback = r.frame_for_reading(r.last_time)?;
         let premultiplied = r.options.canvas.alpha_mode == AlphaMode::Premultiplied;
-        Ok((readback, r.gpu.device.clone(), premultiplied))
+        Ok((
+            readback,
+            r.gpu.device.clone(),
+            premultiplied,
+            r.gpu.loss_watch(),
+        ))
     })?;
-    let image = readback.read(&device).await?;
+    let image = match readback.read(&device).await {
+        Ok(image) => image,
+        // The device went away before the copy could be read: say so,
+        // rather than that mapping a buffer failed. The loss is reported a
+        // moment after the failed read, so look again after a tick.
+        Err(e) => {
+            let lost_now = || async {
+                if let Some(reason) = lost() {
+                    return Some(reason);
+                }
+                let tick = js_sys::Promise::new(&mut |resolve, _| {
+                    let global = js_sys::global();
+                    if call(&global, "setTimeout", &[&resolve, &10.into()]).is_err() {
+                        let _ = resolve.call0(&JsValue::UNDEFINED);
+                    }
+                });
+                let _ = wasm_bindgen_futures::JsFuture::from(tick).await;
+                lost()
+            };
+            return Err(match lost_now().await {
+                Some(reason) => Error::device(
+                    DeviceErrorKind::Lost,
+                    format!("{reason} (while reading a screenshot back; take it again)"),
+                ),
+                None => e,
+            });
+        }
+    };
     png::encode_png(&image, premultiplied).await
 }
 

@@ -6,21 +6,43 @@ use super::interop::Handle;
 use super::renderer::WebRenderer;
 use crate::error::{Error, ShaderError};
 
-/// Compiles `source` and shows it once it compiled.
-pub async fn set_scene_shader(handle: Handle<WebRenderer>, source: String) -> Result<(), Error> {
-    let (shader, compiled, scope, generation) = handle.with("setSceneShader", |r| {
+/// A scene shader whose compilation has started.
+pub struct Pending {
+    shader: crate::passes::user_shader::UserShader,
+    compiled: std::pin::Pin<Box<dyn std::future::Future<Output = wgpu::CompilationInfo>>>,
+    scope: std::pin::Pin<Box<dyn std::future::Future<Output = Option<wgpu::Error>>>>,
+    generation: u64,
+    source: String,
+}
+
+/// Starts compiling `source`, synchronously: the content's generation is
+/// taken now, so content set after this call (even before its promise
+/// runs) wins over it.
+pub fn start(handle: &Handle<WebRenderer>, source: String) -> Result<Pending, Error> {
+    handle.with("setSceneShader", |r| {
         let generation = r.content.supersede();
         let scope = r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let shader = r.chain.prepare_shader(&r.gpu, &source);
-        let compiled = shader.module.get_compilation_info();
-        Ok((shader, compiled, scope.pop(), generation))
-    })?;
-    let info = compiled.await;
-    let scope_error = scope.await;
-    compile_result(&info, scope_error.as_ref(), &source)?;
+        let compiled = Box::pin(shader.module.get_compilation_info());
+        Ok(Pending {
+            shader,
+            compiled,
+            scope: Box::pin(scope.pop()),
+            generation,
+            source,
+        })
+    })
+}
+
+/// Waits for the compilation and shows the shader, unless other content
+/// came since [`start`].
+pub async fn finish(handle: Handle<WebRenderer>, pending: Pending) -> Result<(), Error> {
+    let info = pending.compiled.await;
+    let scope_error = pending.scope.await;
+    compile_result(&info, scope_error.as_ref(), &pending.source)?;
     handle.with("setSceneShader", |r| {
         r.content
-            .install_shader(&r.gpu, &mut r.chain, shader, generation)
+            .install_shader(&r.gpu, &mut r.chain, pending.shader, pending.generation)
     })
 }
 
