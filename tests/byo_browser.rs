@@ -199,7 +199,12 @@ async fn bind_groups_are_made_only_when_the_texture_changes() {
         red(&img, 48, 48) > 1.0,
         "the smaller texture fills the canvas"
     );
-    check_halo(&img, 48, "scaled texture");
+    // One texel covers 2×2 output pixels here: the halo is centred
+    // between pixels, so only its presence is checked.
+    assert!(
+        red(&img, 56, 48) > 1e-3 && red(&img, 40, 48) > 1e-3,
+        "no halo when scaled"
+    );
     assert_no_gpu_errors(&r);
 }
 

@@ -231,7 +231,7 @@ fn serve_command(root: &Path, args: &[String]) -> Result<()> {
     serve::check_port(port)?;
     setup::ensure(root, setup::Need::Build)?;
     build(root)?;
-    let server = serve::Server::start(&root.join("www"), port)?;
+    let server = serve::Server::start(&root.join("www"), port, www_mounts(root))?;
     println!(
         "serving {} at http://{}/ (Ctrl-C to stop)",
         root.join("www").display(),
@@ -239,6 +239,12 @@ fn serve_command(root: &Path, args: &[String]) -> Result<()> {
     );
     server.join();
     Ok(())
+}
+
+/// What `www/` pages load from outside `www/`: three.js's build (a dev
+/// dependency in `package.json`) for the three.js integration page.
+fn www_mounts(root: &Path) -> Vec<serve::Mount> {
+    vec![("/vendor/three/", root.join("node_modules/three/build"))]
 }
 
 fn test(root: &Path, args: &[String]) -> Result<()> {
@@ -268,7 +274,7 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     }
     if want("e2e") {
         build(root)?;
-        let server = serve::Server::start(&root.join("www"), 0)?;
+        let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
         let url = format!("http://{}/", server.addr());
         run(Command::new("node")
             .current_dir(root)

@@ -1,5 +1,6 @@
 //! A static file server for one folder (`www/`, or the repository root for
-//! the benchmark) on 127.0.0.1, with the MIME types a WebGPU page needs
+//! the benchmark) on 127.0.0.1, plus folders mounted under a URL prefix
+//! (three.js from `node_modules/` for the integration page), with the MIME types a WebGPU page needs
 //! (`application/wasm` lets the browser stream-compile).
 //!
 //! One thread per connection and one response per connection
@@ -17,6 +18,10 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::Result;
+
+/// A folder served under a URL prefix (`/vendor/three/`) instead of from
+/// the root.
+pub type Mount = (&'static str, PathBuf);
 
 pub struct Server {
     addr: SocketAddr,
@@ -42,25 +47,26 @@ pub fn check_port(port: u16) -> Result<()> {
 
 impl Server {
     /// Starts serving `root` on 127.0.0.1:`port` (0 picks a free port).
-    pub fn start(root: &Path, port: u16) -> Result<Server> {
-        Server::start_with(root, port, false)
+    /// `mounts` answer the URLs under their prefix.
+    pub fn start(root: &Path, port: u16, mounts: Vec<Mount>) -> Result<Server> {
+        Server::start_with(root, port, false, mounts)
     }
 
     /// As `start`, with every response cross-origin isolated (COOP
     /// `same-origin`, COEP `require-corp`): the benchmark pages need it for
     /// `performance.now()` finer than 100 µs.
     pub fn start_isolated(root: &Path, port: u16) -> Result<Server> {
-        Server::start_with(root, port, true)
+        Server::start_with(root, port, true, Vec::new())
     }
 
-    fn start_with(root: &Path, port: u16, isolated: bool) -> Result<Server> {
+    fn start_with(root: &Path, port: u16, isolated: bool, mounts: Vec<Mount>) -> Result<Server> {
         let listener = TcpListener::bind(("127.0.0.1", port))
             .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
         let addr = listener
             .local_addr()
             .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
         let stop = Arc::new(AtomicBool::new(false));
-        let root = Arc::new(root.to_path_buf());
+        let root = Arc::new((root.to_path_buf(), mounts));
         let stopping = stop.clone();
         let thread = std::thread::spawn(move || {
             for stream in listener.incoming() {
@@ -72,7 +78,7 @@ impl Server {
                 let root = root.clone();
                 std::thread::spawn(move || {
                     // The browser sees a reset connection; nothing to do here.
-                    let _ = respond(&root, stream, isolated);
+                    let _ = respond(&root.0, &root.1, stream, isolated);
                 });
             }
         });
@@ -104,7 +110,12 @@ impl Drop for Server {
 }
 
 /// Reads one request (its line and headers) and answers it, then closes.
-fn respond(root: &Path, mut stream: TcpStream, isolated: bool) -> std::io::Result<()> {
+fn respond(
+    root: &Path,
+    mounts: &[Mount],
+    mut stream: TcpStream,
+    isolated: bool,
+) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -119,7 +130,10 @@ fn respond(root: &Path, mut stream: TcpStream, isolated: bool) -> std::io::Resul
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
     let url_path = target.split(['?', '#']).next().unwrap_or("/");
     let file = match method {
-        "GET" | "HEAD" => resolve(root, url_path)
+        "GET" | "HEAD" => mounts
+            .iter()
+            .find_map(|(prefix, dir)| url_path.strip_prefix(prefix).map(|rest| (dir, rest)))
+            .map_or_else(|| resolve(root, url_path), |(dir, rest)| resolve(dir, rest))
             .and_then(|path| std::fs::read(&path).ok().map(|bytes| (path, bytes))),
         _ => None,
     };
