@@ -6,7 +6,11 @@
 // with no tonemapper and with ACES. `cargo xtask bench --dot` serves the
 // repository root and runs this with BENCH_URL set:
 //
-//   node bench/dot.mjs [--frames N] [--shots DIR]
+//   node bench/dot.mjs [--frames N] [--shots DIR] [--before URL]
+//
+// `--before /path/to/afterglow.js` adds a column for another build of the
+// package served at that path (an earlier one, for a before/after
+// comparison in the same run).
 //
 // Per frame: a screenshot of the canvas; the halo is the sum over the
 // annulus 3–30 px around the dot's centre of the mean of R, G and B, once
@@ -24,13 +28,13 @@ import { PNG } from 'pngjs';
 import { DOT, dotCentre } from './scene.js';
 import { PAGES, baseUrl, launch, openPage, pkgVersion } from './browser.mjs';
 
-const usage = 'usage: node bench/dot.mjs [--frames N] [--shots DIR]';
+const usage = 'usage: node bench/dot.mjs [--frames N] [--shots DIR] [--before URL]';
 const RADIANCES = [15, 30];
 const TONEMAPPERS = ['none', 'aces'];
 const ANNULUS = [3, 30];
 
 function parseArgs(argv) {
-  const opts = { frames: 24, shots: null };
+  const opts = { frames: 24, shots: null, before: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = argv[i + 1];
@@ -41,6 +45,9 @@ function parseArgs(argv) {
       i += 1;
     } else if (a === '--shots' && value) {
       opts.shots = value;
+      i += 1;
+    } else if (a === '--before' && value) {
+      opts.before = value;
       i += 1;
     } else {
       throw new Error(`unknown argument '${a}'\n${usage}`);
@@ -106,6 +113,11 @@ function steadiness(frames, key = 'halo') {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  // Each column: a page, its name, and what it adds to the URL.
+  const columns = PAGES.map((p) => ({ ...p, key: p.id, extra: {} }));
+  if (opts.before) {
+    columns.unshift({ ...PAGES[0], key: 'before', name: 'afterglow (before)', extra: { pkg: opts.before } });
+  }
   if (opts.shots) mkdirSync(opts.shots, { recursive: true });
   const base = baseUrl();
   const config = { width: DOT.width, height: DOT.height, msaa: 1 };
@@ -121,8 +133,8 @@ async function main() {
       results[tonemapper] = {};
       for (const radiance of RADIANCES) {
         results[tonemapper][radiance] = {};
-        for (const page of PAGES) {
-          const query = { scene: 'dot', radiance, tonemapper };
+        for (const page of columns) {
+          const query = { scene: 'dot', radiance, tonemapper, ...page.extra };
           const { tab, problems, fail } = await openPage(browser, base, page, config, query);
           const frames = [];
           for (let i = 0; i < opts.frames; i++) {
@@ -140,7 +152,7 @@ async function main() {
               throw fail(`the screenshot is ${png.width}×${png.height}, not ${DOT.width}×${DOT.height}`);
             }
             if (opts.shots && (i === 0 || i === opts.frames - 1)) {
-              writeFileSync(join(opts.shots, `dot-${page.id}-${tonemapper}-${radiance}-${i}.png`), shot);
+              writeFileSync(join(opts.shots, `dot-${page.key}-${tonemapper}-${radiance}-${i}.png`), shot);
             }
             const { halo, encoded, peak, centre } = measure(png, i);
             // The screenshot shows this frame: the pixel under the dot's
@@ -153,7 +165,7 @@ async function main() {
             frames.push({ halo, encoded, lit: litPixels(i) });
           }
           await tab.close();
-          results[tonemapper][radiance][page.id] = frames;
+          results[tonemapper][radiance][page.key] = frames;
           const s = steadiness(frames);
           const e = steadiness(frames, 'encoded');
           log(`${tonemapper}, radiance ${radiance}: ${page.name} halo per lit pixel ${s.mean.toFixed(3)}, variation ${s.cv.toFixed(3)}; `
@@ -162,28 +174,28 @@ async function main() {
       }
     }
     const minutes = ((Date.now() - started) / 60000).toFixed(1);
-    console.log(report(results, opts, browser.version(), minutes));
+    console.log(report(results, columns, opts, browser.version(), minutes));
   } finally {
     await browser.close();
   }
 }
 
-function report(results, opts, version, minutes) {
+function report(results, columns, opts, version, minutes) {
   const lines = [];
   const [low, high] = RADIANCES;
-  lines.push(`| tonemapper, halo in | measure | ${PAGES.map((p) => p.name).join(' | ')} |`);
-  lines.push(`|---|---|${PAGES.map(() => '---:').join('|')}|`);
+  lines.push(`| tonemapper, halo in | measure | ${columns.map((p) => p.name).join(' | ')} |`);
+  lines.push(`|---|---|${columns.map(() => '---:').join('|')}|`);
   for (const tonemapper of TONEMAPPERS) {
     for (const [key, unit, digits] of [['halo', 'linear light', 3], ['encoded', '8-bit values', 1]]) {
       for (const radiance of RADIANCES) {
-        const cells = PAGES.map((p) => {
-          const s = steadiness(results[tonemapper][radiance][p.id], key);
+        const cells = columns.map((p) => {
+          const s = steadiness(results[tonemapper][radiance][p.key], key);
           return `${s.mean.toFixed(digits)}, **${s.cv.toFixed(3)}**`;
         });
         lines.push(`| ${tonemapper}, ${unit} | radiance ${radiance}: halo per lit pixel, **variation** | ${cells.join(' | ')} |`);
       }
-      const ratios = PAGES.map((p) => {
-        const total = (r) => results[tonemapper][r][p.id].reduce((a, f) => a + f[key], 0);
+      const ratios = columns.map((p) => {
+        const total = (r) => results[tonemapper][r][p.key].reduce((a, f) => a + f[key], 0);
         return `**${(total(high) / total(low)).toFixed(2)}**`;
       });
       lines.push(`| ${tonemapper}, ${unit} | halo at ${high} ÷ at ${low} | ${ratios.join(' | ')} |`);
