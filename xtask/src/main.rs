@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         _ => {
             eprintln!(
                 "usage: cargo xtask <setup | build | serve [--port N] | test [native|browser|e2e] | size \
-                 | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N]>"
+                 | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N] [--before URL]>"
             );
             return ExitCode::from(2);
         }
