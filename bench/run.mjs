@@ -10,18 +10,12 @@
 // bloomed frame (a bright disc centre, a halo above the background), then
 // measures them round-robin, a different page first in every round, so
 // that drift of the shared machine spreads over all of them.
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { DISCS } from './scene.js';
+import { PAGES, baseUrl, label, launch, median, openPage as open, pkgVersion as pkg } from './browser.mjs';
 
-const PAGES = [
-  { id: 'afterglow', name: 'afterglow' },
-  { id: 'three-webgl', name: 'three.js WebGL' },
-  { id: 'postprocessing', name: 'postprocessing' },
-  { id: 'three-webgpu', name: 'three.js WebGPU' },
-];
 const REFERENCE = 'three-webgl';
 
 const usage = 'usage: node bench/run.mjs [--quick] [--frames N] [--rounds N] [--cpu-calls N] [--shots DIR]';
@@ -61,44 +55,13 @@ const CONFIGS = [
   { width: 1280, height: 720, msaa: 4 },
 ];
 const CPU_CONFIG = { width: 64, height: 64, msaa: 1 };
-const label = (c) => `${c.width}×${c.height} msaa ${c.msaa}`;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/** Opens one page at `config`, waits for its module, sets it up and warms it. */
+/** Opens one page at `config`; timers must be fine-grained for timing. */
 async function openPage(browser, base, page, config) {
-  const tab = await browser.newPage({
-    viewport: { width: Math.max(config.width, 200), height: Math.max(config.height, 200) },
-    deviceScaleFactor: 1,
-  });
-  const problems = [];
-  tab.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
-  tab.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  tab.on('crash', () => problems.push('the page crashed'));
-  const loadStart = Date.now();
-  const fail = (what) => new Error(`${page.name} (${label(config)}): ${what}${problems.length ? `\n  ${problems.join('\n  ')}` : ''}`);
-  await tab.goto(new URL(`bench/pages/${page.id}.html`, base).href, { waitUntil: 'domcontentloaded', timeout: 120_000 });
-  const deadline = Date.now() + 120_000;
-  while (!(await tab.evaluate(() => window.benchReady === true))) {
-    if (problems.length) throw fail('the page failed to load');
-    if (Date.now() > deadline) throw fail('the page did not become ready in 120 s');
-    await tab.waitForTimeout(100);
-  }
-  try {
-    await tab.evaluate(async (c) => { await window.setup(c); window.frame(0); await window.sync(); }, config);
-  } catch (e) {
-    throw fail(`setup or first frame threw: ${e.message}`);
-  }
-  if (problems.length) throw fail('errors during setup');
-  const info = await tab.evaluate(() => ({ ...window.info, isolated: window.crossOriginIsolated }));
-  info.readyMs = Date.now() - loadStart;
+  const opened = await open(browser, base, page, config);
   // Without cross-origin isolation performance.now() is coarsened to 100 µs.
-  if (!info.isolated) problems.push('the page is not cross-origin isolated: timers are coarse');
-  return { tab, problems, fail, info };
+  if (!opened.info.isolated) opened.problems.push('the page is not cross-origin isolated: timers are coarse');
+  return opened;
 }
 
 /** The mean of the largest channel over a 5×5 box around (u, v). */
@@ -141,15 +104,11 @@ async function checkFrame(opened, config, page, shots) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const base = process.env.BENCH_URL ?? 'http://127.0.0.1:8000/';
-  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  const flags = JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
-    ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
+  const base = baseUrl();
   if (opts.shots) mkdirSync(opts.shots, { recursive: true });
-  const pkg = (name) => JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url))).version;
 
   const started = Date.now();
-  const browser = await chromium.launch({ executablePath, args: flags, headless: true });
+  const browser = await launch();
   const log = (s) => process.stderr.write(`${s}\n`);
   log(`Chromium ${browser.version()}, three ${pkg('three')}, postprocessing ${pkg('postprocessing')}; `
     + `${opts.rounds} round(s) of ${opts.frames} frame(s), ${opts.cpuCalls} calls for CPU time`);

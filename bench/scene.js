@@ -47,15 +47,6 @@ ${discCalls('vec2f', 'vec3f')}
   return vec4f(c, 1.0);
 }`;
 
-/** afterglow's setSceneShader source. */
-export const WGSL_AFTERGLOW = `${WGSL_DISC}
-
-${WGSL_SCENE}
-
-fn scene(uv: vec2f, time: f32) -> vec4f {
-  return bench_scene(uv, time, resolution());
-}`;
-
 /** GLSL ES 3.00 (three.js RawShaderMaterial, GLSL3): a full-screen quad. */
 export const GLSL_VERTEX = `precision highp float;
 in vec3 position;
@@ -80,4 +71,57 @@ void main() {
   float drift = 0.02 * sin(time);
 ${discCalls('vec2', 'vec3')}
   fragColor = vec4(c, 1.0);
+}`;
+
+// The small-light scene (bench/dot.mjs; the same dot as the tests'
+// tests/common/dot.rs): black, and one dot of radius 0.8 px and linear
+// radiance `radiance` whose centre moves from (160, 90) px by (0.37, 0.23)
+// px per unit of time, so frame i (time i) lights 1 to 4 pixels depending
+// on where it falls on the grid. Pixel centres are lit, not antialiased.
+export const DOT = { width: 320, height: 180, start: [160, 90], step: [0.37, 0.23], radius: 0.8 };
+
+/** Centre of the dot at time t, in pixels (y down). */
+export const dotCentre = (t) => [DOT.start[0] + DOT.step[0] * t, DOT.start[1] + DOT.step[1] * t];
+
+/** WGSL: the dot, with bench_scene's signature. */
+export const wgslDot = (radiance) => `fn bench_scene(uv: vec2f, time: f32, res: vec2f) -> vec4f {
+  let c = vec2f(${f(DOT.start[0])}, ${f(DOT.start[1])}) + time * vec2f(${f(DOT.step[0])}, ${f(DOT.step[1])});
+  let lit = length(uv * res - c) <= ${f(DOT.radius)};
+  return select(vec4f(0.0, 0.0, 0.0, 1.0), vec4f(vec3f(${f(radiance)}), 1.0), lit);
+}`;
+
+/** GLSL ES 3.00: the dot, as GLSL_FRAGMENT's main. */
+export const glslDot = (radiance) => `precision highp float;
+uniform float time;
+uniform vec2 res;
+in vec2 vUv;
+out vec4 fragColor;
+void main() {
+  vec2 c = vec2(${f(DOT.start[0])}, ${f(DOT.start[1])}) + time * vec2(${f(DOT.step[0])}, ${f(DOT.step[1])});
+  bool lit = length(vUv * res - c) <= ${f(DOT.radius)};
+  fragColor = lit ? vec4(vec3(${f(radiance)}), 1.0) : vec4(0.0, 0.0, 0.0, 1.0);
+}`;
+
+/** What a page draws, from its URL: `?scene=discs` (the default) or
+ * `?scene=dot&radiance=R`, and `tonemapper=aces` (the default) or `none`.
+ * Refuses anything else, naming the parameter and what it takes. */
+export function pageContent(search = globalThis.location?.search ?? '') {
+  const q = new URLSearchParams(search);
+  const scene = q.get('scene') ?? 'discs';
+  const tonemapper = q.get('tonemapper') ?? 'aces';
+  if (!['discs', 'dot'].includes(scene)) throw new Error(`scene: '${scene}' is not 'discs' or 'dot'`);
+  if (!['aces', 'none'].includes(tonemapper)) throw new Error(`tonemapper: '${tonemapper}' is not 'aces' or 'none'`);
+  if (scene === 'discs') {
+    return { scene, tonemapper, wgsl: WGSL_SCENE, wgslNeedsDisc: true, glsl: GLSL_FRAGMENT };
+  }
+  const radiance = Number(q.get('radiance') ?? 30);
+  if (!(radiance > 0 && radiance < 1e6)) throw new Error(`radiance: '${q.get('radiance')}' is not a number above 0 and below 1e6`);
+  return { scene, tonemapper, radiance, wgsl: wgslDot(radiance), wgslNeedsDisc: false, glsl: glslDot(radiance) };
+}
+
+/** afterglow's setSceneShader source for a page's content. */
+export const afterglowSource = (content) => `${content.wgslNeedsDisc ? `${WGSL_DISC}\n\n` : ''}${content.wgsl}
+
+fn scene(uv: vec2f, time: f32) -> vec4f {
+  return bench_scene(uv, time, resolution());
 }`;

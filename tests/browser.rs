@@ -746,6 +746,55 @@ async fn one_nan_pixel_does_not_spread() {
     }
 }
 
+/// A single extreme pixel (1e4, 1e6, 1e30) is contained like NaN and Inf:
+/// finite everywhere, and its bloom outside the 3×3 around it within 2.05×
+/// a pixel's at the bright extract's soft ceiling (1000), for both blurs.
+/// Values past the f16 HDR target's range are stored as Inf or as 65504,
+/// as the implementation chooses (SwiftShader: Inf, which the NaN/Inf
+/// guard removes; lavapipe: 65504, which the ceiling bounds); measured
+/// here: 1e4 blooms 1.8× a pixel of 1000, 1e6 and 1e30 not at all.
+#[wasm_bindgen_test]
+async fn an_extreme_pixel_is_bounded_by_the_ceiling() {
+    for blur in ["mip", "gaussian"] {
+        let options = measuring(&format!(r#"{{"intensity":1,"blur":"{blur}"}}"#));
+        let mut glow = Vec::new();
+        for value in [0.0f32, 1000.0, 1e4, 1e6, 1e30] {
+            let (_r, img) = render_content(&canvas(64, 64), &options, scene_with(value)).await;
+            let mut sum = 0.0f64;
+            for y in 0..64u32 {
+                for x in 0..64u32 {
+                    let p = img.rgba_f32(x, y).map(srgb_to_linear);
+                    assert!(
+                        p.iter().all(|v| v.is_finite()),
+                        "{blur} {value}: {p:?} at {x},{y}"
+                    );
+                    if x.abs_diff(BAD_PIXEL.0) > 1 || y.abs_diff(BAD_PIXEL.1) > 1 {
+                        sum += p[0] as f64;
+                    }
+                }
+            }
+            glow.push((value, sum));
+        }
+        let base = glow[0].1;
+        let ceiling = glow[1].1 - base;
+        assert!(
+            ceiling > 1.0,
+            "{blur}: a pixel of 1000 blooms ({ceiling:.2})"
+        );
+        assert!(
+            glow[2].1 - base > ceiling,
+            "{blur}: 1e4 blooms more than 1000 (a soft ceiling, not a clamp)"
+        );
+        for &(value, sum) in &glow[2..] {
+            let extra = sum - base;
+            assert!(
+                extra <= 2.05 * ceiling,
+                "{blur} {value}: its bloom {extra:.1} exceeds the ceiling's {ceiling:.1} by too much"
+            );
+        }
+    }
+}
+
 #[wasm_bindgen_test]
 async fn every_chain_renders_at_odd_sizes_without_gpu_errors() {
     for variant in [

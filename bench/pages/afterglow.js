@@ -1,5 +1,6 @@
-// afterglow: the scene as a WGSL scene shader, ACES, mip bloom, no dither.
-import { WGSL_AFTERGLOW, BLOOM } from '../scene.js';
+// afterglow: the scene as a WGSL scene shader, ACES (or none), mip bloom, no
+// dither.
+import { BLOOM, afterglowSource, pageContent } from '../scene.js';
 import { expose, sizeCanvas } from './harness.js';
 
 // afterglow keeps its GPUDevice to itself; sync() needs the device's queue,
@@ -14,6 +15,7 @@ GPUAdapter.prototype.requestDevice = async function (...args) {
 // `?pkg=/path/to/afterglow.js` measures another build of the package (an
 // earlier one, for a before/after comparison in one browser run).
 const pkg = new URLSearchParams(location.search).get('pkg') ?? '/www/pkg/afterglow.js';
+const content = pageContent();
 const { default: init, Renderer } = await import(pkg);
 await init();
 let renderer = null;
@@ -23,12 +25,12 @@ expose({
   async setup({ width, height, msaa }) {
     renderer?.destroy();
     renderer = await Renderer.create(sizeCanvas(width, height), {
-      tonemapper: 'aces',
+      tonemapper: content.tonemapper,
       dither: false,
       msaa,
       bloom: { threshold: BLOOM.threshold, intensity: BLOOM.afterglow },
     });
-    await renderer.setSceneShader(WGSL_AFTERGLOW);
+    await renderer.setSceneShader(afterglowSource(content));
   },
   frame(t) {
     renderer.render(t);

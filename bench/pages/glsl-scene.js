@@ -1,9 +1,10 @@
 // The benchmark content for the three.js WebGL pages: one full-screen quad
-// with bench/scene.js's GLSL, rendered into the composer's HDR target.
+// with bench/scene.js's GLSL (the page's content), rendered into the
+// composer's HDR target.
 import * as THREE from 'three';
-import { GLSL_VERTEX, GLSL_FRAGMENT } from '../scene.js';
+import { GLSL_VERTEX } from '../scene.js';
 
-export function glslScene(width, height) {
+export function glslScene(width, height, content) {
   const uniforms = {
     time: { value: 0 },
     res: { value: new THREE.Vector2(width, height) },
@@ -11,7 +12,7 @@ export function glslScene(width, height) {
   const material = new THREE.RawShaderMaterial({
     glslVersion: THREE.GLSL3,
     vertexShader: GLSL_VERTEX,
-    fragmentShader: GLSL_FRAGMENT,
+    fragmentShader: content.glsl,
     uniforms,
     depthTest: false,
     depthWrite: false,

@@ -1,14 +1,15 @@
 // pmndrs postprocessing: EffectComposer with half-float frame buffers,
 // RenderPass, one EffectPass with BloomEffect (mipmap blur) and
-// ToneMappingEffect (ACES).
+// ToneMappingEffect (ACES; left out for tonemapper none).
 import * as THREE from 'three';
 import {
   BloomEffect, EffectComposer, EffectPass, RenderPass, ToneMappingEffect, ToneMappingMode,
 } from 'postprocessing';
-import { BLOOM } from '../scene.js';
+import { BLOOM, pageContent } from '../scene.js';
 import { expose, glSyncer, sizeCanvas } from './harness.js';
 import { glslScene } from './glsl-scene.js';
 
+const content = pageContent();
 let composer = null;
 let uniforms = null;
 let finish = null;
@@ -23,22 +24,20 @@ expose({
     });
     renderer.setPixelRatio(1);
     renderer.setSize(width, height, false);
-    const content = glslScene(width, height);
-    uniforms = content.uniforms;
+    const quad = glslScene(width, height, content);
+    uniforms = quad.uniforms;
     composer = new EffectComposer(renderer, {
       frameBufferType: THREE.HalfFloatType,
       multisampling: msaa === 4 ? 4 : 0,
     });
-    composer.addPass(new RenderPass(content.scene, content.camera));
-    composer.addPass(new EffectPass(
-      content.camera,
-      new BloomEffect({
-        mipmapBlur: true,
-        luminanceThreshold: BLOOM.threshold,
-        intensity: BLOOM.postprocessing,
-      }),
-      new ToneMappingEffect({ mode: ToneMappingMode.ACES_FILMIC }),
-    ));
+    composer.addPass(new RenderPass(quad.scene, quad.camera));
+    const effects = [new BloomEffect({
+      mipmapBlur: true,
+      luminanceThreshold: BLOOM.threshold,
+      intensity: BLOOM.postprocessing,
+    })];
+    if (content.tonemapper === 'aces') effects.push(new ToneMappingEffect({ mode: ToneMappingMode.ACES_FILMIC }));
+    composer.addPass(new EffectPass(quad.camera, ...effects));
     composer.setSize(width, height, false);
     finish = glSyncer(renderer.getContext());
   },

@@ -1,14 +1,15 @@
 // three.js WebGLRenderer + EffectComposer (half-float targets) + RenderPass +
-// UnrealBloomPass + OutputPass (ACES, sRGB).
+// UnrealBloomPass + OutputPass (ACES or none, sRGB).
 import * as THREE from 'three';
 import { EffectComposer } from 'three/addons/postprocessing/EffectComposer.js';
 import { RenderPass } from 'three/addons/postprocessing/RenderPass.js';
 import { UnrealBloomPass } from 'three/addons/postprocessing/UnrealBloomPass.js';
 import { OutputPass } from 'three/addons/postprocessing/OutputPass.js';
-import { BLOOM } from '../scene.js';
+import { BLOOM, pageContent } from '../scene.js';
 import { expose, glSyncer, sizeCanvas } from './harness.js';
 import { glslScene } from './glsl-scene.js';
 
+const content = pageContent();
 let renderer = null;
 let composer = null;
 let uniforms = null;
@@ -21,15 +22,15 @@ expose({
     renderer = new THREE.WebGLRenderer({ canvas, antialias: false, powerPreference: 'high-performance' });
     renderer.setPixelRatio(1);
     renderer.setSize(width, height, false);
-    renderer.toneMapping = THREE.ACESFilmicToneMapping;
-    const content = glslScene(width, height);
-    uniforms = content.uniforms;
+    renderer.toneMapping = content.tonemapper === 'aces' ? THREE.ACESFilmicToneMapping : THREE.NoToneMapping;
+    const quad = glslScene(width, height, content);
+    uniforms = quad.uniforms;
     const target = new THREE.WebGLRenderTarget(width, height, {
       type: THREE.HalfFloatType,
       samples: msaa === 4 ? 4 : 0,
     });
     composer = new EffectComposer(renderer, target);
-    composer.addPass(new RenderPass(content.scene, content.camera));
+    composer.addPass(new RenderPass(quad.scene, quad.camera));
     // strength, radius, threshold
     composer.addPass(new UnrealBloomPass(new THREE.Vector2(width, height), BLOOM.threeWebgl, 0.4, BLOOM.threshold));
     composer.addPass(new OutputPass());

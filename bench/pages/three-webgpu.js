@@ -1,10 +1,10 @@
 // three.js WebGPURenderer + RenderPipeline: pass() into a half-float target,
-// TSL bloom(), ACES and sRGB in the pipeline's output transform. The scene is
-// the same WGSL as afterglow's, through wgslFn.
+// TSL bloom(), ACES (or none) and sRGB in the pipeline's output transform.
+// The scene is the same WGSL as afterglow's, through wgslFn.
 import * as THREE from 'three/webgpu';
 import { pass, uniform, uv, vec2, vec4, positionGeometry, wgslFn } from 'three/tsl';
 import { bloom } from 'three/addons/tsl/display/BloomNode.js';
-import { WGSL_DISC, WGSL_SCENE, BLOOM } from '../scene.js';
+import { WGSL_DISC, BLOOM, pageContent } from '../scene.js';
 import { expose, sizeCanvas } from './harness.js';
 
 let renderer = null;
@@ -12,8 +12,8 @@ let pipeline = null;
 const time = uniform(0);
 const res = uniform(new THREE.Vector2(1, 1));
 
-const benchDisc = wgslFn(WGSL_DISC);
-const benchScene = wgslFn(WGSL_SCENE, [benchDisc]);
+const content = pageContent();
+const benchScene = wgslFn(content.wgsl, content.wgslNeedsDisc ? [wgslFn(WGSL_DISC)] : []);
 
 const info = { library: `three.js ${THREE.REVISION} WebGPURenderer`, backend: 'not set up yet' };
 
@@ -27,7 +27,7 @@ expose({
     info.backend = renderer.backend.isWebGPUBackend ? 'WebGPU' : 'WebGL2 (fallback)';
     renderer.setPixelRatio(1);
     renderer.setSize(width, height, false);
-    renderer.toneMapping = THREE.ACESFilmicToneMapping;
+    renderer.toneMapping = content.tonemapper === 'aces' ? THREE.ACESFilmicToneMapping : THREE.NoToneMapping;
     res.value.set(width, height);
 
     const material = new THREE.NodeMaterial();

@@ -14,6 +14,8 @@
 //! - `bench`  set-up, build, then the side-by-side benchmark in headless
 //!   Chromium (`bench/run.mjs`): afterglow against three.js and
 //!   postprocessing on the same content, printed as a markdown table.
+//!   `bench --dot` runs the small-light comparison instead (`bench/dot.mjs`):
+//!   how steadily and linearly a moving sub-pixel dot blooms in each.
 
 mod serve;
 mod setup;
@@ -40,7 +42,7 @@ fn main() -> ExitCode {
         _ => {
             eprintln!(
                 "usage: cargo xtask <setup | build | serve [--port N] | test [native|browser|e2e] | size \
-                 | bench [--quick] [--frames N] [--rounds N]>"
+                 | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N] [--before URL]>"
             );
             return ExitCode::from(2);
         }
@@ -287,8 +289,13 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
 
 /// The side-by-side benchmark: serves the repository root (the pages in
 /// `bench/pages/` import `www/pkg/` and the peers from `node_modules/`) and
-/// runs `bench/run.mjs`, which prints the table. Arguments go to the driver.
+/// runs `bench/run.mjs`, which prints the table; with `--dot` first,
+/// `bench/dot.mjs` (small lights) instead. Other arguments go to the driver.
 fn bench(root: &Path, args: &[String]) -> Result<()> {
+    let (driver, args) = match args.first().map(String::as_str) {
+        Some("--dot") => ("bench/dot.mjs", &args[1..]),
+        _ => ("bench/run.mjs", args),
+    };
     setup::ensure(root, setup::Need::Test)?;
     build(root)?;
     let server = serve::Server::start_isolated(root, 0)?;
@@ -297,7 +304,7 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
         .current_dir(root)
         .env("BENCH_URL", &url)
         .env("CHROMIUM", setup::chromium())
-        .arg("bench/run.mjs")
+        .arg(driver)
         .arg("--shots")
         .arg(root.join("target/bench"))
         .args(args))
