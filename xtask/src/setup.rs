@@ -191,6 +191,7 @@ fn npm_packages(root: &Path) -> Result<()> {
         "pngjs",
         "three",
         "postprocessing",
+        "vite",
     ];
     let installed = packages.iter().all(|p| {
         root.join("node_modules")
