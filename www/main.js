@@ -1,7 +1,7 @@
 // afterglow demo: a full-window canvas, a panel with every option, a stats
 // overlay, drag and drop of images and videos, a WGSL editor, screenshots.
-// Plain ES modules: no bundler.
-import init, { Renderer } from './pkg/afterglow.js';
+// Plain ES modules: no bundler. ./pkg is the npm package (cargo xtask pack).
+import init, { Renderer } from './pkg/index.js';
 import { buildOptionsPanel } from './panel.js';
 
 const $ = (id) => document.getElementById(id);
@@ -16,6 +16,39 @@ function showMessage(text) {
 function showError(text) {
   $('error').textContent = text ?? '';
 }
+
+// Errors of the content (drops, files, images), shown under its controls.
+function showContentError(text) {
+  $('content-error').textContent = text ?? '';
+}
+
+// A status line with a spinner in the panel's header while something slow
+// runs (a shader compile, a screenshot); the latest task's text wins.
+let busy = 0;
+async function withStatus(text, task) {
+  busy++;
+  $('status').textContent = text;
+  $('status').classList.add('busy');
+  try {
+    return await task();
+  } finally {
+    if (--busy === 0) {
+      $('status').textContent = '';
+      $('status').classList.remove('busy');
+    }
+  }
+}
+
+function setPanelCollapsed(collapsed) {
+  $('panel').classList.toggle('collapsed', collapsed);
+  $('toggle-panel').textContent = collapsed ? '+' : '–';
+  $('toggle-panel').setAttribute('aria-expanded', String(!collapsed));
+}
+// Narrow screens start with the panel folded, so the canvas shows.
+setPanelCollapsed(matchMedia('(max-width: 600px)').matches);
+$('toggle-panel').addEventListener('click', () => {
+  setPanelCollapsed(!$('panel').classList.contains('collapsed'));
+});
 
 const DEFAULT_SHADER = `// Linear HDR radiance and alpha for uv in 0..1 (y down).
 fn scene(uv: vec2f, time: f32) -> vec4f {
@@ -44,10 +77,33 @@ async function main() {
   }
   window.afterglow = renderer; // for the console and the end-to-end test
 
-  const panel = buildOptionsPanel($('options'), renderer, showError);
-  $('reset').addEventListener('click', () => panel.reset());
+  let invalidate = () => {};
+  const panel = buildOptionsPanel($('options'), renderer, () => {
+    invalidate();
+    showError();
+    syncScreenshotButton();
+  });
+  $('reset').addEventListener('click', () => {
+    try {
+      panel.reset();
+    } catch (e) {
+      showError(e.message);
+    }
+  });
+  function syncScreenshotButton() {
+    const on = renderer.options().canvas.screenshots;
+    $('screenshot').disabled = !on;
+    $('screenshot').title = on ? 'Save the current frame as a PNG' : 'Needs canvas.screenshots';
+  }
+  syncScreenshotButton();
 
-  // Animation, with a pause that freezes the time.
+  // Animation, with a pause that freezes the time. While paused, a frame is
+  // drawn only when something changed (an option, the content, the window
+  // size) or a video plays: a still image costs no GPU time.
+  let dirty = true;
+  invalidate = () => { dirty = true; };
+  addEventListener('resize', invalidate);
+  $('pause').addEventListener('change', invalidate);
   let time = 0;
   let last = performance.now();
   let frameMs = 0;
@@ -55,9 +111,11 @@ async function main() {
     const dt = now - last;
     last = now;
     frameMs = frameMs * 0.9 + dt * 0.1;
-    if (!$('pause').checked) time += dt / 1000;
+    const paused = $('pause').checked;
+    if (!paused) time += dt / 1000;
     try {
-      renderer.render(time);
+      if (!paused || dirty || currentImage instanceof HTMLVideoElement) renderer.render(time);
+      dirty = false;
     } catch (e) {
       showError(e.message);
     }
@@ -87,7 +145,7 @@ async function main() {
   // Content.
   const gain = () => Number($('gain').value);
   $('gain').addEventListener('input', () => {
-    $('gain').nextElementSibling.value = $('gain').value;
+    $('gain').nextElementSibling.value = Number($('gain').value).toFixed(1);
     if (currentImage) showImage(currentImage);
   });
   let currentImage = null;
@@ -95,30 +153,42 @@ async function main() {
     try {
       renderer.setImage(source, { gain: gain() });
       currentImage = source;
-      showError();
+      invalidate();
+      showContentError();
     } catch (e) {
-      showError(e.message);
+      showContentError(e.message);
     }
   }
   async function openFile(file) {
-    if (!file) return;
-    if (file.type.startsWith('video/')) {
-      const video = document.createElement('video');
-      video.muted = true;
-      video.loop = true;
-      video.playsInline = true;
-      video.src = URL.createObjectURL(file);
-      await video.play();
-      video.addEventListener('loadeddata', () => showImage(video), { once: true });
-      if (video.readyState >= 2) showImage(video);
-    } else {
-      showImage(await createImageBitmap(file));
+    if (!file) {
+      showContentError('Nothing to open: drop an image or a video file.');
+      return;
+    }
+    const name = file.name || 'the file';
+    try {
+      if (file.type.startsWith('video/')) {
+        const video = document.createElement('video');
+        video.muted = true;
+        video.loop = true;
+        video.playsInline = true;
+        video.src = URL.createObjectURL(file);
+        await video.play();
+        if (video.readyState >= 2) showImage(video);
+        else video.addEventListener('loadeddata', () => showImage(video), { once: true });
+      } else {
+        showImage(await createImageBitmap(file));
+      }
+    } catch (e) {
+      showContentError(`Could not open ${name} (${file.type || 'unknown type'}): ` +
+        'it is not an image or video this browser can decode.');
     }
   }
   $('file').addEventListener('change', (e) => openFile(e.target.files[0]));
   $('demo').addEventListener('click', () => {
     currentImage = null;
     renderer.useDemoScene();
+    invalidate();
+    showContentError();
   });
   addEventListener('dragover', (e) => {
     e.preventDefault();
@@ -137,12 +207,15 @@ async function main() {
   $('edit-shader').addEventListener('click', () => dialog.showModal());
   async function applyShader() {
     try {
-      await renderer.setSceneShader($('wgsl').value);
+      $('wgsl-status').textContent = 'Compiling…';
+      await withStatus('Compiling shader…', () => renderer.setSceneShader($('wgsl').value));
       currentImage = null;
+      invalidate();
       $('wgsl-error').textContent = '';
+      showContentError();
     } catch (e) {
       $('wgsl-error').textContent = e.message;
-      if (e.line > 0) {
+      if (e.line > 0 && e.line <= $('wgsl').value.split('\n').length) {
         const lines = $('wgsl').value.split('\n');
         const start = lines.slice(0, e.line - 1).join('\n').length + (e.line > 1 ? 1 : 0);
         $('wgsl').focus();
@@ -150,29 +223,30 @@ async function main() {
       }
     }
   }
-  $('apply-shader').addEventListener('click', applyShader);
+  $('apply-shader').addEventListener('click', () => applyShader().finally(() => {
+    $('wgsl-status').textContent = '';
+  }));
   $('wgsl').addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) applyShader();
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      applyShader().finally(() => { $('wgsl-status').textContent = ''; });
+    }
   });
 
   // Screenshot.
   $('screenshot').addEventListener('click', async () => {
     try {
-      const blob = await renderer.screenshot();
+      const blob = await withStatus('Saving screenshot…', () => renderer.screenshot());
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
       a.download = 'afterglow.png';
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+      showError();
     } catch (e) {
       showError(e.message);
     }
   });
 
-  $('toggle-panel').addEventListener('click', () => {
-    const collapsed = $('panel').classList.toggle('collapsed');
-    $('toggle-panel').textContent = collapsed ? '+' : '–';
-  });
 }
 
 main();

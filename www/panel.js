@@ -1,6 +1,9 @@
 // A control for every renderer option, built from one table. A change
-// calls setOptions with just that field; a refused value shows the error
-// and the control goes back to the renderer's effective value.
+// calls setOptions with just that field. A refused value shows the error
+// under the control that caused it (cleared by the next accepted change)
+// and the control goes back to the renderer's effective value. Choices
+// that another option rules out are disabled, with the reason on a line
+// under the control.
 
 const SCHEMA = [
   ['Canvas', [
@@ -31,6 +34,28 @@ const SCHEMA = [
   ]],
 ];
 
+// Rules between options: for a control, given the effective options, the
+// choices ruled out (or `true` for the whole control) and why, in one line.
+const RULES = {
+  'canvas.format': (o) => o.canvas.toneMapping === 'extended'
+    && { off: ['preferred'], why: "toneMapping 'extended' needs rgba16float" },
+  'canvas.toneMapping': (o) => o.canvas.format !== 'rgba16float'
+    && { off: ['extended'], why: "'extended' needs format rgba16float" },
+  msaa: (o) => o.resolve === 'tonemapped'
+    && { off: ['1'], why: "resolve 'tonemapped' needs msaa 4" },
+  resolve: (o) => o.msaa !== 4
+    && { off: ['tonemapped'], why: "'tonemapped' needs msaa 4" },
+  dither: (o) => o.canvas.format === 'rgba16float'
+    && { off: true, why: 'only for 8-bit canvas formats' },
+  'bloom.iterations': (o) => o.bloom.blur !== 'gaussian'
+    && { off: true, why: "only with blur 'gaussian'" },
+};
+for (const path of ['threshold', 'knee', 'intensity', 'radius', 'levels', 'blur']) {
+  RULES[`bloom.${path}`] = (o) => !o.bloom.enabled && { off: true, why: 'bloom is off' };
+}
+const iterations = RULES['bloom.iterations'];
+RULES['bloom.iterations'] = (o) => (!o.bloom.enabled && { off: true, why: 'bloom is off' }) || iterations(o);
+
 function read(options, path) {
   return path.split('.').reduce((o, k) => o?.[k], options);
 }
@@ -44,8 +69,17 @@ function partial(path, value) {
   return out;
 }
 
-/** Builds the controls into `root`; returns `{ reset, sync }`. */
-export function buildOptionsPanel(root, renderer, showError) {
+/** Decimals of a slider's step: the readout shows the value as set. */
+function decimals(step) {
+  const s = String(step);
+  return s.includes('.') ? s.length - s.indexOf('.') - 1 : 0;
+}
+
+/**
+ * Builds the controls into `root`; returns `{ reset, sync }`. `onChange`
+ * is called after every accepted change.
+ */
+export function buildOptionsPanel(root, renderer, onChange = () => {}) {
   const defaults = renderer.options();
   const controls = new Map();
 
@@ -71,49 +105,70 @@ export function buildOptionsPanel(root, renderer, showError) {
         input.type = 'range';
         [input.min, input.max, input.step] = spec.map(String);
         output = document.createElement('output');
+        output.htmlFor = path;
       }
       input.name = path;
+      input.id = path;
       input.dataset.option = path;
       row.append(input);
       if (output) row.append(output);
-      section.append(row);
+      const note = document.createElement('p');
+      note.className = 'note';
+      note.dataset.noteFor = path;
+      const error = document.createElement('p');
+      error.className = 'field-error';
+      error.setAttribute('role', 'alert');
+      error.dataset.errorFor = path;
+      section.append(row, note, error);
+
       const value = () => {
         if (kind === 'bool') return input.checked;
         if (kind === 'range') return Number(input.value);
         return typeof spec[0] === 'number' ? Number(input.value) : input.value;
       };
-      const show = (v) => {
+      const show = (v, options) => {
         if (kind === 'bool') input.checked = v;
         else input.value = String(v);
-        if (output) output.value = String(v);
+        // The slider's own value, at the step's precision: the number as
+        // the user set it, not the f32 the renderer stores.
+        if (output) output.value = Number(input.value).toFixed(decimals(spec[2]));
+        const rule = RULES[path]?.(options) || null;
+        if (kind === 'select') {
+          for (const opt of input.options) opt.disabled = !!rule && rule.off !== true && rule.off.includes(opt.value);
+        }
+        input.disabled = !!rule && rule.off === true;
+        row.classList.toggle('disabled', input.disabled);
+        note.textContent = rule ? rule.why : '';
       };
       input.addEventListener(kind === 'range' ? 'input' : 'change', () => {
         try {
           renderer.setOptions(partial(path, value()));
-          showError();
+          clearErrors();
+          onChange();
         } catch (e) {
-          showError(e.message);
+          error.textContent = e.message;
         }
         sync();
       });
-      controls.set(path, show);
+      controls.set(path, { show, error });
     }
     root.append(section);
   }
 
+  function clearErrors() {
+    for (const { error } of controls.values()) error.textContent = '';
+  }
+
   function sync() {
     const options = renderer.options();
-    for (const [path, show] of controls) show(read(options, path));
+    for (const [path, { show }] of controls) show(read(options, path), options);
   }
 
   function reset() {
-    try {
-      renderer.setOptions(defaults);
-      showError();
-    } catch (e) {
-      showError(e.message);
-    }
+    renderer.setOptions(defaults);
+    clearErrors();
     sync();
+    onChange();
   }
 
   sync();

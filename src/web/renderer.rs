@@ -61,6 +61,27 @@ impl Drop for WebRenderer {
     }
 }
 
+/// Why `navigator.gpu` is missing, and what to check, for a page's user.
+const NO_WEBGPU: &str = "this browser offers no WebGPU (navigator.gpu is missing). \
+    It needs a current Chrome, Edge or Safari, or Firefox with WebGPU, and a secure page \
+    (https or localhost). On Linux, Chrome ships WebGPU off: turn on \
+    chrome://flags/#enable-unsafe-webgpu";
+
+/// wgpu's adapter error lists the native backends it did not try, which
+/// says nothing to a web page's user; name the settings to check instead.
+fn plain_device_error(error: Error) -> Error {
+    match &error {
+        Error::Device(d) if d.kind == DeviceErrorKind::NoAdapter => Error::device(
+            DeviceErrorKind::NoAdapter,
+            "the browser offers WebGPU but found no usable GPU adapter. Check that hardware \
+             acceleration is on (Chrome and Edge: Settings > System > \"Use graphics \
+             acceleration when available\"; chrome://gpu shows whether WebGPU is blocked \
+             for this GPU or driver)",
+        ),
+        _ => error,
+    }
+}
+
 impl WebRenderer {
     /// Requests a device, configures `canvas_js` and builds the chain at
     /// the canvas's size, with `options` already validated.
@@ -72,16 +93,14 @@ impl WebRenderer {
         device: Option<JsValue>,
     ) -> Result<WebRenderer, Error> {
         if canvas::navigator_gpu().is_none() {
-            return Err(Error::device(
-                DeviceErrorKind::NoWebGpu,
-                "navigator.gpu is missing (this browser or context has no WebGPU; it needs a \
-                 secure context such as https or localhost)",
-            ));
+            return Err(Error::device(DeviceErrorKind::NoWebGpu, NO_WEBGPU));
         }
         let mut canvas = Canvas::new(canvas_js)?;
         let gpu = match &device {
             Some(device) => super::shared::wrap_device(&instance(), device).await?,
-            None => Gpu::request(&instance(), None).await?,
+            None => Gpu::request(&instance(), None)
+                .await
+                .map_err(plain_device_error)?,
         };
         let error_listener = if gpu.shared {
             super::shared::ErrorListener::new(&gpu)

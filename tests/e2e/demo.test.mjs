@@ -1,6 +1,7 @@
 // End-to-end: the demo page as `cargo xtask serve` serves it, in headless
 // Chromium with the WebGPU flags from webdriver.json. Checks that frames
 // are drawn, are not blank, animate, and that the console stays clean.
+// The panel's own behaviour is in panel.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -115,14 +116,6 @@ test('paused frames are stable and a control changes the pixels', async () => {
   assert.equal(await page.evaluate(() => window.afterglow.options().bloom.intensity), 0);
   await page.click('#reset');
   await page.uncheck('#pause');
-});
-
-test('a refused option shows its error and keeps rendering', async () => {
-  await page.selectOption('select[name="canvas.toneMapping"]', 'extended');
-  const error = await page.textContent('#error');
-  assert.match(error, /canvas\.toneMapping/);
-  assert.equal(await page.evaluate(() => window.afterglow.options().canvas.toneMapping), 'standard');
-  assert.equal(await page.inputValue('select[name="canvas.toneMapping"]'), 'standard');
 });
 
 test('the scene shader editor reports errors with their line', async () => {

@@ -9,6 +9,8 @@
 //!   127.0.0.1:8000 (`--port N` for another port).
 //! - `test`   set-up, then every test: native (lavapipe), browser
 //!   (wasm-pack test in headless Chromium) and end-to-end (the served demo).
+//! - `pack`   builds, then writes the npm package (`afterglow-hdr`) around
+//!   `www/pkg` and its tarball into `target/npm/` (see `pack.rs`).
 //! - `size`   builds and prints the package's size (wasm and JS glue), raw
 //!   and gzipped.
 //! - `bench`  set-up, build, then the side-by-side benchmark in headless
@@ -17,6 +19,7 @@
 //!   `bench --dot` runs the small-light comparison instead (`bench/dot.mjs`):
 //!   how steadily and linearly a moving sub-pixel dot blooms in each.
 
+mod pack;
 mod serve;
 mod setup;
 mod shrink;
@@ -35,14 +38,18 @@ fn main() -> ExitCode {
         Some("build") => setup::ensure(&root, setup::Need::Build).and_then(|_| build(&root)),
         Some("serve") => serve_command(&root, &args[1..]),
         Some("test") => test(&root, &args[1..]),
+        Some("pack") => setup::ensure(&root, setup::Need::Build)
+            .and_then(|_| build(&root))
+            .and_then(|_| pack_web(&root))
+            .map(drop),
         Some("size") => setup::ensure(&root, setup::Need::Build)
             .and_then(|_| build(&root))
             .and_then(|_| size(&root)),
         Some("bench") => bench(&root, &args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup | build | serve [--port N] | test [native|browser|e2e] | size \
-                 | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N] [--before URL]>"
+                "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|e2e] \
+                 | size | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N] [--before URL]>"
             );
             return ExitCode::from(2);
         }
@@ -196,6 +203,12 @@ fn build(root: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The npm package around the built `www/pkg`; returns the tarball.
+fn pack_web(root: &Path) -> Result<PathBuf> {
+    let cfg = read_wasm_pack_toml(root)?;
+    pack::pack(root, &root.join(&cfg.out_dir))
+}
+
 fn size(root: &Path) -> Result<()> {
     let cfg = read_wasm_pack_toml(root)?;
     let wasm = root.join(&cfg.out_dir).join("afterglow_bg.wasm");
@@ -233,6 +246,7 @@ fn serve_command(root: &Path, args: &[String]) -> Result<()> {
     serve::check_port(port)?;
     setup::ensure(root, setup::Need::Build)?;
     build(root)?;
+    pack_web(root)?;
     let server = serve::Server::start(&root.join("www"), port, www_mounts(root))?;
     println!(
         "serving {} at http://{}/ (Ctrl-C to stop)",
@@ -276,11 +290,13 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     }
     if want("e2e") {
         build(root)?;
+        let tarball = pack_web(root)?;
         let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
         let url = format!("http://{}/", server.addr());
         run(Command::new("node")
             .current_dir(root)
             .env("AFTERGLOW_URL", &url)
+            .env("AFTERGLOW_TARBALL", &tarball)
             .env("CHROMIUM", setup::chromium())
             .args(["--test", "--test-reporter=spec", "tests/e2e/"]))?;
     }

@@ -192,6 +192,7 @@ fn npm_packages(root: &Path) -> Result<()> {
         "pngjs",
         "three",
         "postprocessing",
+        "vite",
     ];
     let installed = packages.iter().all(|p| {
         root.join("node_modules")

@@ -1,0 +1,49 @@
+// End-to-end: www/worker.html, the renderer in a module worker. The page
+// transfers its canvas and sends sizes; frames must appear, follow a
+// resize of the window, and no error may show in the page or the console.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+
+const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const flags = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)))
+  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
+
+let browser;
+before(async () => {
+  browser = await chromium.launch({ executablePath, args: flags, headless: true });
+});
+after(async () => {
+  await browser?.close();
+});
+
+test('the worker example renders, follows resizes and shows no error', async () => {
+  const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
+  const messages = [];
+  page.on('console', (m) => messages.push({ type: m.type(), text: m.text() }));
+  page.on('pageerror', (e) => messages.push({ type: 'pageerror', text: String(e) }));
+  await page.goto(new URL('worker.html', url).href);
+  await page.waitForFunction(() => window.workerState?.frames > 1, null, { timeout: 60000 });
+  assert.deepEqual(await page.evaluate(() => [window.workerState.width, window.workerState.height]), [640, 360]);
+  const png = PNG.sync.read(await page.screenshot({ clip: { x: 120, y: 0, width: 400, height: 300 } }));
+  let lit = 0;
+  for (let i = 0; i < png.data.length; i += 4) if (png.data[i + 2] > 150) lit++;
+  assert.ok(lit > 500, `bright pixels from the worker's ring: ${lit}`);
+  await page.setViewportSize({ width: 500, height: 400 });
+  await page.waitForFunction(() => window.workerState.width === 500 && window.workerState.height === 400,
+    null, { timeout: 20000 });
+  assert.doesNotMatch(await page.textContent('#status'), /fail|could not|Error/);
+  const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
+  assert.deepEqual(bad, []);
+  await page.close();
+});
+
+test('the demo links to the worker example', async () => {
+  const page = await browser.newPage();
+  await page.goto(url);
+  assert.equal(await page.getAttribute('a[href="./worker.html"]', 'href'), './worker.html');
+  await page.close();
+});

@@ -1,0 +1,169 @@
+//! `cargo xtask pack`: the npm package around what `cargo xtask build`
+//! leaves in `www/pkg` (the wasm, its JavaScript glue and declarations).
+//!
+//! Writes into that folder the package's entry point (`npm/index.js` and
+//! `npm/index.d.ts`: the glue with `init()` tracked), `package.json`
+//! (name and version from here and `Cargo.toml`), the README for
+//! JavaScript users (`npm/README.md`) and the license files, removes
+//! wasm-pack's `.gitignore` (`*`, which would hide a copied package from
+//! its user's git), then runs `npm pack` into `target/npm/`. The demo in
+//! `www/` imports the same folder.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::Result;
+
+/// The name on the npm registry: `afterglow` is taken there; this one was
+/// free when chosen.
+pub const NAME: &str = "afterglow-hdr";
+
+/// Files of the package besides `package.json`, README and licenses.
+const FILES: &[&str] = &[
+    "index.js",
+    "index.d.ts",
+    "afterglow.js",
+    "afterglow.d.ts",
+    "afterglow_bg.wasm",
+    "afterglow_bg.wasm.d.ts",
+    "snippets/",
+];
+
+/// Writes the package into `pkg_dir` and its tarball into `target/npm/`;
+/// returns the tarball's path.
+pub fn pack(root: &Path, pkg_dir: &Path) -> Result<PathBuf> {
+    for needed in ["afterglow.js", "afterglow_bg.wasm", "afterglow.d.ts"] {
+        if !pkg_dir.join(needed).is_file() {
+            return Err(format!(
+                "{} has no {needed}: run `cargo xtask build` first",
+                pkg_dir.display()
+            ));
+        }
+    }
+    let version = cargo_version(root)?;
+    let copy = |from: &Path, to: &str| -> Result<()> {
+        std::fs::copy(from, pkg_dir.join(to))
+            .map(drop)
+            .map_err(|e| format!("{}: {e}", from.display()))
+    };
+    copy(&root.join("npm/index.js"), "index.js")?;
+    copy(&root.join("npm/index.d.ts"), "index.d.ts")?;
+    std::fs::write(pkg_dir.join("README.md"), npm_readme(root)?)
+        .map_err(|e| format!("{}: {e}", pkg_dir.display()))?;
+    copy(&root.join("LICENSE-MIT"), "LICENSE-MIT")?;
+    copy(&root.join("LICENSE-APACHE"), "LICENSE-APACHE")?;
+    let stale = pkg_dir.join(".gitignore");
+    if stale.exists() {
+        std::fs::remove_file(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
+    }
+    let files: Vec<&str> = FILES
+        .iter()
+        .copied()
+        .filter(|f| pkg_dir.join(f).exists())
+        .chain(["LICENSE-MIT", "LICENSE-APACHE"])
+        .collect();
+    std::fs::write(pkg_dir.join("package.json"), package_json(&version, &files))
+        .map_err(|e| format!("{}: {e}", pkg_dir.display()))?;
+
+    let dest = root.join("target/npm");
+    std::fs::create_dir_all(&dest).map_err(|e| format!("{}: {e}", dest.display()))?;
+    let tarball = dest.join(format!("{NAME}-{version}.tgz"));
+    crate::run(
+        Command::new("npm")
+            .current_dir(pkg_dir)
+            .args(["pack", "--silent", "--pack-destination"])
+            .arg(&dest),
+    )?;
+    let size = std::fs::metadata(&tarball)
+        .map_err(|e| format!("{}: {e}", tarball.display()))?
+        .len();
+    println!("{}: {size} bytes", tarball.display());
+    Ok(tarball)
+}
+
+/// `npm/README.md` with the API and options tables of the project's
+/// README put in at its markers, so that both READMEs say the same.
+fn npm_readme(root: &Path) -> Result<String> {
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).map_err(|e| format!("{p}: {e}"));
+    let (template, readme) = (read("npm/README.md")?, read("README.md")?);
+    let section = |heading: &str| -> Result<String> {
+        let start = readme
+            .find(&format!("\n## {heading}\n"))
+            .ok_or_else(|| format!("README.md has no '## {heading}' section"))?;
+        let body = &readme[start + heading.len() + 5..];
+        let end = body.find("\n## ").unwrap_or(body.len());
+        Ok(body[..end].trim().to_string())
+    };
+    let mut out = template;
+    for (marker, heading) in [
+        ("<!-- the API table of afterglow's README -->", "API"),
+        (
+            "<!-- the options table of afterglow's README -->",
+            "Options",
+        ),
+    ] {
+        if !out.contains(marker) {
+            return Err(format!("npm/README.md lacks the marker {marker}"));
+        }
+        out = out.replace(marker, &section(heading)?);
+    }
+    Ok(out)
+}
+
+fn cargo_version(root: &Path) -> Result<String> {
+    let path = root.join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let doc: toml::Table = text
+        .parse()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    doc.get("package")
+        .and_then(|p| p.get("version"))
+        .and_then(|v| v.as_str())
+        .map(String::from)
+        .ok_or_else(|| format!("{}: no package.version", path.display()))
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn package_json(version: &str, files: &[&str]) -> String {
+    let files: Vec<String> = files.iter().map(|f| json_string(f)).collect();
+    format!(
+        r#"{{
+  "name": {name},
+  "version": {version},
+  "description": "HDR rendering and bloom for an HTML canvas on WebGPU, in WebAssembly: canvas configuration, an offscreen HDR chain, bloom and tonemapping behind a small API.",
+  "license": "MIT OR Apache-2.0",
+  "keywords": ["webgpu", "hdr", "bloom", "tonemapping", "canvas", "wasm"],
+  "type": "module",
+  "main": "./index.js",
+  "module": "./index.js",
+  "types": "./index.d.ts",
+  "exports": {{
+    ".": {{
+      "types": "./index.d.ts",
+      "default": "./index.js"
+    }},
+    "./afterglow_bg.wasm": "./afterglow_bg.wasm",
+    "./package.json": "./package.json"
+  }},
+  "files": [{files}],
+  "sideEffects": ["./index.js", "./snippets/*"]
+}}
+"#,
+        name = json_string(NAME),
+        version = json_string(version),
+        files = files.join(", "),
+    )
+}
