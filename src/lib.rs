@@ -18,6 +18,12 @@
 //! records frames), [`readback`] (pixels back to the CPU), and `web` (the
 //! JavaScript boundary). See ARCHITECTURE.md.
 
+/// The wasm build's allocator: talc, smaller than dlmalloc in the shipped
+/// wasm. Single-threaded (no atomics), as the web build is.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// A shader of `shaders/` as the crate ships it: minified at build time by
 /// `build.rs` (no comments, no indentation; the same tokens).
 macro_rules! wgsl {
