@@ -35,6 +35,7 @@ macro_rules! wgsl {
 pub mod arguments;
 pub mod chain;
 pub mod error;
+pub mod formats;
 pub mod frame;
 pub mod gpu;
 pub mod graph;
