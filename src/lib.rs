@@ -10,7 +10,8 @@
 //!
 //! Layout: [`options`] (the option schema and validated options, pure
 //! Rust), [`arguments`] (method arguments, pure Rust), [`error`] (typed
-//! errors), [`settings`] (what the chain takes from the options), [`gpu`]
+//! errors), [`formats`] (texture formats by their WebGPU names),
+//! [`settings`] (what the chain takes from the options), [`gpu`]
 //! (device, errors, object counters), [`output`] (the output encoding
 //! rules), [`shaders`] (the WGSL prelude), [`pipeline`] (pipelines and
 //! layouts), [`passes`] (one module per pass), [`frame`] (the frame as
