@@ -1,12 +1,10 @@
-//! Names of texture formats for messages: a leaf module, so that errors,
-//! the graph and the texture rules can all name formats without importing
-//! each other.
+//! Texture formats by their WebGPU names, for messages.
 
 /// The WebGPU name of a format (`'rgba16float'`), for messages. Written
 /// out rather than derived from `Debug`, whose generated code for every
 /// format would be shipped in the wasm; formats afterglow never creates
 /// share one description.
-pub fn format_name(format: wgpu::TextureFormat) -> &'static str {
+pub fn name(format: wgpu::TextureFormat) -> &'static str {
     use wgpu::TextureFormat as F;
     match format {
         F::R8Unorm => "r8unorm",

@@ -10,13 +10,20 @@
 //!
 //! Layout: [`options`] (the option schema and validated options, pure
 //! Rust), [`arguments`] (method arguments, pure Rust), [`error`] (typed
-//! errors), [`settings`] (what the chain takes from the options), [`gpu`]
+//! errors), [`formats`] (texture formats by their WebGPU names),
+//! [`settings`] (what the chain takes from the options), [`gpu`]
 //! (device, errors, object counters), [`output`] (the output encoding
 //! rules), [`shaders`] (the WGSL prelude), [`pipeline`] (pipelines and
 //! layouts), [`passes`] (one module per pass), [`frame`] (the frame as
 //! steps and graph, built by the passes), [`chain`] (orders the passes,
 //! records frames), [`readback`] (pixels back to the CPU), and `web` (the
 //! JavaScript boundary). See ARCHITECTURE.md.
+
+/// The wasm build's allocator: talc, smaller than dlmalloc in the shipped
+/// wasm. Single-threaded (no atomics), as the web build is.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 /// A shader of `shaders/` as the crate ships it: minified at build time by
 /// `build.rs` (no comments, no indentation; the same tokens).

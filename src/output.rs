@@ -34,7 +34,7 @@ impl OutputSpec {
             return Err(Error::Canvas(format!(
                 "output format {} is not a canvas format; expected rgba8unorm, \
                  bgra8unorm or rgba16float",
-                crate::formats::format_name(format)
+                crate::formats::name(format)
             )));
         }
         if tone_mapping == ToneMapping::Extended && format != F::Rgba16Float {

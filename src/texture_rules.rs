@@ -8,7 +8,6 @@
 use wgpu::{TextureDescriptor, TextureDimension, TextureUsages};
 
 use crate::error::TextureRuleError;
-use crate::formats::format_name;
 
 /// The largest mip count for a size: the number of times the largest
 /// dimension can be halved down to 1, plus one. For 3D textures the depth
@@ -91,8 +90,8 @@ pub fn check(desc: &TextureDescriptor<'_>) -> Result<(), TextureRuleError> {
         if view.remove_srgb_suffix() != desc.format.remove_srgb_suffix() {
             return fail(format!(
                 "view format {} differs from {} by more than -srgb",
-                format_name(*view),
-                format_name(desc.format)
+                crate::formats::name(*view),
+                crate::formats::name(desc.format)
             ));
         }
     }

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use crate::formats::format_name as name_of;
+use crate::formats::name as name_of;
 
 /// A texture as the graph sees it.
 #[derive(Clone, Debug, PartialEq)]
