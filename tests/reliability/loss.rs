@@ -76,15 +76,22 @@ fn kept(r: &Renderer) -> (String, String) {
 /// other than `old`; returns how many calls that took. `render()` must not
 /// throw meanwhile.
 async fn recover(r: &Renderer, old: &JsValue, what: &str) -> u32 {
+    let mut steady = false;
     for calls in 1..=100 {
         next_frame().await;
         if let Err(e) = r.render(None) {
             panic!("{what}: render() during the recovery: {}", message(&e));
         }
-        let fine = r.with_gpu(|g| g.lost().is_none()).unwrap();
-        if fine && !Object_is(&device_of(r), old) {
+        // A device destroyed as it arrived is only known lost a moment
+        // later: the new device must stay live over two frames.
+        let device = device_of(r);
+        let fine = r.with_gpu(|g| g.lost().is_none()).unwrap()
+            && get(&device, "lostReason").is_undefined()
+            && !Object_is(&device, old);
+        if fine && steady {
             return calls;
         }
+        steady = fine;
     }
     panic!("{what}: no new device after 100 frames");
 }
