@@ -24,12 +24,12 @@ export const pkgVersion = (name) =>
   JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url))).version;
 
 /** One headless Chromium (CHROMIUM, default /usr/bin/chromium) with the
- * flags the browser tests use. */
-export async function launch() {
+ * flags the browser tests use, and `extra` flags. */
+export async function launch(extra = []) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
   const flags = JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
     ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
-  return chromium.launch({ executablePath, args: flags, headless: true });
+  return chromium.launch({ executablePath, args: [...flags, ...extra], headless: true });
 }
 
 /** The server the pages come from: BENCH_URL, as `cargo xtask bench` sets it. */

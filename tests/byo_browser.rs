@@ -369,3 +369,75 @@ fn emissive(uv: vec2f, time: f32) -> vec3f {{
     assert!(a > 1e-3 && (a - b).abs() <= 0.2 * a.max(b), "{a} vs {b}");
     assert_no_gpu_errors(&r);
 }
+
+/// Waits for a frame and a task after it.
+async fn next_frame() {
+    js(
+        "",
+        "await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));",
+        &[],
+    )
+    .await;
+}
+
+/// Calls `render()` once a frame until it throws (at most 20 frames);
+/// returns the error and how many calls passed first.
+async fn render_until_refused(r: &Renderer) -> (JsValue, u32) {
+    for calls in 0..20 {
+        if let Err(e) = r.render(None) {
+            return (e, calls);
+        }
+        next_frame().await;
+    }
+    panic!("render() kept accepting a texture of another device");
+}
+
+#[wasm_bindgen_test]
+async fn a_texture_of_another_device_is_refused_by_the_next_render() {
+    let device = app_device().await;
+    let other = app_device().await;
+    // The app's own handler must see nothing of the check.
+    js(
+        "d",
+        "d.seen = []; d.onuncapturederror = (e) => d.seen.push(e.error.message);",
+        &[&device],
+    )
+    .await;
+    let c = canvas(32, 32);
+    let r = create(&c, measuring(Some(&device), r#"{"enabled":false}"#)).await;
+    let good = texture(&device, 32, 32, &[(16, 16, 0.5)]).await;
+    let foreign = texture(&other, 32, 32, &[(16, 16, 0.5)]).await;
+    for (scene, bloom, argument) in [
+        (&foreign, None, "texture"),
+        (&good, Some(&foreign), "bloom"),
+    ] {
+        // Accepted for now: WebGPU can only say later whose texture it is.
+        r.set_texture(scene.clone(), bloom.map(bloom_option))
+            .unwrap();
+        let (e, calls) = render_until_refused(&r).await;
+        assert_argument(
+            Err::<(), _>(e),
+            argument,
+            "not a texture of the renderer's GPUDevice",
+        );
+        // One frame with a GPU; more in software WebGPU on a busy machine.
+        assert!(calls <= 10, "refused only after {calls} frames");
+        // Nothing invalid was submitted, no handler saw an error.
+        assert_no_gpu_errors(&r);
+        let seen = js_sys::Array::from(&get(&device, "seen"));
+        assert_eq!(seen.length(), 0, "{:?}", seen.to_vec());
+        // The renderer goes on: a black frame, then the app's own texture.
+        r.render(None).unwrap();
+        assert_eq!(red(&read(&r).await, 16, 16), 0.0, "after the refusal");
+        r.set_texture(good.clone(), None).unwrap();
+        let img = read(&r).await;
+        // Linear 0.5, sRGB-encoded by the composite for the float canvas.
+        let v = red(&img, 16, 16);
+        assert!(
+            (v - 0.7354).abs() < 0.01,
+            "the app's texture ({argument}): {v}"
+        );
+    }
+    assert_no_gpu_errors(&r);
+    assert_eq!(js_sys::Array::from(&get(&device, "seen")).length(), 0);
+}

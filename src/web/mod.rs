@@ -20,6 +20,7 @@ mod renderer;
 mod resize_observer;
 mod shader;
 mod shared;
+mod texture;
 
 use wasm_bindgen::prelude::*;
 
@@ -212,7 +213,12 @@ impl Renderer {
     /// sampled where it is on every `render()` (no copy) and scaled to fill
     /// the canvas. `bloom`, a second texture of the same size, feeds the
     /// bloom instead of the scene (selective bloom). Calling it again with
-    /// the same objects costs nothing; a new object rebinds.
+    /// the same objects costs nothing; a new object rebinds. WebGPU
+    /// cannot say at once which device made a texture: a new object is
+    /// checked in the background, `render()` skips frames until the check
+    /// is done (normally only the frame of the call), and a texture of
+    /// another device makes the next `render()` throw an `ArgumentError`
+    /// naming `texture` or `bloom`, without submitting it.
     #[wasm_bindgen(js_name = setTexture)]
     pub fn set_texture(
         &self,
@@ -223,9 +229,10 @@ impl Renderer {
         let value = js(read_value(&options, "options"))?;
         let bloom =
             js(arguments::texture_options(&value))?.then(|| interop::get(&options, "bloom"));
-        js(self
-            .inner
-            .with("setTexture", |r| r.set_texture(texture, bloom)))
+        js(self.inner.with("setTexture", |r| {
+            r.check_device()?;
+            texture::set_texture(&mut r.texture_parts(), texture, bloom)
+        }))
     }
 
     /// Goes back to the built-in demo scene.
@@ -308,6 +315,7 @@ impl Renderer {
     /// Renders a frame and reads the canvas texture back (needs
     /// `canvas.screenshots: true`).
     pub async fn render_and_read(&self, time_seconds: f64) -> Result<Image, Error> {
+        renderer::texture_checked(&self.inner, "render").await?;
         let (readback, device) = self.inner.with("render", |r| {
             Ok((r.frame_for_reading(time_seconds)?, r.gpu.device.clone()))
         })?;

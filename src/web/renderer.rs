@@ -40,6 +40,8 @@ pub struct WebRenderer {
     pending_size: Rc<Cell<Option<(u32, u32)>>>,
     /// Counts the app device's errors (a shared device only).
     _error_listener: Option<super::shared::ErrorListener>,
+    /// Whether the textures last given to `setTexture` are the device's.
+    pub texture_check: Option<super::texture::TextureCheck>,
 }
 
 /// A WebGPU instance of the browser.
@@ -139,6 +141,7 @@ impl WebRenderer {
             auto_resize: None,
             pending_size: Rc::new(Cell::new(None)),
             _error_listener: error_listener,
+            texture_check: None,
         };
         r.sync_auto_resize()?;
         Ok(r)
@@ -187,6 +190,10 @@ impl WebRenderer {
     /// frame was skipped (0×0).
     fn render_with(&mut self, time: f64, read: bool) -> Result<Option<Option<Readback>>, Error> {
         self.check_device()?;
+        // Nothing is submitted with textures not yet known to be the device's.
+        if !super::texture::passed(&mut self.texture_parts())? {
+            return Ok(None);
+        }
         let (w, h) = self.canvas_size;
         // Also skipped while the page has set the canvas to 0 in either
         // dimension behind the renderer's back: its texture would be 0×0.
@@ -342,6 +349,7 @@ impl WebRenderer {
         self.gpu = gpu;
         self.chain = chain;
         self.recovery_failures = 0;
+        self.texture_check = None;
         // The device is back; restoring the content is best effort.
         if let Err(e) = self.content.replay(&self.gpu, &mut self.chain) {
             warn(&format!(
@@ -351,43 +359,14 @@ impl WebRenderer {
         Ok(())
     }
 
-    /// Shows the app's textures (`setTexture`). Wrapping them and binding
-    /// them into the frame happens only when a texture object changes;
-    /// the same objects again cost nothing.
-    pub fn set_texture(&mut self, scene: JsValue, bloom: Option<JsValue>) -> Result<(), Error> {
-        self.check_device()?;
-        if self.content.shows_textures(&scene, bloom.as_ref()) {
-            return Ok(());
+    /// What `setTexture` changes.
+    pub fn texture_parts(&mut self) -> super::texture::Parts<'_> {
+        super::texture::Parts {
+            gpu: &self.gpu,
+            chain: &mut self.chain,
+            content: &mut self.content,
+            check: &mut self.texture_check,
         }
-        let (scene_tex, scene_view) = super::shared::wrap_texture(&self.gpu, &scene, "texture")?;
-        let size = (scene_tex.width(), scene_tex.height());
-        let bloom_wrapped = match &bloom {
-            Some(b) => {
-                let (tex, view) = super::shared::wrap_texture(&self.gpu, b, "bloom")?;
-                if (tex.width(), tex.height()) != size {
-                    return Err(Error::argument(
-                        "bloom",
-                        format!(
-                            "is {}×{} but the scene texture is {}×{}; both must have the same size",
-                            tex.width(),
-                            tex.height(),
-                            size.0,
-                            size.1
-                        ),
-                    ));
-                }
-                Some((tex.format(), view))
-            }
-            None => None,
-        };
-        let input = crate::chain::ExternalInput {
-            scene: scene_view,
-            formats: (scene_tex.format(), bloom_wrapped.as_ref().map(|b| b.0)),
-            bloom: bloom_wrapped.map(|b| b.1),
-            size,
-        };
-        self.content
-            .set_textures(&self.gpu, &mut self.chain, input, scene, bloom)
     }
 
     /// Per-pass GPU timing on or off.
@@ -420,6 +399,7 @@ impl WebRenderer {
 /// A PNG of the frame at the last frame's time, rendered again and read
 /// back from the canvas texture.
 pub async fn screenshot(handle: Handle<WebRenderer>) -> Result<JsValue, Error> {
+    texture_checked(&handle, "screenshot").await?;
     let (readback, device, premultiplied, lost) = handle.with("screenshot", |r| {
         let readback = r.frame_for_reading(r.last_time)?;
         let premultiplied = r.options.canvas.alpha_mode == AlphaMode::Premultiplied;
@@ -459,6 +439,24 @@ pub async fn screenshot(handle: Handle<WebRenderer>) -> Result<JsValue, Error> {
         }
     };
     png::encode_png(&image, premultiplied).await
+}
+
+/// Waits until the textures given to `setTexture` have been checked (for
+/// calls that render and read a frame at once).
+pub async fn texture_checked(
+    handle: &Handle<WebRenderer>,
+    method: &'static str,
+) -> Result<(), Error> {
+    let pending = handle.with(method, |r| {
+        Ok(r.texture_check
+            .as_ref()
+            .and_then(super::texture::TextureCheck::pending))
+    })?;
+    if let Some(pending) = pending {
+        // The promise never rejects.
+        let _ = wasm_bindgen_futures::JsFuture::from(pending).await;
+    }
+    Ok(())
 }
 
 /// The chain for a canvas of `canvas_size` on `gpu`.

@@ -3,9 +3,11 @@
 //! any finite time, imitations refused before wgpu, a panic that leaves a
 //! clear error, errors from getters passed on, a screenshot pending during
 //! a device loss, and a table of several hundred bad inputs
-//! (`tests/hostile.js`).
+//! (`tests/hostile.js`). Device loss case by case is in `loss.rs`.
 
 use super::*;
+
+mod loss;
 
 #[wasm_bindgen(module = "/tests/hostile.js")]
 extern "C" {

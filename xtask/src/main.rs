@@ -18,6 +18,10 @@
 //!   postprocessing on the same content, printed as a markdown table.
 //!   `bench --dot` runs the small-light comparison instead (`bench/dot.mjs`):
 //!   how steadily and linearly a moving sub-pixel dot blooms in each.
+//! - `soak`   set-up, build, then `bench/soak.mjs` in headless Chromium:
+//!   20,000 frames, 1,000 resizes, 1,000 option changes and 80
+//!   create/destroy cycles, with textures, `gpuBytes` and memory printed
+//!   after each (`--quick`: a twentieth of each).
 
 mod pack;
 mod serve;
@@ -46,10 +50,12 @@ fn main() -> ExitCode {
             .and_then(|_| build(&root))
             .and_then(|_| size(&root)),
         Some("bench") => bench(&root, &args[1..]),
+        Some("soak") => soak(&root, &args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|e2e] \
-                 | size | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N] [--before URL]>"
+                 | size | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N] [--before URL] \
+                 | soak [--quick]>"
             );
             return ExitCode::from(2);
         }
@@ -323,5 +329,20 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
         .arg(driver)
         .arg("--shots")
         .arg(root.join("target/bench"))
+        .args(args))
+}
+
+/// The soak (`bench/soak.mjs`) against the built package, served like the
+/// benchmark; `--quick` goes to the driver.
+fn soak(root: &Path, args: &[String]) -> Result<()> {
+    setup::ensure(root, setup::Need::Test)?;
+    build(root)?;
+    let server = serve::Server::start_isolated(root, 0)?;
+    let url = format!("http://{}/", server.addr());
+    run(Command::new("node")
+        .current_dir(root)
+        .env("BENCH_URL", &url)
+        .env("CHROMIUM", setup::chromium())
+        .arg("bench/soak.mjs")
         .args(args))
 }

@@ -1,0 +1,184 @@
+//! The app's textures (`setTexture`), and the check that they belong to
+//! the renderer's device.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+use super::content::UserResources;
+use super::shared::wrap_texture;
+use crate::chain::Chain;
+use crate::error::Error;
+use crate::gpu::Gpu;
+
+/// The parts of the renderer that showing the app's textures changes.
+pub struct Parts<'a> {
+    pub gpu: &'a Gpu,
+    pub chain: &'a mut Chain,
+    pub content: &'a mut UserResources,
+    pub check: &'a mut Option<TextureCheck>,
+}
+
+/// What is known of the textures last given to `setTexture`: WebGPU has no
+/// synchronous way to ask which device made a texture, so they are bound
+/// under validation error scopes (the app's own error handler never sees
+/// those errors) and the verdict arrives a moment later. Until it has,
+/// frames are skipped: nothing is submitted with a bind group that may be
+/// invalid.
+pub struct TextureCheck {
+    verdict: Rc<RefCell<Option<Result<(), Error>>>>,
+    done: Promise,
+}
+
+type ScopeResult = Pin<Box<dyn Future<Output = Option<wgpu::Error>>>>;
+
+impl TextureCheck {
+    /// A promise that settles once the verdict is in, or `None` if it is.
+    pub fn pending(&self) -> Option<Promise> {
+        self.verdict.borrow().is_none().then(|| self.done.clone())
+    }
+}
+
+/// Binds `view` alone, under its own error scope: the scope reports an
+/// error when the texture is another device's.
+fn probe(gpu: &Gpu, view: &wgpu::TextureView) -> ScopeResult {
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let layout = gpu
+        .device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("texture device check"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                // Every format `wrap_texture` accepts can be bound so.
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            }],
+        });
+    let _group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("texture device check"),
+        layout: &layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::TextureView(view),
+        }],
+    });
+    Box::pin(scope.pop())
+}
+
+/// `setTexture(scene, { bloom })`. Wrapping the textures and binding them
+/// into the frame happens only when a texture object changes; the same
+/// objects again cost nothing. A texture of another device is refused by
+/// the next `render()` (see [`TextureCheck`]).
+pub fn set_texture(r: &mut Parts<'_>, scene: JsValue, bloom: Option<JsValue>) -> Result<(), Error> {
+    if r.content.shows_textures(&scene, bloom.as_ref()) {
+        return Ok(());
+    }
+    let mut probes = Vec::new();
+    let outer = r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let bound = bind_textures(r, scene, bloom, &mut probes);
+    let outer: ScopeResult = Box::pin(outer.pop());
+    bound?;
+    let verdict = Rc::new(RefCell::new(None));
+    let set = verdict.clone();
+    let done = wasm_bindgen_futures::future_to_promise(async move {
+        let mut result = Ok(());
+        for (argument, probe) in probes {
+            if let (Some(e), Ok(())) = (probe.await, &result) {
+                result = Err(Error::argument(
+                    argument,
+                    format!(
+                        "is not a texture of the renderer's GPUDevice (the device given to \
+                         Renderer.create(canvas, {{ device }})): create it on that device. \
+                         The browser says: {e}"
+                    ),
+                ));
+            }
+        }
+        if let (Some(e), Ok(())) = (outer.await, &result) {
+            result = Err(Error::argument(
+                "texture",
+                format!("could not be bound on the renderer's GPUDevice: {e}"),
+            ));
+        }
+        *set.borrow_mut() = Some(result);
+        Ok(JsValue::UNDEFINED)
+    });
+    *r.check = Some(TextureCheck { verdict, done });
+    Ok(())
+}
+
+/// The scene after a refused texture: transparent black.
+const NOTHING: &str = "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(0.0); }";
+
+/// Whether a frame may be submitted: `Ok(false)` while the textures are
+/// being checked; their refusal once it is known (the scene is then
+/// cleared, so that the next frame renders).
+pub fn passed(r: &mut Parts<'_>) -> Result<bool, Error> {
+    let Some(check) = r.check.as_ref() else {
+        return Ok(true);
+    };
+    let verdict = check.verdict.borrow_mut().take();
+    match verdict {
+        None => Ok(false),
+        Some(Ok(())) => {
+            *r.check = None;
+            Ok(true)
+        }
+        Some(Err(e)) => {
+            *r.check = None;
+            r.content.set(
+                r.gpu,
+                r.chain,
+                crate::chain::Content::Shader(NOTHING.into()),
+            )?;
+            Err(e)
+        }
+    }
+}
+
+fn bind_textures(
+    r: &mut Parts<'_>,
+    scene: JsValue,
+    bloom: Option<JsValue>,
+    probes: &mut Vec<(&'static str, ScopeResult)>,
+) -> Result<(), Error> {
+    let (scene_tex, scene_view) = wrap_texture(r.gpu, &scene, "texture")?;
+    probes.push(("texture", probe(r.gpu, &scene_view)));
+    let size = (scene_tex.width(), scene_tex.height());
+    let bloom_wrapped = match &bloom {
+        Some(b) => {
+            let (tex, view) = wrap_texture(r.gpu, b, "bloom")?;
+            probes.push(("bloom", probe(r.gpu, &view)));
+            if (tex.width(), tex.height()) != size {
+                return Err(Error::argument(
+                    "bloom",
+                    format!(
+                        "is {}×{} but the scene texture is {}×{}; both must have the same size",
+                        tex.width(),
+                        tex.height(),
+                        size.0,
+                        size.1
+                    ),
+                ));
+            }
+            Some((tex.format(), view))
+        }
+        None => None,
+    };
+    let input = crate::chain::ExternalInput {
+        scene: scene_view,
+        formats: (scene_tex.format(), bloom_wrapped.as_ref().map(|b| b.0)),
+        bloom: bloom_wrapped.map(|b| b.1),
+        size,
+    };
+    r.content.set_textures(r.gpu, r.chain, input, scene, bloom)
+}
