@@ -115,7 +115,7 @@ export function drawMyScene(device, sceneTexture, emissiveTexture) {
 }
 `;
 
-test("the own-renderer JavaScript snippet blooms only the app's emissive texture", async () => {
+test("the own-renderer JavaScript snippet blooms only the app's emissive texture", async (t) => {
   const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
   const messages = [];
   page.on('console', (m) => messages.push({ type: m.type(), text: m.text() }));
@@ -156,6 +156,7 @@ test("the own-renderer JavaScript snippet blooms only the app's emissive texture
   const glow = at(198, 80);
   const none = at(58, 80);
   const corner = at(8, 8);
+  t.diagnostic(`beside the emissive spot ${glow}, beside the scene-only spot ${none}, corner ${corner}`);
   assert.ok(at(64, 80) > 200 && at(192, 80) > 200, `spots: ${at(64, 80)}, ${at(192, 80)}`);
   assert.ok(glow > corner + 20, `halo beside the emissive spot: ${glow} (corner ${corner})`);
   assert.ok(none <= corner + 3, `glow beside the scene-only spot: ${none} (corner ${corner})`);
