@@ -2,6 +2,10 @@
 //! `build/wgsl_minify.rs`); the crate includes those copies through
 //! `wgsl!`. The WGSL is part of the shipped wasm, and its comments and
 //! indentation are about a third of it.
+//!
+//! It also writes the doc test that runs the Rust snippet of the README's
+//! "Use it with your own renderer" section as written (see
+//! `readme_doc_test`).
 
 include!("build/wgsl_minify.rs");
 
@@ -19,4 +23,51 @@ fn main() {
         let name = path.file_name().expect("a file name");
         std::fs::write(out.join(name), minify_wgsl(&source)).expect("OUT_DIR is writable");
     }
+    println!("cargo:rerun-if-changed=README.md");
+    println!("cargo:rerun-if-changed=tests/readme/post_chain.rs");
+    let readme = std::fs::read_to_string("README.md").ok();
+    let around = std::fs::read_to_string("tests/readme/post_chain.rs").ok();
+    let doc = match (readme, around) {
+        (Some(readme), Some(around)) => readme_doc_test(&readme, &around),
+        // A packaged crate has the README but not the tests: nothing to run.
+        _ => String::new(),
+    };
+    std::fs::write(out.join("readme_post_chain.md"), doc).expect("OUT_DIR is writable");
+}
+
+/// A Markdown doc whose one Rust block is the README's PostChain snippet,
+/// verbatim, inside the program of `tests/readme/post_chain.rs` (that
+/// file's lines hidden, the snippet in place of its `// README` line). When
+/// the snippet or the marker is missing, the doc test is one that fails
+/// saying so: the library itself still builds.
+fn readme_doc_test(readme: &str, around: &str) -> String {
+    const HEADING: &str = "## Use it with your own renderer";
+    let snippet = readme.find(HEADING).and_then(|at| {
+        let section = &readme[at + HEADING.len()..];
+        let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+        let start = section.find("```rust\n")? + "```rust\n".len();
+        let len = section[start..].find("```")?;
+        Some(&section[start..start + len])
+    });
+    let missing = |what: &str| format!("```rust\npanic!(\"{what}\");\n```\n");
+    let Some(snippet) = snippet else {
+        return missing(
+            "no rust code block in the README's section 'Use it with your own renderer'",
+        );
+    };
+    if !around.lines().any(|l| l.trim() == "// README") {
+        return missing("no '// README' line in tests/readme/post_chain.rs");
+    }
+    let mut doc = String::from("```rust\n");
+    for line in around.lines() {
+        if line.trim() == "// README" {
+            doc.push_str(snippet);
+        } else {
+            doc.push_str("# ");
+            doc.push_str(line);
+            doc.push('\n');
+        }
+    }
+    doc.push_str("```\n");
+    doc
 }

@@ -64,3 +64,10 @@ pub use options::Options;
 pub use passes::content::PixelImage;
 pub use post::PostChain;
 pub use settings::ChainSettings;
+
+/// The Rust snippet of the README's "Use it with your own renderer"
+/// section, run by `cargo test --doc` as written, inside a hidden program
+/// that checks its pixels (assembled by `build.rs`).
+#[cfg(doctest)]
+#[doc = include_str!(concat!(env!("OUT_DIR"), "/readme_post_chain.md"))]
+pub struct ReadmePostChain;

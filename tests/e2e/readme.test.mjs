@@ -1,7 +1,9 @@
 // The README's snippets, run as written. The embedding example (index.html
 // and main.js) without a bundler, with the one change the README's
 // "Without a bundler" section asks for, served next to the package folder;
-// and the error-handling snippet of the API section, on a live renderer.
+// the error-handling snippet of the API section, on a live renderer; and
+// the JavaScript snippet of "Use it with your own renderer", on a device
+// and textures of the page's own (the Rust snippet runs as a doc test).
 // (package.test.mjs builds the same example with Vite against the tarball.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,5 +80,87 @@ test("the API section's error-handling snippet logs what it says", async () => {
     return lines;
   }, code);
   assert.deepEqual(logged, [expected]);
+  await page.close();
+});
+
+// What the "own renderer" snippet takes from the app: a device, a canvas,
+// an rgba16float scene texture with two bright texels and an emissive
+// texture holding only the right one, written by `drawMyScene` every frame.
+const OWN_APP = `
+const adapter = await navigator.gpu.requestAdapter();
+export const device = await adapter.requestDevice();
+export const canvas = document.querySelector('canvas');
+const [W, H] = [canvas.width, canvas.height];
+const usage = GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST;
+export const sceneTexture = device.createTexture({ size: [W, H], format: 'rgba16float', usage });
+export const emissiveTexture = device.createTexture({ size: [W, H], format: 'rgba16float', usage });
+// Half floats: opaque black, and 3×3 texels of 32.0 around each spot.
+function texels(spots) {
+  const t = new Uint16Array(W * H * 4);
+  for (let i = 3; i < t.length; i += 4) t[i] = 0x3c00;
+  for (const [x, y] of spots) {
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      t.set([0x5000, 0x5000, 0x5000], ((y + dy) * W + x + dx) * 4);
+    }
+  }
+  return t;
+}
+const scene = texels([[64, 80], [192, 80]]);
+const emissive = texels([[192, 80]]);
+window.drawn = 0;
+export function drawMyScene(device, sceneTexture, emissiveTexture) {
+  device.queue.writeTexture({ texture: sceneTexture }, scene, { bytesPerRow: W * 8 }, [W, H]);
+  device.queue.writeTexture({ texture: emissiveTexture }, emissive, { bytesPerRow: W * 8 }, [W, H]);
+  window.drawn++;
+}
+`;
+
+test("the own-renderer JavaScript snippet blooms only the app's emissive texture", async (t) => {
+  const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
+  const messages = [];
+  page.on('console', (m) => messages.push({ type: m.type(), text: m.text() }));
+  page.on('pageerror', (e) => messages.push({ type: 'pageerror', text: String(e) }));
+  // The snippet as written, with one import line in front that gives it
+  // the app's names, and the package imported as the README says for a
+  // page without a bundler.
+  const code = snippet('## Use it with your own renderer', 'js');
+  assert.match(code, /from 'afterglow-hdr'/);
+  const js = "import { canvas, device, sceneTexture, emissiveTexture, drawMyScene } from './app.js';\n"
+    + code.replace("from 'afterglow-hdr'", "from './afterglow-hdr/index.js'");
+  const base = new URL('readme-own-renderer/', url).href;
+  const files = {
+    'index.html': ['text/html', '<!doctype html><link rel="icon" href="data:,">'
+      + '<canvas width="256" height="160" style="width: 256px; height: 160px"></canvas>'
+      + '<script type="module" src="./main.js"></script>'],
+    'app.js': ['text/javascript', OWN_APP],
+    'main.js': ['text/javascript', js],
+  };
+  for (const [name, [contentType, body]] of Object.entries(files)) {
+    await page.route(`${base}${name}`, (route) => route.fulfill({ contentType, body }));
+  }
+  await page.route(`${base}afterglow-hdr/**`, async (route) => {
+    const file = route.request().url().slice(`${base}afterglow-hdr/`.length);
+    route.fulfill({ response: await page.request.fetch(new URL(`pkg/${file}`, url).href) });
+  });
+  await page.goto(`${base}index.html`);
+  await page.waitForFunction(() => window.drawn > 5, null, { timeout: 30000 });
+  await page.waitForTimeout(300);
+  const png = PNG.sync.read(await page.locator('canvas').screenshot());
+  assert.equal(png.width, 256);
+  const at = (x, y) => {
+    const i = (y * png.width + x) * 4;
+    return Math.max(png.data[i], png.data[i + 1], png.data[i + 2]);
+  };
+  // Six pixels out from each spot (the spot itself is three wide), and a
+  // corner far from both.
+  const glow = at(198, 80);
+  const none = at(58, 80);
+  const corner = at(8, 8);
+  t.diagnostic(`beside the emissive spot ${glow}, beside the scene-only spot ${none}, corner ${corner}`);
+  assert.ok(at(64, 80) > 200 && at(192, 80) > 200, `spots: ${at(64, 80)}, ${at(192, 80)}`);
+  assert.ok(glow > corner + 20, `halo beside the emissive spot: ${glow} (corner ${corner})`);
+  assert.ok(none <= corner + 3, `glow beside the scene-only spot: ${none} (corner ${corner})`);
+  const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
+  assert.deepEqual(bad, []);
   await page.close();
 });
