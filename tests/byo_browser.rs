@@ -405,6 +405,9 @@ async fn a_texture_of_another_device_is_refused_by_the_next_render() {
     .await;
     let c = canvas(32, 32);
     let r = create(&c, measuring(Some(&device), r#"{"enabled":false}"#)).await;
+    // The frames rendered before the refusal read GPU timings back too.
+    r.stats(Some(JSON::parse(r#"{"gpu":true}"#).unwrap()))
+        .unwrap();
     let good = texture(&device, 32, 32, &[(16, 16, 0.5)]).await;
     let foreign = texture(&other, 32, 32, &[(16, 16, 0.5)]).await;
     for (scene, bloom, argument) in [
@@ -422,7 +425,8 @@ async fn a_texture_of_another_device_is_refused_by_the_next_render() {
         );
         // One frame with a GPU; more in software WebGPU on a busy machine.
         assert!(calls <= 10, "refused only after {calls} frames");
-        // Nothing invalid was submitted, no handler saw an error.
+        // The frames rendered meanwhile were invalid, but their errors
+        // went to the renderer's own scopes: no handler saw one.
         assert_no_gpu_errors(&r);
         let seen = js_sys::Array::from(&get(&device, "seen"));
         assert_eq!(seen.length(), 0, "{:?}", seen.to_vec());
@@ -440,4 +444,68 @@ async fn a_texture_of_another_device_is_refused_by_the_next_render() {
     }
     assert_no_gpu_errors(&r);
     assert_eq!(js_sys::Array::from(&get(&device, "seen")).length(), 0);
+}
+
+/// The pixel at (`x`, `y`) of the canvas `c` as the page sees it now (in
+/// the task of the last `render()`), as 8-bit RGBA.
+async fn canvas_pixel(c: &JsValue, x: u32, y: u32) -> Vec<u8> {
+    let pixel = js(
+        "c, x, y",
+        "const o = new OffscreenCanvas(c.width, c.height).getContext('2d');
+         o.drawImage(c, 0, 0);
+         return Array.from(o.getImageData(x, y, 1, 1).data);",
+        &[c, &x.into(), &y.into()],
+    )
+    .await;
+    js_sys::Array::from(&pixel)
+        .iter()
+        .map(|v| v.as_f64().unwrap_or(0.0) as u8)
+        .collect()
+}
+
+fn frames(r: &Renderer) -> f64 {
+    get(&r.stats(None).unwrap(), "frames").as_f64().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn a_new_texture_is_shown_by_the_render_right_after_set_texture() {
+    let device = app_device().await;
+    js(
+        "d",
+        "d.seen = []; d.onuncapturederror = (e) => d.seen.push(e.error.message);",
+        &[&device],
+    )
+    .await;
+    let c = canvas(32, 32);
+    let options = measuring(Some(&device), r#"{"enabled":false}"#);
+    let canvas_options = get(&options, "canvas");
+    Reflect::set(&canvas_options, &"format".into(), &"preferred".into()).unwrap();
+    Reflect::set(&canvas_options, &"toneMapping".into(), &"standard".into()).unwrap();
+    let r = create(&c, options).await;
+    // As an app that makes a new target whenever its canvas is resized,
+    // then renders at once: every swap is drawn by that same render().
+    for (step, size, spot) in [(0, 32, 8), (1, 32, 20), (2, 48, 30), (3, 24, 4)] {
+        let t = texture(&device, size, size, &[(spot, spot, 1.0)]).await;
+        if size != c.unchecked_ref::<web_sys::HtmlCanvasElement>().width() {
+            r.resize(size.into(), size.into()).unwrap();
+        }
+        r.set_texture(t, None).unwrap();
+        let before = frames(&r);
+        r.render(None).unwrap();
+        assert_eq!(
+            frames(&r),
+            before + 1.0,
+            "swap {step}: the frame was skipped"
+        );
+        let lit = canvas_pixel(&c, spot, spot).await;
+        let dark = canvas_pixel(&c, (spot + size / 2) % size, spot).await;
+        assert!(
+            lit[0] > 200,
+            "swap {step}: the new texture's spot is {lit:?}"
+        );
+        assert!(dark[0] < 20, "swap {step}: the old texture shows: {dark:?}");
+    }
+    assert_no_gpu_errors(&r);
+    let seen = js_sys::Array::from(&get(&device, "seen"));
+    assert_eq!(seen.length(), 0, "{:?}", seen.to_vec());
 }

@@ -215,10 +215,12 @@ impl Renderer {
     /// bloom instead of the scene (selective bloom). Calling it again with
     /// the same objects costs nothing; a new object rebinds. WebGPU
     /// cannot say at once which device made a texture: a new object is
-    /// checked in the background, `render()` skips frames until the check
-    /// is done (normally only the frame of the call), and a texture of
-    /// another device makes the next `render()` throw an `ArgumentError`
-    /// naming `texture` or `bloom`, without submitting it.
+    /// checked in the background while the next `render()` already shows
+    /// it (no frame is skipped). Until the answer is in, frames are
+    /// submitted under afterglow's own error scopes, so the app's error
+    /// handler never sees an error; a texture of another device turns the
+    /// scene black and makes the next `render()` throw an `ArgumentError`
+    /// naming `texture` or `bloom`.
     #[wasm_bindgen(js_name = setTexture)]
     pub fn set_texture(
         &self,

@@ -190,10 +190,18 @@ impl WebRenderer {
     /// frame was skipped (0×0).
     fn render_with(&mut self, time: f64, read: bool) -> Result<Option<Option<Readback>>, Error> {
         self.check_device()?;
-        // Nothing is submitted with textures not yet known to be the device's.
-        if !super::texture::passed(&mut self.texture_parts())? {
-            return Ok(None);
+        // Textures not yet known to be the device's are shown at once, in a
+        // frame whose errors go to an error scope of the renderer's own.
+        let scope = super::texture::frame_scope(&mut self.texture_parts())?;
+        let frame = self.frame(time, read);
+        if let Some(scope) = scope {
+            scope.end(&self.gpu);
         }
+        frame
+    }
+
+    /// The frame of [`Self::render_with`], once the textures were looked at.
+    fn frame(&mut self, time: f64, read: bool) -> Result<Option<Option<Readback>>, Error> {
         let (w, h) = self.canvas_size;
         // Also skipped while the page has set the canvas to 0 in either
         // dimension behind the renderer's back: its texture would be 0×0.

@@ -1,7 +1,7 @@
 //! The app's textures (`setTexture`), and the check that they belong to
 //! the renderer's device.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -26,11 +26,17 @@ pub struct Parts<'a> {
 /// What is known of the textures last given to `setTexture`: WebGPU has no
 /// synchronous way to ask which device made a texture, so they are bound
 /// under validation error scopes (the app's own error handler never sees
-/// those errors) and the verdict arrives a moment later. Until it has,
-/// frames are skipped: nothing is submitted with a bind group that may be
-/// invalid.
+/// those errors) and the verdict arrives a moment later. Frames are not
+/// held back meanwhile: each one is encoded and submitted under an error
+/// scope of its own ([`FrameScope`]), so a valid texture is shown by the
+/// very next frame, and the errors of a frame that bound another device's
+/// texture reach no handler. Once the verdict is in, frames run without
+/// scopes again.
 pub struct TextureCheck {
     verdict: Rc<RefCell<Option<Result<(), Error>>>>,
+    /// Set with the verdict when a texture was refused: the errors of the
+    /// frames rendered with it come from it and are not reported.
+    refused: Rc<Cell<bool>>,
     done: Promise,
 }
 
@@ -89,6 +95,8 @@ pub fn set_texture(r: &mut Parts<'_>, scene: JsValue, bloom: Option<JsValue>) ->
     bound?;
     let verdict = Rc::new(RefCell::new(None));
     let set = verdict.clone();
+    let refused = Rc::new(Cell::new(false));
+    let set_refused = refused.clone();
     let done = wasm_bindgen_futures::future_to_promise(async move {
         let mut result = Ok(());
         for (argument, probe) in probes {
@@ -109,29 +117,39 @@ pub fn set_texture(r: &mut Parts<'_>, scene: JsValue, bloom: Option<JsValue>) ->
                 format!("could not be bound on the renderer's GPUDevice: {e}"),
             ));
         }
+        set_refused.set(result.is_err());
         *set.borrow_mut() = Some(result);
         Ok(JsValue::UNDEFINED)
     });
-    *r.check = Some(TextureCheck { verdict, done });
+    *r.check = Some(TextureCheck {
+        verdict,
+        refused,
+        done,
+    });
     Ok(())
 }
 
 /// The scene after a refused texture: transparent black.
 const NOTHING: &str = "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(0.0); }";
 
-/// Whether a frame may be submitted: `Ok(false)` while the textures are
-/// being checked; their refusal once it is known (the scene is then
-/// cleared, so that the next frame renders).
-pub fn passed(r: &mut Parts<'_>) -> Result<bool, Error> {
+/// What the next frame needs: `Ok(Some(scope))` while the textures are
+/// being checked (the frame is encoded and submitted under that scope),
+/// `Ok(None)` when nothing is unconfirmed, and the refusal once it is known
+/// (the scene is then cleared, so that the next frame renders).
+pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<FrameScope>, Error> {
     let Some(check) = r.check.as_ref() else {
-        return Ok(true);
+        return Ok(None);
     };
     let verdict = check.verdict.borrow_mut().take();
     match verdict {
-        None => Ok(false),
+        None => Ok(Some(FrameScope {
+            guard: r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation),
+            refused: check.refused.clone(),
+            done: check.done.clone(),
+        })),
         Some(Ok(())) => {
             *r.check = None;
-            Ok(true)
+            Ok(None)
         }
         Some(Err(e)) => {
             *r.check = None;
@@ -142,6 +160,33 @@ pub fn passed(r: &mut Parts<'_>) -> Result<bool, Error> {
             )?;
             Err(e)
         }
+    }
+}
+
+/// The validation error scope of a frame rendered while the textures are
+/// being checked, pushed before the frame's first GPU call.
+pub struct FrameScope {
+    guard: wgpu::ErrorScopeGuard,
+    refused: Rc<Cell<bool>>,
+    done: Promise,
+}
+
+impl FrameScope {
+    /// Pops the scope (after the frame's submit). Its error, if any, is
+    /// dropped when the textures turn out to be another device's (binding
+    /// them made the frame invalid); otherwise it is one of the renderer's
+    /// own and is reported as an uncaptured error would be.
+    pub fn end(self, gpu: &Gpu) {
+        let popped = self.guard.pop();
+        let report = gpu.error_sink();
+        wasm_bindgen_futures::spawn_local(async move {
+            let error = popped.await;
+            // The verdict's scopes were popped first; it never rejects.
+            let _ = wasm_bindgen_futures::JsFuture::from(self.done).await;
+            if let (Some(e), false) = (error, self.refused.get()) {
+                report(e.to_string());
+            }
+        });
     }
 }
 
