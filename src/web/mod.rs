@@ -12,6 +12,7 @@
 
 mod canvas;
 mod content;
+mod display;
 mod image;
 mod interop;
 mod png;

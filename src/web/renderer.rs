@@ -9,21 +9,41 @@ use wasm_bindgen::prelude::*;
 
 use super::canvas::{self, Canvas};
 use super::content::UserResources;
+use super::display::DisplayWatch;
 use super::interop::{call, now_ms, object, warn, Handle};
 use super::png;
 use super::resize_observer::AutoResize;
 use crate::chain::Chain;
 use crate::error::{DeviceErrorKind, Error};
 use crate::gpu::Gpu;
-use crate::options::{self, AlphaMode, Effect, Options};
+use crate::options::{self, AlphaMode, DynamicRange, Effect, Options};
 use crate::output::OutputSpec;
 use crate::readback::Readback;
+
+/// The output of the chain for `options` (in effect).
+fn output_spec(options: &Options) -> Result<OutputSpec, Error> {
+    let format = canvas::resolve_format(options.canvas.format)?;
+    OutputSpec::new(
+        format,
+        options.canvas.alpha_mode,
+        options.canvas.tone_mapping,
+        options.canvas.color_space,
+    )
+}
 
 pub struct WebRenderer {
     pub gpu: Gpu,
     pub canvas: Canvas,
     pub chain: Chain,
+    /// The options as set (what `options()` reports); the GPU work follows
+    /// [`WebRenderer::effective`].
     pub options: Options,
+    /// `dynamicRange: 'auto'`: the display's dynamic range, watched.
+    display: Option<DisplayWatch>,
+    /// Whether the options in effect were chosen for an HDR display.
+    hdr: bool,
+    /// The display's dynamic range last acted on (tried once per change).
+    display_seen: bool,
     /// Canvas size in device pixels (the chain renders at it × renderScale).
     pub canvas_size: (u32, u32),
     /// What the page gave to show, replayed after a device loss.
@@ -56,6 +76,7 @@ pub fn instance() -> wgpu::Instance {
 impl Drop for WebRenderer {
     fn drop(&mut self) {
         self.auto_resize = None;
+        self.display = None;
         self.canvas.unconfigure();
         self.gpu.destroy();
     }
@@ -107,13 +128,13 @@ impl WebRenderer {
         } else {
             None
         };
-        let format = canvas::resolve_format(options.canvas.format)?;
-        let output = OutputSpec::new(
-            format,
-            options.canvas.alpha_mode,
-            options.canvas.tone_mapping,
-            options.canvas.color_space,
-        )?;
+        let display = (options.canvas.dynamic_range == DynamicRange::Auto)
+            .then(|| DisplayWatch::new(canvas.element()))
+            .flatten();
+        let hdr = display.as_ref().is_some_and(DisplayWatch::hdr);
+        let requested = options;
+        let options = options.for_display(hdr);
+        let output = output_spec(&options)?;
         let max = gpu.max_texture_size();
         let (w, h) = canvas.size();
         let size = (w.min(max), h.min(max));
@@ -128,7 +149,10 @@ impl WebRenderer {
             gpu,
             canvas,
             chain,
-            options,
+            options: requested,
+            display,
+            hdr,
+            display_seen: hdr,
             canvas_size: size,
             content: UserResources::default(),
             recovering: Rc::new(Cell::new(false)),
@@ -156,6 +180,7 @@ impl WebRenderer {
 
     pub fn render(&mut self, time: f64) -> Result<(), Error> {
         let start = now_ms();
+        self.follow_display();
         if let Some(size) = self.pending_size.take() {
             self.resize(size)?;
         }
@@ -223,7 +248,7 @@ impl WebRenderer {
             self.canvas.set_size(size);
             let output = *self.chain.output();
             self.canvas
-                .configure(&self.gpu, &output, &self.options.canvas)?;
+                .configure(&self.gpu, &output, &self.effective().canvas)?;
         }
         self.canvas_size = size;
         self.resize_chain()
@@ -245,24 +270,59 @@ impl WebRenderer {
     /// putting them back fails too, that is logged: the first error is the
     /// one thrown.
     pub fn apply_options(&mut self, next: Options) -> Result<(), Error> {
-        let prev = self.options;
-        if next == prev {
+        let auto = next.canvas.dynamic_range == DynamicRange::Auto;
+        if auto && self.display.is_none() {
+            self.display = DisplayWatch::new(self.canvas.element());
+        }
+        let hdr = auto && self.display.as_ref().is_some_and(DisplayWatch::hdr);
+        self.display_seen = hdr;
+        let result = self.apply(next, hdr);
+        if self.options.canvas.dynamic_range != DynamicRange::Auto {
+            self.display = None;
+        }
+        result
+    }
+
+    /// The options the GPU work follows: those set, with the canvas format
+    /// and tone mapping chosen for the display under `dynamicRange: 'auto'`.
+    pub fn effective(&self) -> Options {
+        self.options.for_display(self.hdr)
+    }
+
+    /// Under `dynamicRange: 'auto'`, moves the canvas to the display's
+    /// dynamic range when the media query has changed since the last frame.
+    /// A failure is logged, not thrown: the frame is not the caller's fault.
+    fn follow_display(&mut self) {
+        let Some(hdr) = self.display.as_ref().map(DisplayWatch::hdr) else {
+            return;
+        };
+        if hdr != self.display_seen {
+            self.display_seen = hdr;
+            if let Err(e) = self.apply(self.options, hdr) {
+                warn(&format!(
+                    "afterglow: following the display's dynamic range failed: {e}"
+                ));
+            }
+        }
+    }
+
+    /// Applies `next` (as set) for a display that does or does not show
+    /// high dynamic range.
+    fn apply(&mut self, next: Options, hdr: bool) -> Result<(), Error> {
+        let (prev_set, prev_hdr) = (self.options, self.hdr);
+        if (next, hdr) == (prev_set, prev_hdr) {
             return Ok(());
         }
+        let (prev, next_set) = (self.effective(), next);
+        let next = next.for_display(hdr);
         let prev_output = *self.chain.output();
         let output = if options::changes(&prev, &next, Effect::Canvas) {
-            let format = canvas::resolve_format(next.canvas.format)?;
-            OutputSpec::new(
-                format,
-                next.canvas.alpha_mode,
-                next.canvas.tone_mapping,
-                next.canvas.color_space,
-            )?
+            output_spec(&next)?
         } else {
             prev_output
         };
-        if let Err(e) = self.apply_options_steps(prev, next, output) {
-            if let Err(back) = self.apply_options_steps(next, prev, prev_output) {
+        if let Err(e) = self.apply_options_steps(prev, next, next_set, output) {
+            if let Err(back) = self.apply_options_steps(next, prev, prev_set, prev_output) {
                 warn(&format!(
                     "afterglow: setOptions() failed ({e}), and restoring the previous options \
                      failed as well: {back}"
@@ -270,15 +330,18 @@ impl WebRenderer {
             }
             return Err(e);
         }
+        self.hdr = hdr;
         Ok(())
     }
 
     /// Each step runs only where the schema says an option with its
-    /// effect changed.
+    /// effect changed; `prev` and `next` are the options in effect,
+    /// `set` the options as set.
     fn apply_options_steps(
         &mut self,
         prev: Options,
         next: Options,
+        set: Options,
         output: OutputSpec,
     ) -> Result<(), Error> {
         let changed = |effect| options::changes(&prev, &next, effect);
@@ -286,7 +349,7 @@ impl WebRenderer {
             self.chain.set_output(&self.gpu, output)?;
         }
         self.chain.set_settings(&self.gpu, next.into())?;
-        self.options = next;
+        self.options = set;
         if changed(Effect::Resize) {
             self.resize_chain()?;
         }
@@ -321,14 +384,14 @@ impl WebRenderer {
     /// A new device that cannot be used is destroyed at once.
     pub fn replace_device(&mut self, gpu: Gpu) -> Result<(), Error> {
         let output = *self.chain.output();
-        let set_up =
-            new_chain(&gpu, output, self.options, self.canvas_size).and_then(|mut chain| {
-                chain.set_timing(&gpu, self.chain.timing());
-                if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
-                    self.canvas.configure(&gpu, &output, &self.options.canvas)?;
-                }
-                Ok(chain)
-            });
+        let options = self.effective();
+        let set_up = new_chain(&gpu, output, options, self.canvas_size).and_then(|mut chain| {
+            chain.set_timing(&gpu, self.chain.timing());
+            if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
+                self.canvas.configure(&gpu, &output, &options.canvas)?;
+            }
+            Ok(chain)
+        });
         let chain = match set_up {
             Ok(chain) => chain,
             Err(e) => {
