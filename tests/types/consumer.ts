@@ -45,6 +45,7 @@ function use(renderer: Renderer, device: GPUDevice, video: HTMLVideoElement): vo
   renderer.render(performance.now() / 1000);
   renderer.resize(640, 360);
   renderer.setOptions({ bloom: { radius: 0.5 } });
+  renderer.setOptions({ canvas: { dynamicRange: 'auto' } });
   const effective: EffectiveOptions = renderer.options();
   const radius: number = effective.bloom.radius;
   const format: GPUTextureFormat = renderer.configuration().format;

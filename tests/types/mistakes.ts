@@ -31,6 +31,8 @@ renderer.setOptions({ msaa: 2 });
 renderer.setOptions({ tonemapper: 'filmic' });
 // @ts-expect-error the canvas format is 'preferred' or 'rgba16float'
 renderer.setOptions({ canvas: { format: 'bgra8unorm' } });
+// @ts-expect-error dynamicRange is 'standard' or 'auto'
+renderer.setOptions({ canvas: { dynamicRange: 'hdr' } });
 // @ts-expect-error a misspelt option
 renderer.setOptions({ bloomm: { intensity: 1 } });
 // @ts-expect-error a number, not a string
