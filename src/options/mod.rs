@@ -28,4 +28,6 @@ pub use types::{
 pub use value::Value;
 
 #[cfg(test)]
+mod dynamic_range_tests;
+#[cfg(test)]
 mod tests;
