@@ -70,7 +70,7 @@ async function main() {
   await init();
   let renderer;
   try {
-    renderer = await Renderer.create(canvas, { autoResize: true, canvas: { screenshots: true } });
+    renderer = await Renderer.create(canvas, { autoResize: true, canvas: { dynamicRange: 'auto', screenshots: true } });
   } catch (e) {
     showMessage(`WebGPU could not start: ${e.message}`);
     return;

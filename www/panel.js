@@ -7,6 +7,7 @@
 
 const SCHEMA = [
   ['Canvas', [
+    ['canvas.dynamicRange', 'select', ['auto', 'standard']],
     ['canvas.format', 'select', ['preferred', 'rgba16float']],
     ['canvas.alphaMode', 'select', ['opaque', 'premultiplied']],
     ['canvas.colorSpace', 'select', ['srgb', 'display-p3']],
@@ -36,11 +37,13 @@ const SCHEMA = [
 
 // Rules between options: for a control, given the effective options, the
 // choices ruled out (or `true` for the whole control) and why, in one line.
+const byDisplay = (o) => o.canvas.dynamicRange === 'auto'
+  && { off: true, why: "chosen by dynamicRange 'auto' from the display" };
 const RULES = {
-  'canvas.format': (o) => o.canvas.toneMapping === 'extended'
-    && { off: ['preferred'], why: "toneMapping 'extended' needs rgba16float" },
-  'canvas.toneMapping': (o) => o.canvas.format !== 'rgba16float'
-    && { off: ['extended'], why: "'extended' needs format rgba16float" },
+  'canvas.format': (o) => byDisplay(o) || (o.canvas.toneMapping === 'extended'
+    && { off: ['preferred'], why: "toneMapping 'extended' needs rgba16float" }),
+  'canvas.toneMapping': (o) => byDisplay(o) || (o.canvas.format !== 'rgba16float'
+    && { off: ['extended'], why: "'extended' needs format rgba16float" }),
   msaa: (o) => o.resolve === 'tonemapped'
     && { off: ['1'], why: "resolve 'tonemapped' needs msaa 4" },
   resolve: (o) => o.msaa !== 4

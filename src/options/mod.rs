@@ -22,10 +22,12 @@ pub use parse::extended_needs_rgba16float;
 pub use schema::{Allowed, Effect, Kind, Literal, OptionError, OptionSpec};
 pub use table::{changes, reshapes, SCHEMA};
 pub use types::{
-    AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, Msaa, Options,
-    Resolve, ToneMapping, Tonemapper,
+    AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
+    Options, Resolve, ToneMapping, Tonemapper,
 };
 pub use value::Value;
 
+#[cfg(test)]
+mod dynamic_range_tests;
 #[cfg(test)]
 mod tests;

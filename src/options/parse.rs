@@ -5,8 +5,8 @@
 use super::schema::{Allowed, OptionError};
 use super::table::{keys_of, spec, SCHEMA};
 use super::types::{
-    AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, Msaa, Options,
-    Resolve, ToneMapping, Tonemapper,
+    AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
+    Options, Resolve, ToneMapping, Tonemapper,
 };
 use super::value::{quote_list, Value};
 
@@ -41,6 +41,7 @@ default_from_table! {
     AlphaMode => canvas.alpha_mode;
     ColorSpace => canvas.color_space;
     ToneMapping => canvas.tone_mapping;
+    DynamicRange => canvas.dynamic_range;
     Msaa => msaa;
     Resolve => resolve;
     Tonemapper => tonemapper;
@@ -85,6 +86,24 @@ impl Options {
                 "'tonemapped' resolves multisampled color and needs msaa: 4; \
                  use 'hardware' with msaa: 1",
             ));
+        }
+        if self.canvas.dynamic_range == DynamicRange::Auto {
+            if self.canvas.format != CanvasFormat::Preferred {
+                return Err(OptionError::one_of(
+                    "canvas.format",
+                    &[CanvasFormat::Preferred.as_str()],
+                    "is chosen by canvas.dynamicRange 'auto' ('rgba16float' on an HDR display); \
+                     leave it at 'preferred', or set dynamicRange to 'standard'",
+                ));
+            }
+            if self.canvas.tone_mapping != ToneMapping::Standard {
+                return Err(OptionError::one_of(
+                    "canvas.toneMapping",
+                    &[ToneMapping::Standard.as_str()],
+                    "is chosen by canvas.dynamicRange 'auto' ('extended' on an HDR display); \
+                     leave it at 'standard', or set dynamicRange to 'standard'",
+                ));
+            }
         }
         if self.canvas.tone_mapping == ToneMapping::Extended
             && self.canvas.format != CanvasFormat::Rgba16Float

@@ -6,7 +6,8 @@
 
 use super::schema::{Access, Effect, Kind, Literal, OptionSpec};
 use super::types::{
-    AlphaMode, BlurMode, CanvasFormat, ColorSpace, Msaa, Options, Resolve, ToneMapping, Tonemapper,
+    AlphaMode, BlurMode, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
+    ToneMapping, Tonemapper,
 };
 
 macro_rules! choice {
@@ -103,6 +104,18 @@ pub static SCHEMA: &[OptionSpec] = &[
             "`'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`."
         ),
         access: choice!(ToneMapping, canvas.tone_mapping),
+    },
+    OptionSpec {
+        path: "canvas.dynamicRange",
+        kind: Kind::Choice(DynamicRange::NAMES),
+        default: Literal::Str("standard"),
+        effect: Effect::Canvas,
+        doc: doc!(
+            "`'auto'` picks `'rgba16float'` with `'extended'` tone mapping while \
+              `matchMedia('(dynamic-range: high)')` matches, the 8-bit path otherwise, and \
+              follows changes; `format` and `toneMapping` then stay at their defaults."
+        ),
+        access: choice!(DynamicRange, canvas.dynamic_range),
     },
     OptionSpec {
         path: "canvas.screenshots",

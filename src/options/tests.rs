@@ -45,6 +45,7 @@ fn every_canvas_field_parses() {
             color_space: ColorSpace::DisplayP3,
             tone_mapping: ToneMapping::Extended,
             screenshots: true,
+            dynamic_range: DynamicRange::Standard,
         }
     );
     // Round trip through the JS-shaped tree.

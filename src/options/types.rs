@@ -38,6 +38,19 @@ pub enum ToneMapping {
     Extended,
 }
 
+/// Who picks the canvas format and tone mapping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DynamicRange {
+    /// The `format` and `toneMapping` options, as set.
+    Standard,
+    /// `rgba16float` with `extended` tone mapping while the display can
+    /// show high dynamic range (`matchMedia('(dynamic-range: high)')`),
+    /// the preferred 8-bit format with `standard` otherwise; follows the
+    /// media query as it changes. `format` and `toneMapping` stay at their
+    /// defaults.
+    Auto,
+}
+
 /// The `canvas` group of options: everything that goes into `configure()`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CanvasOptions {
@@ -49,6 +62,8 @@ pub struct CanvasOptions {
     /// `true` adds `COPY_SRC` to the canvas usage so frames can be read
     /// back; leave it off otherwise (it can cost compression).
     pub screenshots: bool,
+    /// `Auto` chooses `format` and `tone_mapping` from the display.
+    pub dynamic_range: DynamicRange,
 }
 
 /// Multisampling of the scene pass.
@@ -172,6 +187,19 @@ pub struct Options {
 }
 
 impl Options {
+    /// The options the GPU work follows on a display that can (`hdr`) or
+    /// cannot show high dynamic range: with `dynamicRange: 'auto'` and an
+    /// HDR display, an `rgba16float` canvas with `extended` tone mapping;
+    /// otherwise the options as they are.
+    pub fn for_display(self, hdr: bool) -> Options {
+        let mut out = self;
+        if self.canvas.dynamic_range == DynamicRange::Auto && hdr {
+            out.canvas.format = CanvasFormat::Rgba16Float;
+            out.canvas.tone_mapping = ToneMapping::Extended;
+        }
+        out
+    }
+
     /// Options for exact image tests: the defaults, except no MSAA, no
     /// dither, no bloom and no curve (a unit test keeps it so).
     pub const PREDICTABLE: Options = Options {
@@ -181,6 +209,7 @@ impl Options {
             color_space: ColorSpace::Srgb,
             tone_mapping: ToneMapping::Standard,
             screenshots: false,
+            dynamic_range: DynamicRange::Standard,
         },
         msaa: Msaa::Off,
         resolve: Resolve::Hardware,
@@ -235,6 +264,7 @@ names! {
     AlphaMode { Opaque => "opaque", Premultiplied => "premultiplied" }
     ColorSpace { Srgb => "srgb", DisplayP3 => "display-p3" }
     ToneMapping { Standard => "standard", Extended => "extended" }
+    DynamicRange { Standard => "standard", Auto => "auto" }
     Resolve { Hardware => "hardware", Tonemapped => "tonemapped" }
     Tonemapper { Agx => "agx", Aces => "aces", KhronosNeutral => "khronos-neutral", Reinhard => "reinhard", None => "none" }
     BlurMode { Mip => "mip", Gaussian => "gaussian" }

@@ -13,6 +13,11 @@ export interface CanvasOptions {
   /** Adds `COPY_SRC` to the canvas usage so frames can be read back (`screenshot()`).
    * Default `false`. */
   screenshots?: boolean;
+  /** `'auto'` picks `'rgba16float'` with `'extended'` tone mapping while
+   * `matchMedia('(dynamic-range: high)')` matches, the 8-bit path otherwise, and
+   * follows changes; `format` and `toneMapping` then stay at their defaults.
+   * `'standard'`: `format` and `toneMapping` as set. Default `'standard'`. */
+  dynamicRange?: 'standard' | 'auto';
 }
 
 /** Bloom: bright extract, blur, added back in the composite pass. */

@@ -12,6 +12,7 @@
 
 mod canvas;
 mod content;
+mod display;
 mod image;
 mod interop;
 mod png;
@@ -169,7 +170,10 @@ impl Renderer {
     /// `column` and the compiler's message, and the previous content keeps
     /// rendering.
     #[wasm_bindgen(js_name = setSceneShader, unchecked_return_type = "Promise<void>")]
-    pub fn set_scene_shader(&self, wgsl: JsValue) -> js_sys::Promise {
+    pub fn set_scene_shader(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] wgsl: JsValue,
+    ) -> js_sys::Promise {
         let inner = self.inner.clone();
         // Started now, not when the promise first runs: a call made right
         // after this one must win over it.

@@ -9,21 +9,43 @@ use wasm_bindgen::prelude::*;
 
 use super::canvas::{self, Canvas};
 use super::content::UserResources;
+use super::display::DisplayWatch;
 use super::interop::{call, now_ms, object, warn, Handle};
 use super::png;
 use super::resize_observer::AutoResize;
 use crate::chain::Chain;
 use crate::error::{DeviceErrorKind, Error};
 use crate::gpu::Gpu;
-use crate::options::{self, AlphaMode, Effect, Options};
+use crate::options::{self, AlphaMode, DynamicRange, Effect, Options};
 use crate::output::OutputSpec;
 use crate::readback::Readback;
+
+/// The output of the chain for `options` (in effect).
+fn output_spec(options: &Options) -> Result<OutputSpec, Error> {
+    let format = canvas::resolve_format(options.canvas.format)?;
+    OutputSpec::new(
+        format,
+        options.canvas.alpha_mode,
+        options.canvas.tone_mapping,
+        options.canvas.color_space,
+    )
+}
+
+mod follow;
 
 pub struct WebRenderer {
     pub gpu: Gpu,
     pub canvas: Canvas,
     pub chain: Chain,
+    /// The options as set (what `options()` reports); the GPU work follows
+    /// [`WebRenderer::effective`].
     pub options: Options,
+    /// `dynamicRange: 'auto'`: the display's dynamic range, watched.
+    display: Option<DisplayWatch>,
+    /// Whether the options in effect were chosen for an HDR display.
+    hdr: bool,
+    /// The display's dynamic range last acted on (tried once per change).
+    display_seen: bool,
     /// Canvas size in device pixels (the chain renders at it × renderScale).
     pub canvas_size: (u32, u32),
     /// What the page gave to show, replayed after a device loss.
@@ -58,6 +80,7 @@ pub fn instance() -> wgpu::Instance {
 impl Drop for WebRenderer {
     fn drop(&mut self) {
         self.auto_resize = None;
+        self.display = None;
         self.canvas.unconfigure();
         self.gpu.destroy();
     }
@@ -109,13 +132,13 @@ impl WebRenderer {
         } else {
             None
         };
-        let format = canvas::resolve_format(options.canvas.format)?;
-        let output = OutputSpec::new(
-            format,
-            options.canvas.alpha_mode,
-            options.canvas.tone_mapping,
-            options.canvas.color_space,
-        )?;
+        let display = (options.canvas.dynamic_range == DynamicRange::Auto)
+            .then(|| DisplayWatch::new(canvas.element()))
+            .flatten();
+        let hdr = display.as_ref().is_some_and(DisplayWatch::hdr);
+        let requested = options;
+        let options = options.for_display(hdr);
+        let output = output_spec(&options)?;
         let max = gpu.max_texture_size();
         let (w, h) = canvas.size();
         let size = (w.min(max), h.min(max));
@@ -130,7 +153,10 @@ impl WebRenderer {
             gpu,
             canvas,
             chain,
-            options,
+            options: requested,
+            display,
+            hdr,
+            display_seen: hdr,
             canvas_size: size,
             content: UserResources::default(),
             recovering: Rc::new(Cell::new(false)),
@@ -159,6 +185,7 @@ impl WebRenderer {
 
     pub fn render(&mut self, time: f64) -> Result<(), Error> {
         let start = now_ms();
+        self.follow_display();
         if let Some(size) = self.pending_size.take() {
             self.resize(size)?;
         }
@@ -238,7 +265,7 @@ impl WebRenderer {
             self.canvas.set_size(size);
             let output = *self.chain.output();
             self.canvas
-                .configure(&self.gpu, &output, &self.options.canvas)?;
+                .configure(&self.gpu, &output, &self.effective().canvas)?;
         }
         self.canvas_size = size;
         self.resize_chain()
@@ -254,46 +281,14 @@ impl WebRenderer {
             .resize_scaled(&self.gpu, render, self.canvas_size)
     }
 
-    /// Applies validated options. The steps that can fail run before the
-    /// renderer's own state changes, and a failure part-way puts the
-    /// previous options back, so a refused change changes nothing. If
-    /// putting them back fails too, that is logged: the first error is the
-    /// one thrown.
-    pub fn apply_options(&mut self, next: Options) -> Result<(), Error> {
-        let prev = self.options;
-        if next == prev {
-            return Ok(());
-        }
-        let prev_output = *self.chain.output();
-        let output = if options::changes(&prev, &next, Effect::Canvas) {
-            let format = canvas::resolve_format(next.canvas.format)?;
-            OutputSpec::new(
-                format,
-                next.canvas.alpha_mode,
-                next.canvas.tone_mapping,
-                next.canvas.color_space,
-            )?
-        } else {
-            prev_output
-        };
-        if let Err(e) = self.apply_options_steps(prev, next, output) {
-            if let Err(back) = self.apply_options_steps(next, prev, prev_output) {
-                warn(&format!(
-                    "afterglow: setOptions() failed ({e}), and restoring the previous options \
-                     failed as well: {back}"
-                ));
-            }
-            return Err(e);
-        }
-        Ok(())
-    }
-
     /// Each step runs only where the schema says an option with its
-    /// effect changed.
+    /// effect changed; `prev` and `next` are the options in effect,
+    /// `set` the options as set.
     fn apply_options_steps(
         &mut self,
         prev: Options,
         next: Options,
+        set: Options,
         output: OutputSpec,
     ) -> Result<(), Error> {
         let changed = |effect| options::changes(&prev, &next, effect);
@@ -301,7 +296,7 @@ impl WebRenderer {
             self.chain.set_output(&self.gpu, output)?;
         }
         self.chain.set_settings(&self.gpu, next.into())?;
-        self.options = next;
+        self.options = set;
         if changed(Effect::Resize) {
             self.resize_chain()?;
         }
@@ -336,14 +331,14 @@ impl WebRenderer {
     /// A new device that cannot be used is destroyed at once.
     pub fn replace_device(&mut self, gpu: Gpu) -> Result<(), Error> {
         let output = *self.chain.output();
-        let set_up =
-            new_chain(&gpu, output, self.options, self.canvas_size).and_then(|mut chain| {
-                chain.set_timing(&gpu, self.chain.timing());
-                if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
-                    self.canvas.configure(&gpu, &output, &self.options.canvas)?;
-                }
-                Ok(chain)
-            });
+        let options = self.effective();
+        let set_up = new_chain(&gpu, output, options, self.canvas_size).and_then(|mut chain| {
+            chain.set_timing(&gpu, self.chain.timing());
+            if self.canvas_size.0 > 0 && self.canvas_size.1 > 0 {
+                self.canvas.configure(&gpu, &output, &options.canvas)?;
+            }
+            Ok(chain)
+        });
         let chain = match set_up {
             Ok(chain) => chain,
             Err(e) => {

@@ -53,7 +53,7 @@ fn main() -> ExitCode {
         Some("soak") => soak(&root, &args[1..]),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|e2e] \
+                "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] \
                  | size | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N] [--before URL] \
                  | soak [--quick]>"
             );
@@ -294,15 +294,26 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
             .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
             .args(["test", "--headless", "--chrome"]))?;
     }
-    if want("e2e") {
+    // The type test and the end-to-end tests install the same packed tarball.
+    let tarball = if want("types") || want("e2e") {
         build(root)?;
-        let tarball = pack_web(root)?;
+        Some(pack_web(root)?)
+    } else {
+        None
+    };
+    if let (true, Some(tarball)) = (want("types"), &tarball) {
+        run(Command::new("node")
+            .current_dir(root)
+            .env("AFTERGLOW_TARBALL", tarball)
+            .args(["--test", "--test-reporter=spec", "tests/types/"]))?;
+    }
+    if let (true, Some(tarball)) = (want("e2e"), &tarball) {
         let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
         let url = format!("http://{}/", server.addr());
         run(Command::new("node")
             .current_dir(root)
             .env("AFTERGLOW_URL", &url)
-            .env("AFTERGLOW_TARBALL", &tarball)
+            .env("AFTERGLOW_TARBALL", tarball)
             .env("CHROMIUM", setup::chromium())
             .args(["--test", "--test-reporter=spec", "tests/e2e/"]))?;
     }

@@ -2,7 +2,9 @@
 //! leaves in `www/pkg` (the wasm, its JavaScript glue and declarations).
 //!
 //! Writes into that folder the package's entry point (`npm/index.js` and
-//! `npm/index.d.ts`: the glue with `init()` tracked), `package.json`
+//! `npm/index.d.ts`: the glue with `init()` tracked; `npm/ts5/index.d.ts`
+//! for TypeScript before 6.0, with the WebGPU types of `@webgpu/types`,
+//! at the version pinned in the repository's `package.json`), `package.json`
 //! (name and version from here and `Cargo.toml`), the README for
 //! JavaScript users (`npm/README.md`) and the license files, removes
 //! wasm-pack's `.gitignore` (`*`, which would hide a copied package from
@@ -18,14 +20,16 @@ use crate::Result;
 /// free when chosen.
 pub const NAME: &str = "afterglow-hdr";
 
-/// Files of the package besides `package.json`, README and licenses.
+/// Files of the package besides `package.json`, README and licenses. The
+/// declarations of the raw wasm exports (`afterglow_bg.wasm.d.ts`) stay
+/// out: `exports` does not let anyone import them.
 const FILES: &[&str] = &[
     "index.js",
     "index.d.ts",
+    "ts5/",
     "afterglow.js",
     "afterglow.d.ts",
     "afterglow_bg.wasm",
-    "afterglow_bg.wasm.d.ts",
     "snippets/",
 ];
 
@@ -48,6 +52,10 @@ pub fn pack(root: &Path, pkg_dir: &Path) -> Result<PathBuf> {
     };
     copy(&root.join("npm/index.js"), "index.js")?;
     copy(&root.join("npm/index.d.ts"), "index.d.ts")?;
+    let ts5 = pkg_dir.join("ts5");
+    std::fs::create_dir_all(&ts5).map_err(|e| format!("{}: {e}", ts5.display()))?;
+    copy(&root.join("npm/ts5/index.d.ts"), "ts5/index.d.ts")?;
+    let webgpu_types = webgpu_types_version(root)?;
     std::fs::write(pkg_dir.join("README.md"), npm_readme(root)?)
         .map_err(|e| format!("{}: {e}", pkg_dir.display()))?;
     copy(&root.join("LICENSE-MIT"), "LICENSE-MIT")?;
@@ -62,8 +70,11 @@ pub fn pack(root: &Path, pkg_dir: &Path) -> Result<PathBuf> {
         .filter(|f| pkg_dir.join(f).exists())
         .chain(["LICENSE-MIT", "LICENSE-APACHE"])
         .collect();
-    std::fs::write(pkg_dir.join("package.json"), package_json(&version, &files))
-        .map_err(|e| format!("{}: {e}", pkg_dir.display()))?;
+    std::fs::write(
+        pkg_dir.join("package.json"),
+        package_json(&version, &files, &webgpu_types),
+    )
+    .map_err(|e| format!("{}: {e}", pkg_dir.display()))?;
 
     let dest = root.join("target/npm");
     std::fs::create_dir_all(&dest).map_err(|e| format!("{}: {e}", dest.display()))?;
@@ -123,6 +134,28 @@ fn cargo_version(root: &Path) -> Result<String> {
         .ok_or_else(|| format!("{}: no package.version", path.display()))
 }
 
+/// The version of `@webgpu/types` pinned in the repository's `package.json`
+/// (the one the type tests compile against): the package depends on it and
+/// later 0.1 releases.
+fn webgpu_types_version(root: &Path) -> Result<String> {
+    let path = root.join("package.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let key = "\"@webgpu/types\": \"";
+    let start = text
+        .find(key)
+        .map(|i| i + key.len())
+        .ok_or_else(|| format!("{}: no @webgpu/types in devDependencies", path.display()))?;
+    let version = &text[start..];
+    let version = &version[..version.find('"').unwrap_or(0)];
+    if version.is_empty() || !version.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return Err(format!(
+            "{}: @webgpu/types must be pinned to an exact version, found '{version}'",
+            path.display()
+        ));
+    }
+    Ok(version.to_string())
+}
+
 fn json_string(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
@@ -137,7 +170,7 @@ fn json_string(s: &str) -> String {
     out
 }
 
-fn package_json(version: &str, files: &[&str]) -> String {
+fn package_json(version: &str, files: &[&str], webgpu_types: &str) -> String {
     let files: Vec<String> = files.iter().map(|f| json_string(f)).collect();
     format!(
         r#"{{
@@ -150,8 +183,12 @@ fn package_json(version: &str, files: &[&str]) -> String {
   "main": "./index.js",
   "module": "./index.js",
   "types": "./index.d.ts",
+  "typesVersions": {{
+    "<6.0": {{ "*": ["ts5/*"] }}
+  }},
   "exports": {{
     ".": {{
+      "types@<6.0": "./ts5/index.d.ts",
       "types": "./index.d.ts",
       "default": "./index.js"
     }},
@@ -159,11 +196,15 @@ fn package_json(version: &str, files: &[&str]) -> String {
     "./package.json": "./package.json"
   }},
   "files": [{files}],
-  "sideEffects": ["./index.js", "./snippets/*"]
+  "sideEffects": ["./index.js", "./snippets/*"],
+  "dependencies": {{
+    "@webgpu/types": {webgpu_types}
+  }}
 }}
 "#,
         name = json_string(NAME),
         version = json_string(version),
         files = files.join(", "),
+        webgpu_types = json_string(&format!("^{webgpu_types}")),
     )
 }

@@ -182,7 +182,8 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
 }
 
 /// The npm tools of package.json (wasm-opt from binaryen, esbuild, the end-to-end
-/// test's browser driver, the benchmark's peers), installed exactly as
+/// test's browser driver, the benchmark's peers, the type test's compilers and
+/// WebGPU types), installed exactly as
 /// package-lock.json says.
 fn npm_packages(root: &Path) -> Result<()> {
     let packages = [
@@ -193,6 +194,9 @@ fn npm_packages(root: &Path) -> Result<()> {
         "three",
         "postprocessing",
         "vite",
+        "typescript",
+        "typescript-5.1",
+        "@webgpu/types",
     ];
     let installed = packages.iter().all(|p| {
         root.join("node_modules")
