@@ -5,7 +5,7 @@
 // asked not to, optionally creates and destroys targets shaped like
 // afterglow's (4× MSAA rgba16float colour and depth24plus, a single-sample
 // rgba16float target, a half-size rgba16float mip chain), and clears the
-// canvas texture in one submit.
+// canvas texture (and every target, each mip level) in one submit.
 const adapter = await navigator.gpu.requestAdapter();
 const device = await adapter.requestDevice();
 const canvas = document.getElementById('view');
@@ -41,15 +41,27 @@ function rebuild(w, h) {
 
 function draw() {
   const encoder = device.createCommandEncoder();
-  const attachments = [{ tex: context.getCurrentTexture(), view: { format: `${format}-srgb` } }];
-  if (targets.length) attachments.push({ tex: targets[2], view: {} });
-  for (const { tex, view } of attachments) {
+  const clear = (view) => encoder.beginRenderPass({
+    colorAttachments: [{
+      view, loadOp: 'clear', storeOp: 'store', clearValue: { r: 0.5, g: 0.2, b: 0.1, a: 1 },
+    }],
+  }).end();
+  clear(context.getCurrentTexture().createView({ format: `${format}-srgb` }));
+  // Every target is written, as afterglow's frame writes all of its own.
+  if (targets.length) {
+    const [msaa, depth, hdr, mips] = targets;
     encoder.beginRenderPass({
       colorAttachments: [{
-        view: tex.createView(view), loadOp: 'clear', storeOp: 'store',
+        view: msaa.createView(), resolveTarget: hdr.createView(), loadOp: 'clear', storeOp: 'discard',
         clearValue: { r: 0.5, g: 0.2, b: 0.1, a: 1 },
       }],
+      depthStencilAttachment: {
+        view: depth.createView(), depthLoadOp: 'clear', depthStoreOp: 'discard', depthClearValue: 1,
+      },
     }).end();
+    for (let level = 0; level < mips.mipLevelCount; level++) {
+      clear(mips.createView({ baseMipLevel: level, mipLevelCount: 1 }));
+    }
   }
   device.queue.submit([encoder.finish()]);
 }
