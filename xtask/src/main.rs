@@ -19,9 +19,11 @@
 //!   `bench --dot` runs the small-light comparison instead (`bench/dot.mjs`):
 //!   how steadily and linearly a moving sub-pixel dot blooms in each.
 //! - `soak`   set-up, build, then `bench/soak.mjs` in headless Chromium:
-//!   20,000 frames, 1,000 resizes, 1,000 option changes and 80
-//!   create/destroy cycles, with textures, `gpuBytes` and memory printed
-//!   after each (`--quick`: a twentieth of each).
+//!   20,000 frames, two storms of 1,000 resizes around a 5 s idle wait,
+//!   1,000 option changes, 100 device losses and 80 create/destroy
+//!   cycles, with textures, `gpuBytes` and memory printed before and after
+//!   each, then the same resize storms on plain WebGPU as a control
+//!   (`--quick`: a twentieth of each; `--no-control`: without it).
 
 mod pack;
 mod serve;
@@ -55,7 +57,7 @@ fn main() -> ExitCode {
             eprintln!(
                 "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] \
                  | size | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N] [--before URL] \
-                 | soak [--quick]>"
+                 | soak [--quick] [--no-control]>"
             );
             return ExitCode::from(2);
         }
