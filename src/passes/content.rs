@@ -80,7 +80,7 @@ pub fn user_prefix() -> String {
 }
 
 /// The WGSL placed after a user's scene shader that defines `emissive`.
-pub const USER_EMISSIVE_SUFFIX: &str = include_str!("../../shaders/user_emissive.wgsl");
+pub const USER_EMISSIVE_SUFFIX: &str = wgsl!("user_emissive.wgsl");
 
 /// Whether a user's scene shader defines
 /// `fn emissive(uv: vec2f, time: f32) -> vec3f` (a function named
