@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::types::Options;
-use super::value::{format_number, quote_list, Value};
+use super::value::{format_number, join, quote_list, Value};
 
 /// What the values of an option may be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,9 +37,9 @@ impl Kind {
                 let all: Vec<String> = values.iter().map(|v| v.to_string()).collect();
                 match all.split_last() {
                     Some((last, rest)) if !rest.is_empty() => {
-                        format!("{} or {last}", rest.join(", "))
+                        format!("{} or {last}", join(rest, ", "))
                     }
-                    _ => all.join(""),
+                    _ => join(&all, ""),
                 }
             }
             Kind::Number {
