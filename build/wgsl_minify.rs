@@ -1,7 +1,10 @@
 // Minifies WGSL at build time (included by build.rs and by
 // tests/shaders.rs): comments and the whitespace that separates no tokens
-// are dropped, nothing is renamed, so naga and the browser see the same
-// token stream and error messages still name the shader's own identifiers.
+// are dropped, so naga and the browser see the same token stream. The
+// internal shaders' private names (functions, constants, variables,
+// parameters) are then shortened by `shorten_names`; struct names and
+// members, entry points, override constants and every name a user's
+// shader can see keep their spelling.
 
 /// `//` line comments and nested `/* */` block comments removed; each
 /// comment becomes one space so that it still separates tokens.
@@ -78,4 +81,193 @@ pub fn minify_wgsl(src: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// A token of minified WGSL: an identifier, a number, or one other
+/// character.
+fn tokens(src: &str) -> Vec<&str> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        let c = b[i];
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            // An identifier, or a number with its suffix (`1e-5` splits
+            // at the sign, which does not matter here).
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric()
+                    || b[i] == b'_'
+                    || (c.is_ascii_digit() && b[i] == b'.'))
+            {
+                i += 1;
+            }
+        } else {
+            i += src[i..].chars().next().map_or(1, char::len_utf8);
+        }
+        out.push(&src[start..i]);
+    }
+    out
+}
+
+fn is_identifier(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+}
+
+/// The names a shader declares that nothing outside it looks up: its
+/// functions other than entry points, its module-scope `const` and `var`
+/// (never `override`: pipelines set those by name), its locals and its
+/// parameters. Struct names and members are never among them: the
+/// uniform-layout test reads them from the shaders by name.
+fn private_names<'a>(toks: &[&'a str]) -> Vec<&'a str> {
+    let mut names = Vec::new();
+    let mut depth_struct: Option<usize> = None;
+    let mut braces = 0usize;
+    let mut in_params = false;
+    let mut parens = 0usize;
+    for (i, &t) in toks.iter().enumerate() {
+        let prev = if i > 0 { toks[i - 1] } else { "" };
+        let next = toks.get(i + 1).copied().unwrap_or("");
+        match t {
+            "{" => braces += 1,
+            "}" => {
+                braces -= 1;
+                if depth_struct == Some(braces) {
+                    depth_struct = None;
+                }
+            }
+            "(" if in_params => parens += 1,
+            ")" if in_params => {
+                parens -= 1;
+                if parens == 0 {
+                    in_params = false;
+                }
+            }
+            _ => {}
+        }
+        if !is_identifier(t) || prev == "." || prev == "@" || depth_struct.is_some() {
+            continue;
+        }
+        match prev {
+            "struct" => depth_struct = Some(braces),
+            "fn" => {
+                let entry = i >= 3
+                    && toks[i - 3] == "@"
+                    && matches!(toks[i - 2], "vertex" | "fragment" | "compute");
+                if !entry {
+                    names.push(t);
+                }
+                in_params = true;
+            }
+            "let" | "const" | "var" => names.push(t),
+            // `var<uniform> name`, `var<private> name`.
+            ">" if i >= 4 && toks[i - 4] == "var" => names.push(t),
+            _ if in_params && parens == 1 && next == ":" => names.push(t),
+            _ => {}
+        }
+    }
+    names
+}
+
+/// Short names for WGSL that no other code reads by name: `internal` are
+/// the indices of the files whose private names (see [`private_names`])
+/// are shortened, the others are left alone and their identifiers are
+/// never reused, since they are compiled together with users' shaders or
+/// with the internal ones. One mapping serves every file, so a name one
+/// internal file declares and another uses stays one name. The most used
+/// names get the shortest replacements.
+pub fn shorten_names(files: &[String], internal: &[usize]) -> Vec<String> {
+    use std::collections::{BTreeMap, BTreeSet};
+    // Without the spaces the minifier kept, which separate tokens only.
+    let toks: Vec<Vec<&str>> = files
+        .iter()
+        .map(|f| tokens(f).into_iter().filter(|t| *t != " ").collect())
+        .collect();
+    let taken: BTreeSet<&str> = toks
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|t| is_identifier(t))
+        .collect();
+    let mut kept: BTreeSet<&str> = BTreeSet::new();
+    for (i, t) in toks.iter().enumerate() {
+        if !internal.contains(&i) {
+            kept.extend(t.iter().copied().filter(|t| is_identifier(t)));
+        }
+    }
+    let mut private: BTreeSet<&str> = BTreeSet::new();
+    for &i in internal {
+        private.extend(
+            private_names(&toks[i])
+                .into_iter()
+                .filter(|n| !kept.contains(n)),
+        );
+    }
+    // Uses, most frequent first.
+    let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
+    for &i in internal {
+        let t = &toks[i];
+        for (j, &tok) in t.iter().enumerate() {
+            if private.contains(tok) && names_a_value(t, j) {
+                *uses.entry(tok).or_default() += 1;
+            }
+        }
+    }
+    let mut order: Vec<(&str, usize)> = uses.into_iter().collect();
+    order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    // One letter, then a letter and a digit: never a WGSL keyword or
+    // reserved word.
+    let letters = ('a'..='z').chain('A'..='Z');
+    let fresh = letters
+        .clone()
+        .map(String::from)
+        .chain(letters.flat_map(|l| ('0'..='9').map(move |d| format!("{l}{d}"))))
+        .filter(|n| !taken.contains(n.as_str()));
+    let map: BTreeMap<&str, String> = order
+        .iter()
+        .map(|(name, _)| *name)
+        .zip(fresh)
+        .filter(|(name, short)| name.len() > short.len())
+        .collect();
+    toks.iter()
+        .enumerate()
+        .map(|(i, t)| {
+            if !internal.contains(&i) {
+                return files[i].clone();
+            }
+            let mut out = String::with_capacity(files[i].len());
+            let mut j = 0;
+            for tok in tokens(&files[i]) {
+                if tok == " " {
+                    out.push(' ');
+                    continue;
+                }
+                match map.get(tok) {
+                    Some(short) if names_a_value(t, j) => out.push_str(short),
+                    _ => out.push_str(tok),
+                }
+                j += 1;
+            }
+            out
+        })
+        .collect()
+}
+
+/// Whether token `j` can name a function, constant, variable or parameter:
+/// not a member after `.`, not a member declared in a struct body, not an
+/// attribute or its argument (`@builtin(position)`).
+fn names_a_value(toks: &[&str], j: usize) -> bool {
+    let prev = |k: usize| if j >= k { toks[j - k] } else { "" };
+    if prev(1) == "." || prev(1) == "@" || (prev(1) == "(" && prev(3) == "@") {
+        return false;
+    }
+    // Inside a struct body: the last `struct` before `j` opened its body
+    // and the body (which holds no braces) has not closed yet.
+    if let Some(s) = toks[..j].iter().rposition(|&t| t == "struct") {
+        let since = &toks[s..j];
+        if since.contains(&"{") && !since.contains(&"}") {
+            return false;
+        }
+    }
+    true
 }

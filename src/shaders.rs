@@ -35,7 +35,14 @@ pub fn constants() -> String {
         let _ = writeln!(
             s,
             "const TONEMAP_{}: u32 = {}u;",
-            t.as_str().to_ascii_uppercase().replace('-', "_"),
+            t.as_str()
+                .bytes()
+                .map(|b| if b == b'-' {
+                    '_'
+                } else {
+                    b.to_ascii_uppercase() as char
+                })
+                .collect::<String>(),
             t.shader_index()
         );
     }

@@ -116,6 +116,26 @@ fn minified_wgsl_keeps_every_token_apart() {
 }
 
 #[test]
+fn only_private_names_are_shortened() {
+    let shared = "struct FullscreenOut{@builtin(position)position:vec4f,@location(0)uv:vec2f,}";
+    let internal = "struct P{value:f32,}@group(0)@binding(0)var<uniform>params:P;\
+        fn helper(value:f32)->f32{let doubled=value*2.0;return doubled;}override GAIN:f32=1.0;\
+        @fragment fn fs_main(in:FullscreenOut)->@location(0)vec4f{return vec4f(helper(params.value*GAIN));}";
+    let out = wgsl_minify::shorten_names(&[shared.into(), internal.into()], &[1]);
+    // The shared file is untouched; in the internal one the struct, its
+    // member (declared and read), the override, the entry point, the
+    // attributes and the shared file's names stay; the most used names
+    // get the first free letters.
+    assert_eq!(out[0], shared);
+    assert_eq!(
+        out[1],
+        "struct P{value:f32,}@group(0)@binding(0)var<uniform>c:P;\
+         fn b(d:f32)->f32{let a=d*2.0;return a;}override GAIN:f32=1.0;\
+         @fragment fn fs_main(e:FullscreenOut)->@location(0)vec4f{return vec4f(b(c.value*GAIN));}"
+    );
+}
+
+#[test]
 fn every_shader_file_is_shipped_minified_and_still_valid() {
     for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders")).unwrap() {
         let path = entry.unwrap().path();

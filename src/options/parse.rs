@@ -65,7 +65,7 @@ impl Options {
         check_shape("", value)?;
         for s in SCHEMA {
             let mut v = value;
-            for key in s.path.split('.') {
+            for key in super::schema::path_keys(s.path) {
                 v = v.get(key);
             }
             if let Some(literal) = s.check(v)? {

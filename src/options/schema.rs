@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::types::Options;
-use super::value::{format_number, quote_list, Value};
+use super::value::{format_number, join, quote_list, Value};
 
 /// What the values of an option may be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,9 +37,9 @@ impl Kind {
                 let all: Vec<String> = values.iter().map(|v| v.to_string()).collect();
                 match all.split_last() {
                     Some((last, rest)) if !rest.is_empty() => {
-                        format!("{} or {last}", rest.join(", "))
+                        format!("{} or {last}", join(rest, ", "))
                     }
-                    _ => all.join(""),
+                    _ => join(&all, ""),
                 }
             }
             Kind::Number {
@@ -192,15 +192,41 @@ pub struct OptionSpec {
     pub access: Access,
 }
 
+/// Where the last `.` of an option path is. Paths are split by byte
+/// position throughout: a `char` pattern would bring the standard
+/// library's searcher into the wasm for these few dots.
+fn last_dot(path: &str) -> Option<usize> {
+    path.bytes().rposition(|b| b == b'.')
+}
+
+/// The keys of an option path, in order (`bloom.intensity`: `bloom`,
+/// `intensity`).
+pub fn path_keys(path: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(path);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(|b| b == b'.') {
+            Some(i) => {
+                rest = Some(&r[i + 1..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
 impl OptionSpec {
     /// The group the option belongs to (`canvas`, `bloom`, or `""`).
     pub fn group(&self) -> &'static str {
-        self.path.rsplit_once('.').map(|(g, _)| g).unwrap_or("")
+        last_dot(self.path).map_or("", |i| &self.path[..i])
     }
 
     /// The key within its group.
     pub fn key(&self) -> &'static str {
-        self.path.rsplit('.').next().unwrap_or(self.path)
+        last_dot(self.path).map_or(self.path, |i| &self.path[i + 1..])
     }
 
     /// The option's value in `options`.

@@ -307,7 +307,7 @@ pub fn keys_of(group: &str) -> Vec<&'static str> {
         } else {
             s.path.strip_prefix(group).and_then(|r| r.strip_prefix('.'))
         };
-        if let Some(key) = rest.and_then(|r| r.split('.').next()) {
+        if let Some(key) = rest.and_then(|r| super::schema::path_keys(r).next()) {
             if !keys.contains(&key) {
                 keys.push(key);
             }

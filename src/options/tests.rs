@@ -448,3 +448,20 @@ fn errors_say_what_is_allowed() {
     .unwrap_err();
     assert_eq!(e.allowed, Allowed::OneOf(vec![s("standard")]));
 }
+
+#[test]
+fn option_paths_split_at_their_dots() {
+    use super::schema::path_keys;
+    assert_eq!(
+        path_keys("bloom.intensity").collect::<Vec<_>>(),
+        ["bloom", "intensity"]
+    );
+    assert_eq!(path_keys("msaa").collect::<Vec<_>>(), ["msaa"]);
+    assert_eq!(path_keys("a..b.").collect::<Vec<_>>(), ["a", "", "b", ""]);
+    for spec in SCHEMA {
+        let keys: Vec<&str> = spec.path.split('.').collect();
+        assert_eq!(path_keys(spec.path).collect::<Vec<_>>(), keys);
+        assert_eq!(spec.key(), *keys.last().unwrap());
+        assert_eq!(spec.group(), keys[..keys.len() - 1].join("."));
+    }
+}

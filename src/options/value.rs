@@ -82,5 +82,18 @@ pub fn decimal(n: f64) -> String {
 /// `'a', 'b'`: a list of names as error messages quote them.
 pub fn quote_list(items: &[&str]) -> String {
     let quoted: Vec<String> = items.iter().map(|s| format!("'{s}'")).collect();
-    quoted.join(", ")
+    join(&quoted, ", ")
+}
+
+/// `parts` with `separator` between them: the one joining loop of the
+/// crate (the standard library's generic `join` is larger in the wasm).
+pub fn join(parts: &[String], separator: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(separator);
+        }
+        out.push_str(part);
+    }
+    out
 }

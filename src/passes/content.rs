@@ -80,21 +80,30 @@ pub fn user_prefix() -> String {
 }
 
 /// The WGSL placed after a user's scene shader that defines `emissive`.
-pub const USER_EMISSIVE_SUFFIX: &str = include_str!("../../shaders/user_emissive.wgsl");
+pub const USER_EMISSIVE_SUFFIX: &str = wgsl!("user_emissive.wgsl");
 
 /// Whether a user's scene shader defines
 /// `fn emissive(uv: vec2f, time: f32) -> vec3f` (a function named
 /// `emissive`; its signature is checked by the compiler).
 pub fn defines_emissive(user: &str) -> bool {
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
-    user.match_indices("fn").any(|(i, _)| {
-        let before = user[..i].chars().next_back();
-        let rest = &user[i + 2..];
-        let name = rest.trim_start();
-        before.is_none_or(|c| !ident(c))
-            && name.len() < rest.len()
-            && name.starts_with("emissive")
-            && name["emissive".len()..].trim_start().starts_with('(')
+    // Byte by byte: WGSL keywords and these names are ASCII, and a
+    // non-ASCII byte is part of an identifier or of a character that is
+    // not blank space.
+    let b = user.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let blank = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        i
+    };
+    (0..b.len()).any(|i| {
+        let name = blank(i + 2);
+        b[i..].starts_with(b"fn")
+            && (i == 0 || !ident(b[i - 1]))
+            && name > i + 2
+            && b[name..].starts_with(b"emissive")
+            && b.get(blank(name + 8)) == Some(&b'(')
     })
 }
 
@@ -121,6 +130,11 @@ mod tests {
             "fn scene() {}\nfn  emissive (uv: vec2f, t: f32) -> vec3f {}"
         ));
         assert!(!defines_emissive("fn emissive_part(uv: vec2f) -> vec3f {}"));
+        assert!(!defines_emissive("fnemissive(uv: vec2f) -> vec3f {}"));
+        // Cut short anywhere: no match, no panic.
+        for end in ["f", "fn", "fn ", "fn emissive", "fn emissive "] {
+            assert!(!defines_emissive(end), "{end}");
+        }
         assert!(!defines_emissive("fn not_emissive(uv: vec2f) -> vec3f {}"));
         assert!(!defines_emissive(
             "fn scene(uv: vec2f, t: f32) -> vec4f { return vec4f(0.0); }"

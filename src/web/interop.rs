@@ -132,7 +132,7 @@ extern "C" {
 /// option's path inside an `options` argument), never a missing key.
 pub fn read_value(v: &JsValue, argument: &str) -> Result<Value, Error> {
     read_depth(v, 0, &mut Vec::new()).map_err(|(path, e)| {
-        let what = path.join(".");
+        let what = crate::options::value::join(&path, ".");
         let message = format!("could not be read: {}", js_message(&e));
         if argument == "options" {
             let field = if what.is_empty() {

@@ -46,6 +46,13 @@ pub async fn finish(handle: Handle<WebRenderer>, pending: Pending) -> Result<(),
     })
 }
 
+/// What `str::lines().count()` says, counted over bytes: a final line
+/// counts whether or not a newline ends it.
+fn line_count(text: &str) -> usize {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    newlines + usize::from(text.as_bytes().last().is_some_and(|&b| b != b'\n'))
+}
+
 /// The outcome of compiling a user's scene shader: `Ok`, or the first
 /// error with its `line` and `column` in the user's own WGSL (0 when it is
 /// outside of it, such as a missing `fn scene`).
@@ -54,8 +61,8 @@ pub fn compile_result(
     scope_error: Option<&wgpu::Error>,
     source: &str,
 ) -> Result<(), ShaderError> {
-    let user_lines = source.lines().count().max(1) as i64;
-    let prefix_lines = crate::passes::content::user_prefix().lines().count() as i64;
+    let user_lines = line_count(source).max(1) as i64;
+    let prefix_lines = line_count(&crate::passes::content::user_prefix()) as i64;
     let first = info
         .messages
         .iter()

@@ -191,11 +191,8 @@ pub fn wrap_texture(
         )));
     }
     let name = get(texture, "format").as_string().unwrap_or_default();
-    let allowed = FORMATS
-        .iter()
-        .map(|(n, _)| format!("'{n}'"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
+    let allowed = crate::options::value::quote_list(&names);
     let Some(&(_, format)) = FORMATS.iter().find(|(n, _)| *n == name) else {
         let kind = if name.starts_with("depth") || name.starts_with("stencil") {
             "a depth/stencil format, which cannot be filtered as a color"
