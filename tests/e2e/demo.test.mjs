@@ -5,23 +5,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { url, launch, record } from './harness.mjs';
 import { PNG } from 'pngjs';
 
-const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const flags = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)))
-  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
 
 let browser;
 let page;
 const consoleMessages = [];
 
 before(async () => {
-  browser = await chromium.launch({ executablePath, args: flags, headless: true });
+  browser = await launch();
   page = await browser.newPage({ viewport: { width: 640, height: 400 } });
-  page.on('console', (m) => consoleMessages.push({ type: m.type(), text: m.text() }));
-  page.on('pageerror', (e) => consoleMessages.push({ type: 'pageerror', text: String(e) }));
+  record(page, consoleMessages);
   await page.setViewportSize({ width: 960, height: 540 });
   await page.goto(url);
   await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });

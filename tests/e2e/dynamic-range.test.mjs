@@ -11,16 +11,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { url, launch } from './harness.mjs';
 
-const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const flags = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)))
-  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
 
 let browser;
 before(async () => {
-  browser = await chromium.launch({ executablePath, args: flags, headless: true });
+  browser = await launch();
 });
 after(async () => {
   await browser?.close();

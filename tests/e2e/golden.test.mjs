@@ -12,13 +12,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { url, launch } from './harness.mjs';
 import { PNG } from 'pngjs';
 
-const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const flags = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)))
-  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
 const dir = new URL('../golden/browser/', import.meta.url);
 const bless = !!process.env.AFTERGLOW_BLESS;
 
@@ -45,7 +41,7 @@ let page;
 const errors = [];
 
 before(async () => {
-  browser = await chromium.launch({ executablePath, args: flags, headless: true });
+  browser = await launch();
   page = await browser.newPage();
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });

@@ -7,23 +7,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { url, launch, record } from './harness.mjs';
 import { PNG } from 'pngjs';
 
-const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const flags = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)))
-  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
 
 let browser;
 let page;
 const messages = [];
 
 before(async () => {
-  browser = await chromium.launch({ executablePath, args: flags, headless: true });
+  browser = await launch();
   page = await browser.newPage({ viewport: { width: 640, height: 360 } });
-  page.on('console', (m) => messages.push({ type: m.type(), text: m.text() }));
-  page.on('pageerror', (e) => messages.push({ type: 'pageerror', text: String(e) }));
+  record(page, messages);
   await page.goto(new URL('own-renderer.html', url).href);
   await page.waitForFunction(() => window.ownRenderer?.frames > 3, null, { timeout: 30000 });
 });

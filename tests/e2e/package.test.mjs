@@ -13,13 +13,10 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launch, record } from './harness.mjs';
 import { PNG } from 'pngjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const flags = JSON.parse(readFileSync(join(root, 'webdriver.json')))
-  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
 const tarball = process.env.AFTERGLOW_TARBALL
   ?? join(root, 'target/npm', readdirSync(join(root, 'target/npm')).find((f) => f.endsWith('.tgz')));
 
@@ -71,7 +68,7 @@ before(async () => {
     });
     preview.on('exit', (code) => reject(new Error(`vite preview exited (${code}): ${out}`)));
   });
-  browser = await chromium.launch({ executablePath, args: flags, headless: true });
+  browser = await launch();
 });
 
 after(async () => {
@@ -115,8 +112,7 @@ test('Node imports it, and Renderer.create before init() says what to do', () =>
 async function open(initScript) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 500 } });
   const messages = [];
-  page.on('console', (m) => messages.push({ type: m.type(), text: m.text() }));
-  page.on('pageerror', (e) => messages.push({ type: 'pageerror', text: String(e) }));
+  record(page, messages);
   // The README's page has no icon; the browser's request for one is not the example's.
   await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
   if (initScript) await page.addInitScript(initScript);

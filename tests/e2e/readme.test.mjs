@@ -8,13 +8,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { url, launch, record } from './harness.mjs';
 import { PNG } from 'pngjs';
 
-const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const flags = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)))
-  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 function snippet(heading, lang) {
@@ -25,7 +21,7 @@ function snippet(heading, lang) {
 
 let browser;
 before(async () => {
-  browser = await chromium.launch({ executablePath, args: flags, headless: true });
+  browser = await launch();
 });
 after(async () => {
   await browser?.close();
@@ -34,8 +30,7 @@ after(async () => {
 test("the README's embedding example runs without a bundler", async () => {
   const page = await browser.newPage({ viewport: { width: 640, height: 480 } });
   const messages = [];
-  page.on('console', (m) => messages.push({ type: m.type(), text: m.text() }));
-  page.on('pageerror', (e) => messages.push({ type: 'pageerror', text: String(e) }));
+  record(page, messages);
   // The page and its main.js in a folder beside the package (www/pkg is
   // served as afterglow-hdr/), as the README says.
   const html = snippet('## Embedding', 'html');
@@ -118,8 +113,7 @@ export function drawMyScene(device, sceneTexture, emissiveTexture) {
 test("the own-renderer JavaScript snippet blooms only the app's emissive texture", async (t) => {
   const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
   const messages = [];
-  page.on('console', (m) => messages.push({ type: m.type(), text: m.text() }));
-  page.on('pageerror', (e) => messages.push({ type: 'pageerror', text: String(e) }));
+  record(page, messages);
   // The snippet as written, with one import line in front that gives it
   // the app's names, and the package imported as the README says for a
   // page without a bundler.

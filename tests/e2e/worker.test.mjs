@@ -4,17 +4,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { url, launch, record } from './harness.mjs';
 import { PNG } from 'pngjs';
 
-const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const flags = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)))
-  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
 
 let browser;
 before(async () => {
-  browser = await chromium.launch({ executablePath, args: flags, headless: true });
+  browser = await launch();
 });
 after(async () => {
   await browser?.close();
@@ -23,8 +19,7 @@ after(async () => {
 test('the worker example renders, follows resizes and shows no error', async () => {
   const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
   const messages = [];
-  page.on('console', (m) => messages.push({ type: m.type(), text: m.text() }));
-  page.on('pageerror', (e) => messages.push({ type: 'pageerror', text: String(e) }));
+  record(page, messages);
   await page.goto(new URL('worker.html', url).href);
   await page.waitForFunction(() => window.workerState?.frames > 1, null, { timeout: 60000 });
   assert.deepEqual(await page.evaluate(() => [window.workerState.width, window.workerState.height]), [640, 360]);
