@@ -3,7 +3,7 @@
 //! The crate configures a canvas's WebGPU context (all seven fields of
 //! `configure()`), renders content into an offscreen `rgba16float` target and
 //! writes the result to the canvas texture it fetches every frame, encoding
-//! sRGB exactly once. JavaScript uses it through [`web::Renderer`]
+//! sRGB exactly once. JavaScript uses it through `web::Renderer`
 //! (wasm32 only); natively the same [`chain::Chain`] renders into any
 //! texture, which is how it is tested on a software Vulkan device and
 //! benchmarked on real GPUs.
