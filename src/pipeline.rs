@@ -201,6 +201,10 @@ impl<K: PartialEq + Copy> PipeCache<K> {
     pub fn len(&self) -> usize {
         self.pipes.borrow().len()
     }
+
+    pub fn is_empty(&self) -> bool {
+        self.pipes.borrow().is_empty()
+    }
 }
 
 impl<K: PartialEq + Copy> Default for PipeCache<K> {

@@ -35,10 +35,12 @@ pub struct FrameShape {
 impl ChainSettings {
     /// Rules that involve more than one setting.
     pub fn validate(&self) -> Result<(), OptionError> {
-        let mut options = Options::default();
-        options.msaa = self.msaa;
-        options.resolve = self.resolve;
-        options.validate()
+        Options {
+            msaa: self.msaa,
+            resolve: self.resolve,
+            ..Options::default()
+        }
+        .validate()
     }
 
     pub fn shape(&self) -> FrameShape {

@@ -104,7 +104,7 @@ const EXTRACT_ANY: u32 = 2;
 fn extract_mode(size: (u32, u32), base: (u32, u32)) -> u32 {
     if size.0 == 2 * base.0 && size.1 == 2 * base.1 {
         EXTRACT_HALF
-    } else if size.0 % base.0 == 0 && size.1 % base.1 == 0 {
+    } else if size.0.is_multiple_of(base.0) && size.1.is_multiple_of(base.1) {
         EXTRACT_WHOLE
     } else {
         EXTRACT_ANY

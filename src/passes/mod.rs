@@ -67,12 +67,14 @@ macro_rules! uniform {
 }
 pub(crate) use uniform;
 
+/// A uniform block as Rust lays it out: the WGSL source that declares it,
+/// the struct name, its size and its fields' offsets.
+pub type UniformLayout = (String, &'static str, usize, Vec<(&'static str, usize)>);
+
 /// Every uniform block with the WGSL source that declares it: the struct
 /// name, its size and field offsets in Rust.
-pub fn uniform_layouts() -> Vec<(String, &'static str, usize, Vec<(&'static str, usize)>)> {
-    fn entry<U: Uniform>(
-        source: String,
-    ) -> (String, &'static str, usize, Vec<(&'static str, usize)>) {
+pub fn uniform_layouts() -> Vec<UniformLayout> {
+    fn entry<U: Uniform>(source: String) -> UniformLayout {
         (source, U::WGSL_NAME, std::mem::size_of::<U>(), U::offsets())
     }
     vec![
