@@ -85,7 +85,7 @@ fn linear_half_encodes_to_188_on_8bit_outputs() {
     }
 }
 
-/// The wording: tonemapper 'none', exposure 1, bloom off, with the
+/// The plainest chain: tonemapper 'none', exposure 1, bloom off, with the
 /// other defaults (MSAA 4, dithering on), still 188 ± 2.
 #[test]
 fn srgb_encoding_happens_exactly_once_with_defaults() {

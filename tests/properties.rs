@@ -277,7 +277,7 @@ fn texture(
     }
 }
 
-/// The examples: the documented minimum radius is accepted and
+/// Known examples: the documented minimum radius is accepted and
 /// `options()` gives back what was set, not its f32 neighbour.
 #[test]
 fn documented_bounds_and_decimals_round_trip() {
