@@ -47,6 +47,17 @@ async fn app_device() -> JsValue {
     .await
 }
 
+/// The app's own error handler on `device`, collecting into `device.seen`
+/// what afterglow must never let through to it.
+async fn watch_app_handler(device: &JsValue) {
+    js(
+        "d",
+        "d.seen = []; d.onuncapturederror = (e) => d.seen.push(e.error.message);",
+        &[device],
+    )
+    .await;
+}
+
 /// A `w`×`h` rgba16float texture, black but for `pixels` ([x, y, value]
 /// in every channel), with `TEXTURE_BINDING | COPY_DST`.
 async fn texture(device: &JsValue, w: u32, h: u32, pixels: &[(u32, u32, f32)]) -> JsValue {
@@ -397,12 +408,7 @@ async fn a_texture_of_another_device_is_refused_by_the_next_render() {
     let device = app_device().await;
     let other = app_device().await;
     // The app's own handler must see nothing of the check.
-    js(
-        "d",
-        "d.seen = []; d.onuncapturederror = (e) => d.seen.push(e.error.message);",
-        &[&device],
-    )
-    .await;
+    watch_app_handler(&device).await;
     let c = canvas(32, 32);
     let r = create(&c, measuring(Some(&device), r#"{"enabled":false}"#)).await;
     // The frames rendered before the refusal read GPU timings back too.
@@ -470,12 +476,7 @@ fn frames(r: &Renderer) -> f64 {
 #[wasm_bindgen_test]
 async fn a_new_texture_is_shown_by_the_render_right_after_set_texture() {
     let device = app_device().await;
-    js(
-        "d",
-        "d.seen = []; d.onuncapturederror = (e) => d.seen.push(e.error.message);",
-        &[&device],
-    )
-    .await;
+    watch_app_handler(&device).await;
     let c = canvas(32, 32);
     let options = measuring(Some(&device), r#"{"enabled":false}"#);
     let canvas_options = get(&options, "canvas");

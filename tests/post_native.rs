@@ -77,6 +77,18 @@ fn measuring() -> Options {
     o
 }
 
+/// A chain on the app's device with [`measuring`] options, writing linear
+/// `Rgba16Float`.
+fn measuring_chain(a: &App) -> PostChain {
+    PostChain::new(
+        &a.gpu.device,
+        &a.gpu.queue,
+        wgpu::TextureFormat::Rgba16Float,
+        &measuring(),
+    )
+    .unwrap()
+}
+
 struct App {
     gpu: afterglow::gpu::Gpu,
     output: wgpu::Texture,
@@ -134,13 +146,7 @@ fn render(
 #[test]
 fn the_callers_texture_blooms_into_the_callers_output() {
     let a = app(128);
-    let mut post = PostChain::new(
-        &a.gpu.device,
-        &a.gpu.queue,
-        wgpu::TextureFormat::Rgba16Float,
-        &measuring(),
-    )
-    .unwrap();
+    let mut post = measuring_chain(&a);
     let hdr = texture(&a.gpu.device, &a.gpu.queue, 128, &[(64, 64, 200.0)]);
     let img = render(&a, &mut post, &hdr, None);
     assert!(red(&img, 64, 64) > 1.0);
@@ -154,13 +160,7 @@ fn the_callers_texture_blooms_into_the_callers_output() {
 #[test]
 fn only_the_bloom_views_light_glows() {
     let a = app(128);
-    let mut post = PostChain::new(
-        &a.gpu.device,
-        &a.gpu.queue,
-        wgpu::TextureFormat::Rgba16Float,
-        &measuring(),
-    )
-    .unwrap();
+    let mut post = measuring_chain(&a);
     let (d, q) = (&a.gpu.device, &a.gpu.queue);
     let scene = texture(d, q, 128, &[(32, 64, 200.0), (96, 64, 200.0)]);
     let emissive = texture(d, q, 128, &[(96, 64, 200.0)]);
@@ -187,13 +187,7 @@ fn bad_formats_and_views_are_refused_by_name() {
         "{:?}",
         refused.err()
     );
-    let mut post = PostChain::new(
-        &a.gpu.device,
-        &a.gpu.queue,
-        wgpu::TextureFormat::Rgba16Float,
-        &measuring(),
-    )
-    .unwrap();
+    let mut post = measuring_chain(&a);
     let hdr = texture(&a.gpu.device, &a.gpu.queue, 16, &[]);
     let other = texture(&a.gpu.device, &a.gpu.queue, 8, &[]);
     let view = a.output.create_view(&Default::default());

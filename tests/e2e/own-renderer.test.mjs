@@ -6,10 +6,10 @@
 // emissive target feeds the bloom, and the console stays clean.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { url, launch, record } from './harness.mjs';
+import { writeFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
-
+import { url, launch, record } from './harness.mjs';
+import { bloomPictures, checkAnimated, checkConsole, mean, release } from './integration.mjs';
 
 let browser;
 let page;
@@ -27,65 +27,10 @@ after(async () => {
   await browser?.close();
 });
 
-async function shot() {
-  return PNG.sync.read(await page.screenshot());
-}
-
-// Lets a few more frames reach the canvas.
-async function settle() {
-  const n = await page.evaluate(() => window.ownRenderer.frames);
-  await page.waitForFunction((n) => window.ownRenderer.frames > n + 3, n, { timeout: 10000 });
-}
-
-// Mean of max(r, g, b) over a box, in 8-bit steps.
-function mean(png, { x0, y0, x1, y1 }) {
-  let sum = 0;
-  let n = 0;
-  for (let y = Math.max(0, Math.round(y0)); y < Math.min(png.height, Math.round(y1)); y++) {
-    for (let x = Math.max(0, Math.round(x0)); x < Math.min(png.width, Math.round(x1)); x++) {
-      const i = (y * png.width + x) * 4;
-      sum += Math.max(png.data[i], png.data[i + 1], png.data[i + 2]);
-      n++;
-    }
-  }
-  return sum / n;
-}
-
-test('frames are drawn, not blank, and animated', async () => {
-  const a = await shot();
-  await page.waitForTimeout(700);
-  const b = await shot();
-  let lit = 0;
-  let changed = 0;
-  for (let i = 0; i < a.data.length; i += 4) {
-    if (Math.max(a.data[i], a.data[i + 1], a.data[i + 2]) > 100) lit++;
-    if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1]) changed++;
-  }
-  assert.ok(lit > 20000, `lit pixels: ${lit}`);
-  assert.ok(changed > 5000, `pixels changed between frames: ${changed}`);
-});
+test('frames are drawn, not blank, and animated', () => checkAnimated(page, 20000));
 
 test('emissive cubes glow, a bright lit cube does not', async (t) => {
-  // A still frame, without the text panel over the canvas.
-  await page.evaluate(() => {
-    window.ownRenderer.setTime(2);
-    document.getElementById('panel').style.display = 'none';
-  });
-  const setBloom = (enabled, selective) => page.evaluate(([enabled, selective]) => {
-    document.getElementById('selective').checked = selective;
-    window.ownRenderer.renderer.setOptions({ bloom: { enabled } });
-  }, [enabled, selective]);
-  await setBloom(true, true);
-  await settle();
-  const selective = await shot();
-  await setBloom(false, true);
-  await settle();
-  const off = await shot();
-  await setBloom(true, false);
-  await settle();
-  const everything = await shot();
-  await setBloom(true, true);
-
+  const { selective, off, everything } = await bloomPictures(page, 'ownRenderer', 10000);
   const boxes = await page.evaluate(() => {
     const o = window.ownRenderer;
     // A box around a cube's projected centre, `k` times the projected
@@ -127,15 +72,7 @@ test('emissive cubes glow, a bright lit cube does not', async (t) => {
   assert.ok(whiteAll > 6, `the white cube's glow from the scene: ${whiteAll.toFixed(2)} steps`);
   assert.ok(whiteSelective < 0.35 * whiteAll,
     `the white cube glows with selective bloom: ${whiteSelective.toFixed(2)} vs ${whiteAll.toFixed(2)}`);
-  await page.evaluate(() => {
-    window.ownRenderer.setTime(null);
-    document.getElementById('panel').style.display = '';
-  });
+  await release(page, 'ownRenderer');
 });
 
-test('the console has no errors or warnings', async () => {
-  assert.equal(await page.evaluate(() => window.ownRenderer.failed), false);
-  assert.equal(await page.textContent('#error'), '');
-  const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
-  assert.deepEqual(bad, []);
-});
+test('the console has no errors or warnings', () => checkConsole(page, 'ownRenderer', messages));

@@ -126,6 +126,16 @@ const KEPT: &str = r#"{"canvas":{"screenshots":true,"alphaMode":"premultiplied"}
     "exposure":1,"msaa":1,"renderScale":0.75}"#;
 
 /// The render() calls each recovery took, for the summary line.
+/// A device watch, then a renderer showing mid grey on a new `w`×`h`
+/// canvas.
+async fn grey_renderer(w: u32, h: u32) -> (JsValue, JsValue, Renderer) {
+    let watch = watch_devices().await;
+    let c: JsValue = canvas(w, h).into();
+    let r = create(&c, KEPT).await;
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    (watch, c, r)
+}
+
 fn report(what: &str, calls: &[u32]) {
     web_sys::console::log_1(&format!("{what}: recovered in {calls:?} render() calls").into());
     assert!(
@@ -167,10 +177,7 @@ async fn loss_during_a_pending_scene_shader_compile() {
 
 #[wasm_bindgen_test]
 async fn loss_right_after_a_resize() {
-    let watch = watch_devices().await;
-    let c: JsValue = canvas(16, 16).into();
-    let r = create(&c, KEPT).await;
-    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    let (watch, c, r) = grey_renderer(16, 16).await;
     let mut calls = vec![];
     for (cycle, (w, h)) in [(40, 24), (17, 63), (96, 8), (33, 33)]
         .into_iter()
@@ -196,10 +203,7 @@ async fn loss_right_after_a_resize() {
 
 #[wasm_bindgen_test]
 async fn loss_during_a_pending_screenshot() {
-    let watch = watch_devices().await;
-    let c: JsValue = canvas(20, 20).into();
-    let r = create(&c, KEPT).await;
-    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    let (watch, c, r) = grey_renderer(20, 20).await;
     let mut calls = vec![];
     for _ in 0..3 {
         r.render(None).unwrap();
@@ -219,10 +223,7 @@ async fn loss_during_a_pending_screenshot() {
 
 #[wasm_bindgen_test]
 async fn two_losses_in_quick_succession() {
-    let watch = watch_devices().await;
-    let c: JsValue = canvas(16, 12).into();
-    let r = create(&c, KEPT).await;
-    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    let (watch, c, r) = grey_renderer(16, 12).await;
     r.render(None).unwrap();
     let before = kept(&r);
     let mut calls = vec![];
