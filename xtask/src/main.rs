@@ -331,31 +331,35 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
         Some("--dot") => ("bench/dot.mjs", &args[1..]),
         _ => ("bench/run.mjs", args),
     };
-    setup::ensure(root, setup::Need::Test)?;
-    build(root)?;
-    let server = serve::Server::start_isolated(root, 0)?;
-    let url = format!("http://{}/", server.addr());
-    run(Command::new("node")
-        .current_dir(root)
-        .env("BENCH_URL", &url)
-        .env("CHROMIUM", setup::chromium())
-        .arg(driver)
-        .arg("--shots")
-        .arg(root.join("target/bench"))
-        .args(args))
+    let shots = root.join("target/bench");
+    drive(root, driver, |node| {
+        node.arg("--shots").arg(&shots).args(args)
+    })
 }
 
 /// The soak (`bench/soak.mjs`) against the built package, served like the
 /// benchmark; `--quick` goes to the driver.
 fn soak(root: &Path, args: &[String]) -> Result<()> {
+    drive(root, "bench/soak.mjs", |node| node.args(args))
+}
+
+/// Set-up and build, then a node driver of `bench/` run against the
+/// repository root served cross-origin isolated (`BENCH_URL`), with the
+/// arguments `with_args` adds.
+fn drive(
+    root: &Path,
+    driver: &str,
+    with_args: impl FnOnce(&mut Command) -> &mut Command,
+) -> Result<()> {
     setup::ensure(root, setup::Need::Test)?;
     build(root)?;
     let server = serve::Server::start_isolated(root, 0)?;
     let url = format!("http://{}/", server.addr());
-    run(Command::new("node")
-        .current_dir(root)
+    let mut node = Command::new("node");
+    node.current_dir(root)
         .env("BENCH_URL", &url)
         .env("CHROMIUM", setup::chromium())
-        .arg("bench/soak.mjs")
-        .args(args))
+        .arg(driver);
+    with_args(&mut node);
+    run(&mut node)
 }
