@@ -58,16 +58,22 @@ before(async () => {
   execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: scratch, stdio: 'inherit' });
   const port = await freePort();
   preview = spawn(process.execPath, [vite, 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-    { cwd: scratch, stdio: ['ignore', 'pipe', 'inherit'] });
-  previewUrl = await new Promise((resolve, reject) => {
-    let out = '';
-    preview.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (m) resolve(m[0]);
-    });
-    preview.on('exit', (code) => reject(new Error(`vite preview exited (${code}): ${out}`)));
-  });
+    { cwd: scratch, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Ready when it answers on the port it was given (its banner is not
+  // parsed: with CI set in the environment it is coloured, the port in
+  // bold). A preview that exits or never answers fails the suite.
+  let exited = null;
+  preview.on('exit', (code) => { exited = code; });
+  previewUrl = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited !== null) throw new Error(`vite preview exited (${exited})`);
+    if (Date.now() > deadline) throw new Error(`vite preview did not answer on ${previewUrl} within 60 s`);
+    try {
+      if ((await fetch(previewUrl)).ok) break;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
   browser = await launch();
 });
 

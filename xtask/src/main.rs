@@ -307,7 +307,12 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         run(Command::new("node")
             .current_dir(root)
             .env("AFTERGLOW_TARBALL", tarball)
-            .args(["--test", "--test-reporter=spec", "tests/types/"]))?;
+            .args([
+                "--test",
+                NODE_TEST_TIMEOUT,
+                "--test-reporter=spec",
+                "tests/types/",
+            ]))?;
     }
     if let (true, Some(tarball)) = (want("e2e"), &tarball) {
         let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
@@ -317,10 +322,20 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
             .env("AFTERGLOW_URL", &url)
             .env("AFTERGLOW_TARBALL", tarball)
             .env("CHROMIUM", setup::chromium())
-            .args(["--test", "--test-reporter=spec", "tests/e2e/"]))?;
+            .args([
+                "--test",
+                NODE_TEST_TIMEOUT,
+                "--test-reporter=spec",
+                "tests/e2e/",
+            ]))?;
     }
     Ok(())
 }
+
+/// Each node test (and hook) fails after 5 minutes instead of waiting for
+/// ever: the slowest takes well under a minute here, and a stuck one
+/// should fail the run, not use up CI's time.
+const NODE_TEST_TIMEOUT: &str = "--test-timeout=300000";
 
 /// The side-by-side benchmark: serves the repository root (the pages in
 /// `bench/pages/` import `www/pkg/` and the peers from `node_modules/`) and
