@@ -27,16 +27,22 @@ export function initSync(module) {
   return exports;
 }
 
+// A StateError like the module's own, so that code telling errors apart by
+// `name` and `state` (as afterglow.d.ts declares them) sees this one too.
 function notReady(method) {
-  return new Error(state === 'pending'
-    ? `afterglow: ${method} was called while init() is still loading the WebAssembly module; ` +
+  const e = new Error(state === 'pending'
+    ? `afterglow: Renderer.${method}() was called while init() is still loading the WebAssembly module; ` +
       `write \`await init();\` before it`
-    : `afterglow: ${method} was called before init(); ` +
+    : `afterglow: Renderer.${method}() was called before init(); ` +
       "write `import init, { Renderer } from 'afterglow-hdr'; await init();` before it");
+  e.name = 'StateError';
+  e.method = method;
+  e.state = 'not-initialized';
+  return e;
 }
 
 const create = Renderer.create;
 Renderer.create = function (...args) {
-  if (state !== 'ready') return Promise.reject(notReady('Renderer.create()'));
+  if (state !== 'ready') return Promise.reject(notReady('create'));
   return create.apply(this, args);
 };

@@ -160,6 +160,9 @@ pub enum StateErrorKind {
     /// A call panicked (a bug in afterglow): the module's state cannot be
     /// trusted any more, so every renderer refuses further calls.
     Broken,
+    /// `Renderer.create` before `init()` had finished: raised by the npm
+    /// package's entry point, before the module can answer.
+    NotInitialized,
 }
 
 impl StateErrorKind {
@@ -169,6 +172,7 @@ impl StateErrorKind {
             StateErrorKind::Busy => "busy",
             StateErrorKind::Superseded => "superseded",
             StateErrorKind::Broken => "broken",
+            StateErrorKind::NotInitialized => "not-initialized",
         }
     }
 }
@@ -201,6 +205,10 @@ impl fmt::Display for StateError {
                 f,
                 "{method}(): an earlier call failed inside afterglow (a bug, reported in the \
                  console as a panic), so its state cannot be trusted; reload the page"
+            ),
+            StateErrorKind::NotInitialized => write!(
+                f,
+                "Renderer.{method}() was called before init(); write `await init();` before it"
             ),
         }
     }

@@ -1262,7 +1262,7 @@ async fn set_image_takes_every_source_kind_and_rejects_others() {
     );
     assert_error(
         r.set_image(Object::new().into(), None),
-        &["source", "a Object"],
+        &["source", "got a plain object"],
     );
     let img_el = document().create_element("img").unwrap();
     assert_error_kind(

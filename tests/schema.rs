@@ -306,6 +306,7 @@ fn the_typescript_declarations_have_every_error() {
         StateErrorKind::Busy,
         StateErrorKind::Superseded,
         StateErrorKind::Broken,
+        StateErrorKind::NotInitialized,
     ];
     let state = &interface("StateError extends Error")[2];
     let spelled: Vec<String> = states.iter().map(|s| format!("'{}'", s.as_str())).collect();

@@ -139,7 +139,7 @@ export interface RendererStats {
  * `message` says the same in words. Test `error.name`: these are plain
  * `Error` objects, not subclasses. */
 
-/** An option was refused (`Renderer.create`, `setOptions`, `setImage`'s `gain`). */
+/** An option was refused (`Renderer.create`, `setOptions`, `setImage`'s `gain`, `stats`' `gpu`). */
 export interface OptionError extends Error {
   name: 'OptionError';
   /** Dotted path of the option: `'bloom.radius'`, `'canvas.alphaMode'`. */
@@ -152,7 +152,7 @@ export interface OptionError extends Error {
 
 /** A method argument that is not an option was refused: `canvas` (`create`),
  * `options` (not an object), `timeSeconds` (`render`), `width`/`height` (`resize`),
- * `wgsl` (`setSceneShader`), `source` (`setImage`). */
+ * `wgsl` (`setSceneShader`), `source` (`setImage`), `texture`/`bloom` (`setTexture`). */
 export interface ArgumentError extends Error {
   name: 'ArgumentError';
   argument: string;
@@ -191,7 +191,7 @@ export interface DeviceError extends Error {
   name: 'DeviceError';
   /** `'no-webgpu'`, `'no-adapter'`, `'no-device'`: WebGPU is unavailable (`create`);
    * `'lost'`: the device was lost and is being replaced; `'recovery-failed'`: `render()`
-   * after several attempts at a new device failed; `'shared-device-lost'`: the device given
+   * after three failed attempts at a new device; `'shared-device-lost'`: the device given
    * as `{ device }` was lost, and a new renderer is needed with the app's new device. */
   reason: 'no-webgpu' | 'no-adapter' | 'no-device' | 'lost' | 'recovery-failed' | 'shared-device-lost';
 }
@@ -203,8 +203,9 @@ export interface StateError extends Error {
   method: string;
   /** `'destroyed'`: after `destroy()`; `'busy'`: during another call on the renderer;
    * `'superseded'`: a `setSceneShader` overtaken by other content or a device loss;
-   * `'broken'`: an earlier call panicked inside afterglow (a bug), so no call is trusted. */
-  state: 'destroyed' | 'busy' | 'superseded' | 'broken';
+   * `'broken'`: an earlier call panicked inside afterglow (a bug), so no call is trusted;
+   * `'not-initialized'`: `Renderer.create` before `await init()` had finished. */
+  state: 'destroyed' | 'busy' | 'superseded' | 'broken' | 'not-initialized';
 }
 
 /** The canvas could not be used (it has another kind of context, `configure()` threw). */

@@ -103,13 +103,16 @@ pub fn warn(message: &str) {
 }
 
 /// What a JS value is, for messages: `undefined`, `'cat.png'`, `3`,
-/// `an array`, `a HTMLDivElement`.
+/// `an array`, `a plain object`, `an HTMLDivElement`.
 pub fn describe(v: &JsValue) -> String {
     if v.is_object() && !v.is_function() && !is_array_checked(v).unwrap_or(false) {
         get(&get(v, "constructor"), "name")
             .as_string()
             .filter(|n| !n.is_empty())
-            .map(|n| format!("a {n}"))
+            .map(|n| match n.as_str() {
+                "Object" => "a plain object".into(),
+                _ => with_article(&n),
+            })
             .unwrap_or_else(|| "an object".into())
     } else {
         to_value(v).describe()
@@ -171,7 +174,22 @@ fn not_plain(v: &JsValue) -> Result<Option<String>, JsValue> {
         .strip_prefix("[object ")
         .and_then(|t| t.strip_suffix(']'))
         .unwrap_or("Object");
-    Ok((name != "Object").then(|| format!("a {name}")))
+    Ok((name != "Object").then(|| with_article(name)))
+}
+
+/// `a Date`, `an ImageBitmap`, `an HTMLDivElement`: a type's name with the
+/// article it is read with (HTML is spoken letter by letter).
+fn with_article(name: &str) -> String {
+    let vowel = matches!(
+        name.as_bytes().first(),
+        Some(b'A' | b'E' | b'I' | b'O' | b'U' | b'a' | b'e' | b'i' | b'o' | b'u')
+    );
+    let article = if vowel || name.starts_with("HTML") {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
 }
 
 /// Objects nested deeper than this are not read (no option is).

@@ -107,12 +107,14 @@ test('Node imports it, and Renderer.create before init() says what to do', () =>
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
     const m = await import('afterglow-hdr');
     const e = await m.Renderer.create({}).then(() => null, (e) => e);
-    console.log(JSON.stringify({ init: typeof m.default, initSync: typeof m.initSync, message: e?.message }));
+    console.log(JSON.stringify({ init: typeof m.default, initSync: typeof m.initSync, message: e?.message,
+      name: e?.name, method: e?.method, state: e?.state }));
   `], { cwd: scratch, encoding: 'utf8' });
   const r = JSON.parse(out);
   assert.equal(r.init, 'function');
   assert.equal(r.initSync, 'function');
   assert.match(r.message, /before init\(\).*await init\(\)/);
+  assert.deepEqual([r.name, r.method, r.state], ['StateError', 'create', 'not-initialized']);
 });
 
 async function open(initScript) {
