@@ -1399,6 +1399,18 @@ async fn scene_shaders_compile_and_errors_name_the_line() {
         .unwrap_err();
     assert!(message(&e).contains("fn scene"), "{}", message(&e));
     assert_kind(&e, "ShaderError", &[("line", "0"), ("column", "0")]);
+    // A fn scene that does not match afterglow's call of it is reported at
+    // its declaration, with the signature to use.
+    let wrong = "// one parameter short\n  fn scene(uv: vec2f) -> vec4f {\n  return vec4f(uv, 0.0, 1.0);\n}\n";
+    let e = JsFuture::from(r.set_scene_shader(wrong.into()))
+        .await
+        .unwrap_err();
+    assert_kind(&e, "ShaderError", &[("line", "2"), ("column", "3")]);
+    assert!(
+        message(&e).contains("declare it as fn scene(uv: vec2f, time: f32) -> vec4f"),
+        "{}",
+        message(&e)
+    );
     let e = JsFuture::from(r.set_scene_shader(JsValue::from(3)))
         .await
         .unwrap_err();

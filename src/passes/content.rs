@@ -86,10 +86,16 @@ pub const USER_EMISSIVE_SUFFIX: &str = wgsl!("user_emissive.wgsl");
 /// `fn emissive(uv: vec2f, time: f32) -> vec3f` (a function named
 /// `emissive`; its signature is checked by the compiler).
 pub fn defines_emissive(user: &str) -> bool {
+    find_fn(user, "emissive").is_some()
+}
+
+/// Where the user's code declares `fn <name>(`: the byte offset of `fn`.
+pub fn find_fn(user: &str, name: &str) -> Option<usize> {
     // Byte by byte: WGSL keywords and these names are ASCII, and a
     // non-ASCII byte is part of an identifier or of a character that is
     // not blank space.
     let b = user.as_bytes();
+    let name = name.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
     let blank = |mut i: usize| {
         while b.get(i).is_some_and(u8::is_ascii_whitespace) {
@@ -97,13 +103,13 @@ pub fn defines_emissive(user: &str) -> bool {
         }
         i
     };
-    (0..b.len()).any(|i| {
-        let name = blank(i + 2);
+    (0..b.len()).find(|&i| {
+        let at = blank(i + 2);
         b[i..].starts_with(b"fn")
             && (i == 0 || !ident(b[i - 1]))
-            && name > i + 2
-            && b[name..].starts_with(b"emissive")
-            && b.get(blank(name + 8)) == Some(&b'(')
+            && at > i + 2
+            && b[at..].starts_with(name)
+            && b.get(blank(at + name.len())) == Some(&b'(')
     })
 }
 

@@ -162,7 +162,8 @@ export interface ArgumentError extends Error {
 export interface ShaderError extends Error {
   name: 'ShaderError';
   /** 1-based line in the given WGSL; 0 when the error is outside of it
-   * (such as a missing `fn scene`). */
+   * (such as a missing `fn scene`). A `fn scene` (or `fn emissive`) whose
+   * parameters or result do not match is reported at its declaration. */
   line: number;
   /** 1-based column; 0 with line 0. */
   column: number;

@@ -85,12 +85,38 @@ pub fn compile_result(
             message,
         })
     } else {
+        // Outside the user's lines: afterglow's own call of fn scene (or of
+        // fn emissive) failed, so the user's declaration does not match it.
+        // Point at that declaration where there is one.
+        let emissive = message.as_bytes().windows(10).any(|w| w == b"'emissive'");
+        let (name, signature) = if emissive {
+            ("emissive", "fn emissive(uv: vec2f, time: f32) -> vec3f")
+        } else {
+            ("scene", "fn scene(uv: vec2f, time: f32) -> vec4f")
+        };
+        let (line, column) = crate::passes::content::find_fn(source, name)
+            .map(|at| line_and_column(source, at))
+            .unwrap_or((0, 0));
+        let hint = if line == 0 {
+            "the shader must define"
+        } else {
+            "declare it as"
+        };
         Err(ShaderError {
-            line: 0,
-            column: 0,
-            message: format!(
-                "{message} (the shader must define fn scene(uv: vec2f, time: f32) -> vec4f)"
-            ),
+            line,
+            column,
+            message: format!("{message} ({hint} {signature})"),
         })
     }
+}
+
+/// The 1-based line and column (in bytes) of byte offset `at` in `text`.
+fn line_and_column(text: &str, at: usize) -> (u32, u32) {
+    let before = &text.as_bytes()[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    (line as u32, (at - start + 1) as u32)
 }
