@@ -54,8 +54,29 @@ pub struct ShaderError {
     pub line: u32,
     /// 1-based column (0 when the error has no position).
     pub column: u32,
-    /// The compiler's message.
+    /// The first line of the compiler's message.
     pub message: String,
+    /// The rest of the compiler's message (candidate overloads, notes),
+    /// empty when it had one line.
+    pub details: String,
+}
+
+impl ShaderError {
+    /// An error whose compiler message is split into its first line and
+    /// the rest.
+    pub fn new(line: u32, column: u32, compiler_message: &str) -> ShaderError {
+        let text = compiler_message.trim_ascii();
+        let (first, rest) = match text.as_bytes().iter().position(|&b| b == b'\n') {
+            Some(i) => (&text[..i], text[i + 1..].trim_ascii()),
+            None => (text, ""),
+        };
+        ShaderError {
+            line,
+            column,
+            message: first.trim_ascii_end().into(),
+            details: rest.into(),
+        }
+    }
 }
 
 impl fmt::Display for ShaderError {

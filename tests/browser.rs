@@ -1386,6 +1386,21 @@ async fn scene_shaders_compile_and_errors_name_the_line() {
     assert_eq!(get(&e, "line").as_f64(), Some(3.0), "{}", message(&e));
     assert!(get(&e, "column").as_f64().unwrap() > 1.0, "{}", message(&e));
     assert!(message(&e).contains("line 3"), "{}", message(&e));
+    assert_eq!(
+        get(&e, "details").as_string().as_deref(),
+        Some(""),
+        "one-line message"
+    );
+    // A compiler message of many lines (the candidate constructors): the
+    // first in `message`, the rest in `details`.
+    let short = "fn scene(uv: vec2f, time: f32) -> vec4f {\n  return vec4f(1.0, 2.0);\n}\n";
+    let e = JsFuture::from(r.set_scene_shader(short.into()))
+        .await
+        .unwrap_err();
+    assert_kind(&e, "ShaderError", &[("line", "2")]);
+    assert!(!message(&e).contains('\n'), "{}", message(&e));
+    let details = get(&e, "details").as_string().unwrap_or_default();
+    assert!(details.lines().count() > 1, "details: {details}");
     // The previous shader keeps rendering.
     let img = read(&r).await;
     assert_eq!(

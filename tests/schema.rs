@@ -246,8 +246,9 @@ fn error_fields() -> Vec<(&'static str, &'static [&'static str])> {
                 line: 1,
                 column: 1,
                 message: "m".into(),
+                details: String::new(),
             }),
-            &["line", "column"],
+            &["line", "column", "details"],
         ),
         (
             Error::Graph(GraphError {

@@ -212,9 +212,12 @@ async function main() {
       currentImage = null;
       invalidate();
       $('wgsl-error').textContent = '';
+      $('wgsl-error').title = '';
       showContentError();
     } catch (e) {
       $('wgsl-error').textContent = e.message;
+      // The compiler's further lines (candidate overloads, notes) on hover.
+      $('wgsl-error').title = e.details ?? '';
       if (e.line > 0 && e.line <= $('wgsl').value.split('\n').length) {
         const lines = $('wgsl').value.split('\n');
         const start = lines.slice(0, e.line - 1).join('\n').length + (e.line > 1 ? 1 : 0);

@@ -167,6 +167,9 @@ export interface ShaderError extends Error {
   line: number;
   /** 1-based column; 0 with line 0. */
   column: number;
+  /** The compiler's message after its first line (candidate overloads,
+   * notes); `''` when it had one line. `message` carries the first. */
+  details: string;
 }
 
 /** The frame's pass graph broke a rule: a bug in afterglow, caught before the GPU saw it. */

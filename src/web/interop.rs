@@ -272,7 +272,11 @@ pub fn js_error(e: &Error) -> JsValue {
             ),
         ],
         Error::Argument(a) => vec![("argument", a.argument.as_str().into())],
-        Error::Shader(s) => vec![("line", s.line.into()), ("column", s.column.into())],
+        Error::Shader(s) => vec![
+            ("line", s.line.into()),
+            ("column", s.column.into()),
+            ("details", s.details.as_str().into()),
+        ],
         Error::Graph(g) => vec![
             ("pass", g.pass.as_str().into()),
             ("attachment", g.attachment.as_str().into()),

@@ -79,11 +79,11 @@ pub fn compile_result(
         (None, None) => return Ok(()),
     };
     if (1..=user_lines).contains(&line) {
-        Err(ShaderError {
-            line: line as u32,
-            column: column.max(0) as u32,
-            message,
-        })
+        Err(ShaderError::new(
+            line as u32,
+            column.max(0) as u32,
+            &message,
+        ))
     } else {
         // Outside the user's lines: afterglow's own call of fn scene (or of
         // fn emissive) failed, so the user's declaration does not match it.
@@ -102,11 +102,9 @@ pub fn compile_result(
         } else {
             "declare it as"
         };
-        Err(ShaderError {
-            line,
-            column,
-            message: format!("{message} ({hint} {signature})"),
-        })
+        let mut error = ShaderError::new(line, column, &message);
+        error.message = format!("{} ({hint} {signature})", error.message);
+        Err(error)
     }
 }
 
