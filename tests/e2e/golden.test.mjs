@@ -4,8 +4,9 @@
 // compared with the PNGs in tests/golden/browser/.
 //
 // Tolerance: every channel, colour premultiplied by alpha, within 2/255 of
-// the reference except at most 0.1 % of them, and none beyond 16/255. SwiftShader is deterministic for
-// one Chromium build; the slack is for a browser update that reorders
+// the reference except at most 0.1 % of them, and none beyond 16/255.
+// SwiftShader is deterministic for one Chromium build and one CPU; the
+// slack is for a browser update or another CPU that reorders
 // arithmetic (an edge pixel of the MSAA coverage may flip), not for a
 // change of the chain. Re-bless deliberately with
 // AFTERGLOW_BLESS=1 cargo xtask test e2e.
