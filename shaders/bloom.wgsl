@@ -4,8 +4,9 @@
 // averaging: each texel is made finite (NaN and Inf become 0), scaled by
 // the exposure, compressed by a soft ceiling far above ordinary highlights
 // (so one extreme texel, a "firefly", cannot flood the frame) and
-// thresholded; only then are texels averaged into the half-size base
-// (an area average for the mip chain, a tent for the Gaussian blur), with
+// thresholded; only then are texels averaged into the base, a whole
+// number of frame texels per base texel and axis (an area average for the
+// mip chain, a tent for the Gaussian blur), with
 // weights that sum to the same total for every source texel. A light's
 // bloom is then linear in its energy and does not depend on where it falls
 // on the pixel grid, so small moving lights glow steadily. (Thresholding
@@ -31,21 +32,11 @@ struct BloomParams {
     radius: f32,
     // Gaussian mode: tap spacing in texels of the source.
     gauss_step: f32,
-    _pad0: f32,
-    // Bright extract: source texels per bloom base texel, per axis.
-    extract_scale: vec2f,
+    // Bright extract: frame texels per base texel and axis, a whole
+    // number from 4 to 16 (see BloomPlan in bloom.rs).
+    ratio: f32,
+    _pad0: vec2f,
 }
-
-// How the bright extract maps source texels onto the bloom base, chosen
-// per frame size on the Rust side (an override constant, not a run-time
-// branch: a software rasterizer runs every path of a run-time branch):
-// EXTRACT_HALF (the base is exactly half the frame, every size up to
-// 1080 px high), EXTRACT_WHOLE (a whole ratio per axis, 4 at 2160p), or
-// EXTRACT_ANY (any ratio: overlap-weighted).
-const EXTRACT_HALF: u32 = 0u;
-const EXTRACT_WHOLE: u32 = 1u;
-const EXTRACT_ANY: u32 = 2u;
-override EXTRACT: u32 = EXTRACT_ANY;
 
 @group(0) @binding(0) var src: texture_2d<f32>;
 @group(0) @binding(1) var src_sampler: sampler;
@@ -123,96 +114,50 @@ fn bright_at(q: vec2i, last: vec2i) -> vec3f {
     return select(vec3f(0.0), bright(c), inside);
 }
 
-// Length of [a0, a1) within [b0, b1).
-fn overlap(a0: f32, a1: f32, b0: f32, b1: f32) -> f32 {
-    return max(min(a1, b1) - max(a0, b0), 0.0);
-}
-
-// Bright extract for the mip chain: the area average of the thresholded
-// texels under this output texel (a box, exact for any size ratio), so
-// every source texel is read once and contributes in proportion to its
-// area. The chain's 13-tap downsamples and tent upsamples smooth after.
+// Bright extract for the mip chain: the average of the ratio x ratio
+// thresholded texels under this base texel (a box), so every source texel
+// is read once and counts the same. The base covers whole boxes: texels
+// past the frame's last row or column count as black. The chain's 13-tap
+// downsamples and tent upsamples smooth after.
 @fragment
 fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
-    let scale = params.extract_scale;
+    let m = min(i32(params.ratio), 16);
     let last = vec2i(textureDimensions(src)) - 1;
-    let lo = floor(in.position.xy) * scale;
-    let hi = lo + scale;
-    if EXTRACT == EXTRACT_HALF {
-        // Half size: 2 x 2 texels.
-        let q = vec2i(round(lo));
-        let sum = bright_at(q, last) + bright_at(q + vec2i(1, 0), last)
-            + bright_at(q + vec2i(0, 1), last) + bright_at(q + vec2i(1, 1), last);
-        return vec4f(sum * 0.25, 1.0);
-    }
-    let first = vec2i(floor(lo));
-    if EXTRACT == EXTRACT_WHOLE {
-        // A whole ratio: exactly scale x scale texels.
-        let m = vec2i(round(scale));
-        var sum = vec3f(0.0);
-        for (var j = 0; j < min(m.y, 16); j++) {
-            for (var i = 0; i < min(m.x, 16); i++) {
-                sum += bright_at(first + vec2i(i, j), last);
-            }
-        }
-        return vec4f(sum / f32(m.x * m.y), 1.0);
-    }
-    let n = min(i32(ceil(max(scale.x, scale.y))) + 1, 16);
+    let first = vec2i(floor(in.position.xy)) * m;
     var sum = vec3f(0.0);
-    for (var j = 0; j < n; j++) {
-        let y = first.y + j;
-        let wy = overlap(f32(y), f32(y) + 1.0, lo.y, hi.y);
-        var row = vec3f(0.0);
-        for (var i = 0; i < n; i++) {
-            let x = first.x + i;
-            row += overlap(f32(x), f32(x) + 1.0, lo.x, hi.x) * bright_at(vec2i(x, y), last);
+    for (var j = 0; j < m; j++) {
+        for (var i = 0; i < m; i++) {
+            sum += bright_at(first + vec2i(i, j), last);
         }
-        sum += wy * row;
     }
-    return vec4f(sum / (scale.x * scale.y), 1.0);
+    return vec4f(sum / f32(m * m), 1.0);
 }
 
 // Bright extract for the Gaussian blur, which has no pyramid to smooth a
-// box's half-texel skew: a separable tent as wide as two output texels over
-// the thresholded texels, which keeps each texel's light centred and, at
-// this stride, sums to the same total for every texel.
+// box's half-texel skew: a separable tent as wide as two base texels over
+// the thresholded texels, centred on this base texel, which keeps each
+// texel's light centred and, at a whole ratio, sums to the same total
+// (ratio per axis) for every texel.
 @fragment
 fn fs_extract_smooth(in: FullscreenOut) -> @location(0) vec4f {
-    let scale = params.extract_scale;
+    let k = f32(min(i32(params.ratio), 16));
     let last = vec2i(textureDimensions(src)) - 1;
-    let p = in.uv * vec2f(textureDimensions(src));
-    if EXTRACT == EXTRACT_HALF {
-        // Half size: the 4 x 4 texels around p (a texel corner), weights
-        // 1 3 3 1.
-        let w = array<f32, 4>(1.0, 3.0, 3.0, 1.0);
-        let first = vec2i(round(p)) - 2;
-        var sum = vec3f(0.0);
-        for (var j = 0; j < 4; j++) {
-            var row = vec3f(0.0);
-            for (var i = 0; i < 4; i++) {
-                row += w[i] * bright_at(first + vec2i(i, j), last);
-            }
-            sum += w[j] * row;
-        }
-        return vec4f(sum / 64.0, 1.0);
-    }
-    // Any other ratio: the same tent, stretched; its weights at one output
-    // texel sum to scale.x * scale.y.
-    let first = vec2i(floor(p - scale + 0.5));
-    let n = min(i32(ceil(2.0 * max(scale.x, scale.y))), 16);
+    let p = in.position.xy * k;
+    let first = vec2i(floor(p - k + 0.5));
+    let n = i32(2.0 * k);
     var sum = vec3f(0.0);
     for (var j = 0; j < n; j++) {
         let y = first.y + j;
-        let wy = max(1.0 - abs(f32(y) + 0.5 - p.y) / scale.y, 0.0);
+        let wy = max(1.0 - abs(f32(y) + 0.5 - p.y) / k, 0.0);
         var row = vec3f(0.0);
         for (var i = 0; i < n; i++) {
             let x = first.x + i;
-            let wx = max(1.0 - abs(f32(x) + 0.5 - p.x) / scale.x, 0.0);
+            let wx = max(1.0 - abs(f32(x) + 0.5 - p.x) / k, 0.0);
             row += wx * bright_at(vec2i(x, y), last);
         }
         sum += wy * row;
     }
-    return vec4f(sum / (scale.x * scale.y), 1.0);
+    return vec4f(sum / (k * k), 1.0);
 }
 
 @fragment

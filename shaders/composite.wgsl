@@ -29,6 +29,9 @@ struct CompositeParams {
     exposure: f32,
     // bloom.intensity divided by the number of accumulated levels.
     bloom_scale: f32,
+    // Frame to bloom texture coordinates: the bloom base covers whole
+    // boxes of frame texels, so it may reach a little past the frame.
+    bloom_uv: vec2f,
 }
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
@@ -77,7 +80,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     // Premultiplied linear radiance.
     var rgb = max(scene.rgb, vec3f(0.0)) * params.exposure;
     if BLOOM {
-        let glow = finite4(textureSampleLevel(bloom, linear_sampler, in.uv, 0.0)).rgb;
+        let glow = finite4(textureSampleLevel(bloom, linear_sampler, in.uv * params.bloom_uv, 0.0)).rgb;
         rgb += max(glow, vec3f(0.0)) * params.bloom_scale;
     }
     rgb = tonemap(rgb, TONEMAPPER);

@@ -146,11 +146,11 @@ async fn the_apps_texture_blooms_around_its_bright_pixel() {
     let device = app_device().await;
     let c = canvas(128, 128);
     let r = create(&c, measuring(Some(&device), r#"{"intensity":1}"#)).await;
-    let t = texture(&device, 128, 128, &[(64, 64, 200.0)]).await;
+    let t = texture(&device, 128, 128, &[(65, 65, 200.0)]).await;
     r.set_texture(t, None).unwrap();
     let img = read(&r).await;
-    assert!(red(&img, 64, 64) > 1.0, "the pixel itself is shown");
-    check_halo(&img, 64, "app texture");
+    assert!(red(&img, 65, 65) > 1.0, "the pixel itself is shown");
+    check_halo(&img, 65, "app texture");
     assert_no_gpu_errors(&r);
     // The app's own error handler is left alone.
     assert!(get(&device, "onuncapturederror").is_null());

@@ -240,7 +240,9 @@ fn demo_scene_renders_and_animates() {
         .chunks(4)
         .filter(|p| p[0].max(p[1]).max(p[2]) < 10)
         .count();
-    assert!(dark > 500, "the background stays dark: {dark}");
+    // At this size the widest bloom level spans the frame; 2.5 % of the
+    // pixels (the far corners) stay below 10/255.
+    assert!(dark > 400, "the background stays dark: {dark}");
     let changed = a.data.iter().zip(&b.data).filter(|(x, y)| x != y).count();
     assert!(
         changed > 100,
@@ -298,8 +300,31 @@ fn bright_pixel_halo_is_symmetric_and_monotonic() {
             o.bloom.radius = 2.0;
         }
         let mut h = headless_with(o, F::Rgba16Float, (128, 128));
-        h.set_content(bright_pixel(128, (64, 64), 200.0)).unwrap();
-        check_halo(&frame(&h, 0.0), 64, &format!("{blur:?}"));
+        h.set_content(bright_pixel(128, (65, 65), 200.0)).unwrap();
+        check_halo(&frame(&h, 0.0), 65, &format!("{blur:?}"));
+    }
+}
+
+/// Wherever a pixel falls in its 4×4 box of the bloom base, its halo is
+/// centred within 1.5 px of it (the box's centre; the Gaussian mode's tent
+/// extract keeps it centred).
+#[test]
+fn a_halo_is_centred_within_the_bloom_base_texel() {
+    for blur in [BlurMode::Mip, BlurMode::Gaussian] {
+        let (mut worst, mut most) = (0.0f64, 0.0f64);
+        for c in 64..68u32 {
+            let mut h = headless_with(measuring(1.0, blur), F::Rgba16Float, (128, 128));
+            h.set_content(bright_pixel(128, (c, c), 200.0)).unwrap();
+            let (x, y) = halo_centre(&frame(&h, 0.0), (c, c));
+            let off = (x - (c as f64 + 0.5))
+                .abs()
+                .max((y - (c as f64 + 0.5)).abs());
+            worst = worst.max(off);
+            most = most.max((x - y).abs());
+        }
+        let bound = if blur == BlurMode::Mip { 1.6 } else { 0.3 };
+        assert!(worst <= bound, "{blur:?}: halo {worst:.2} px off its pixel");
+        assert!(most <= 0.05, "{blur:?}: x and y differ by {most:.3} px");
     }
 }
 
@@ -508,8 +533,8 @@ fn frames_create_no_gpu_objects() {
 /// view, and the graph the frame records validates.
 #[test]
 fn the_frame_graph_names_every_pass() {
-    // 256×128: a 128×64 bloom base, 8 levels less the 3 a base below the
-    // reference height loses.
+    // 256×128: a 64×32 bloom base (a quarter), 7 levels less the 3 a base
+    // below the reference height loses.
     let h = headless_with(Options::default(), F::Rgba8Unorm, (256, 128));
     let names = h.chain.pass_names();
     assert_eq!(
@@ -520,8 +545,6 @@ fn the_frame_graph_names_every_pass() {
             "bloom downsample 1",
             "bloom downsample 2",
             "bloom downsample 3",
-            "bloom downsample 4",
-            "bloom upsample 3",
             "bloom upsample 2",
             "bloom upsample 1",
             "bloom upsample 0",

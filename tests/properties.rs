@@ -7,7 +7,7 @@
 
 use afterglow::chain::{shader_time, TIME_PERIOD_SECONDS};
 use afterglow::options::{Kind, Options, Value, SCHEMA};
-use afterglow::passes::bloom::plan;
+use afterglow::passes::bloom::{gaussian_plan, plan};
 use afterglow::texture_rules::{check, max_mip_levels};
 use proptest::prelude::*;
 
@@ -216,23 +216,30 @@ proptest! {
         }
     }
 
-    /// For every size and level cap: the bloom base is at most half the
-    /// frame (at least 1×1), its chain has 1 to `levels` mips, and the
-    /// base texture with that many mips passes the texture rules.
+    /// For every size and level cap: the bloom base covers the frame in
+    /// whole boxes of `ratio` texels (a quarter of the frame or less, half
+    /// or less for the Gaussian blur's target, at
+    /// least 1×1), its chain has 1 to `levels` mips, the composite's
+    /// coverage is within (0, 1], and the base texture with that many mips
+    /// passes the texture rules.
     #[test]
     fn bloom_plan_holds_for_every_size(
         w in 1..=LARGEST,
         h in 1..=LARGEST,
         levels in 1u32..=12,
     ) {
+        let g = gaussian_plan((w, h));
+        prop_assert!((2..=16).contains(&g.ratio) && g.levels == 1, "{w}×{h}: {g:?}");
+        prop_assert!(g.size.0 * g.ratio >= w && (g.size.0 - 1) * g.ratio < w, "{w}×{h}: {g:?}");
+        prop_assert!(g.size.1 * g.ratio >= h && (g.size.1 - 1) * g.ratio < h, "{w}×{h}: {g:?}");
         let p = plan((w, h), levels);
-        prop_assert!(p.size.0 >= 1 && p.size.1 >= 1);
-        // Half the frame's height at most (and 540), never more than the
-        // frame, the aspect ratio kept to within a texel.
         let (bw, bh) = p.size;
-        prop_assert!(bh <= h.div_ceil(2).min(540) && bw <= w, "{w}×{h}: base {:?}", p.size);
-        let aspect_error = (bw as f64 - w as f64 * bh as f64 / h as f64).abs();
-        prop_assert!(aspect_error <= 0.5 || bw == 1, "{w}×{h}: base {:?}", p.size);
+        prop_assert!(bw >= 1 && bh >= 1);
+        prop_assert!((4..=16).contains(&p.ratio), "{w}×{h}: ratio {}", p.ratio);
+        prop_assert!(bw * p.ratio >= w && (bw - 1) * p.ratio < w, "{w}×{h}: base {:?}", p.size);
+        prop_assert!(bh * p.ratio >= h && (bh - 1) * p.ratio < h, "{w}×{h}: base {:?}", p.size);
+        let c = p.coverage((w, h));
+        prop_assert!(c.iter().all(|&c| c > 0.0 && c <= 1.0), "{w}×{h}: coverage {c:?}");
         prop_assert!(p.levels >= 1 && p.levels <= levels, "{w}×{h}: {} levels", p.levels);
         let desc = texture("bloom mips", p.size, p.levels, 1);
         prop_assert!(check(&desc).is_ok(), "{w}×{h}: {:?}", check(&desc));

@@ -88,7 +88,7 @@ window.soak = {
       { msaa: 1, resolve: 'hardware' },
       { msaa: 4, bloom: { blur: 'gaussian' } },
       { bloom: { blur: 'mip', levels: 3 }, renderScale: 0.5 },
-      { bloom: { levels: 8 }, renderScale: 1, resolve: 'tonemapped' },
+      { bloom: { levels: 7 }, renderScale: 1, resolve: 'tonemapped' },
       { exposure: 0.5 + random(), tonemapper: ['agx', 'aces', 'khronos-neutral', 'reinhard'][i4()] },
     ];
     function i4() { return Math.floor(random() * 4); }
@@ -97,7 +97,7 @@ window.soak = {
       draw();
       if (i % 10 === 9) await tick();
     }
-    renderer.setOptions({ msaa: 4, resolve: 'hardware', bloom: { blur: 'mip', levels: 8 }, renderScale: 1 });
+    renderer.setOptions({ msaa: 4, resolve: 'hardware', bloom: { blur: 'mip', levels: 7 }, renderScale: 1 });
     draw();
   },
   /** `n` device losses: each destroys the renderer's device behind its

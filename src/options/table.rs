@@ -223,7 +223,7 @@ pub static SCHEMA: &[OptionSpec] = &[
             max: 100.0,
             above_min: false,
         },
-        default: Literal::Num(0.5),
+        default: Literal::Num(0.43),
         effect: Effect::Uniforms,
         doc: doc!("How much blurred light is added back."),
         access: number!(bloom.intensity),
@@ -246,7 +246,7 @@ pub static SCHEMA: &[OptionSpec] = &[
     OptionSpec {
         path: "bloom.levels",
         kind: Kind::Integer { min: 1, max: 12 },
-        default: Literal::Num(8.0),
+        default: Literal::Num(7.0),
         effect: Effect::Rebuild,
         doc: doc!("Most mip levels of the chain (a cost cap)."),
         access: whole!(bloom.levels),

@@ -1,12 +1,13 @@
 //! Bloom passes. The bright extract thresholds single texels of the HDR
 //! image before any averaging (see bloom.wgsl), then:
 //!
-//! - `mip` (default): an area-average extract into mip 0 of one half-resolution texture, a
+//! - `mip` (default): an area-average extract into mip 0 of one quarter-resolution texture, a
 //!   13-tap downsample into each next mip, then a tent upsample added back
 //!   up the chain. Every pass renders into a one-mip view and samples
 //!   another one-mip view of the same texture: different subresources, so
 //!   legal within the same-subresource rule.
-//! - `gaussian`: a smoother (tent) extract into a ping target, then horizontal/vertical passes
+//! - `gaussian`: a smoother (tent) extract into a ping target (half the frame up to
+//!   1080p), then horizontal/vertical passes
 //!   ping-ponging between two targets. Their bind groups are made with the
 //!   targets, once per size, never per frame or per iteration.
 //!
@@ -30,35 +31,93 @@ use crate::settings::ChainSettings;
 /// The WGSL of the bloom passes after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("bloom.wgsl")];
 
-/// Height of the bloom base (mip 0) at and above 1080p: the chain has the
-/// same shape in screen terms at every resolution from there up.
-pub const REFERENCE_HEIGHT: u32 = 540;
+/// Height of the bloom base (mip 0) at 1080p, and near it above: the
+/// chain has about the same shape in screen terms at every resolution from
+/// there up.
+pub const REFERENCE_HEIGHT: u32 = 270;
 
-/// The size of the bloom base and its number of mip levels.
+/// Frame texels per base texel and axis: at least a quarter resolution
+/// (like Bevy's 512-px base and postprocessing's quarter-size mip chain; a
+/// finer base costs two passes at a large size and adds no detail a halo
+/// shows), at most 16 (the extract's loop bound: past 4320 px the base
+/// grows instead).
+pub const MIN_RATIO: u32 = 4;
+pub const MAX_RATIO: u32 = 16;
+
+/// The size of the bloom base, its number of mip levels and the whole
+/// number of frame texels each base texel averages per axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BloomPlan {
     pub size: (u32, u32),
     pub levels: u32,
+    pub ratio: u32,
 }
 
-/// Sizes the chain for a frame of `size`. The base is half the frame,
-/// at most [`REFERENCE_HEIGHT`] high (aspect kept). The level count makes
-/// the smallest mip the same fraction of the screen as `levels` mips of a
+impl BloomPlan {
+    /// The part of the bloom texture that a frame of `size` covers, per
+    /// axis (the base covers whole `ratio`-texel boxes, so its last column
+    /// and row may reach past the frame's edge): the composite's scale from
+    /// frame to bloom coordinates.
+    pub fn coverage(&self, size: (u32, u32)) -> [f32; 2] {
+        let axis = |frame: u32, base: u32| frame.max(1) as f32 / (base * self.ratio) as f32;
+        [axis(size.0, self.size.0), axis(size.1, self.size.1)]
+    }
+}
+
+/// Sizes the chain for a frame of `size`. Each base texel is the average of
+/// `ratio` × `ratio` frame texels, `ratio` the frame's height over
+/// [`REFERENCE_HEIGHT`] rounded, between [`MIN_RATIO`] and [`MAX_RATIO`]: a
+/// whole number, so that every frame texel falls in exactly one base texel
+/// and counts the same (see bloom.wgsl). The level count makes the smallest
+/// mip the same fraction of the screen as `levels` mips of a
 /// reference-height base would, capped by the largest chain the size
 /// allows.
 pub fn plan(size: (u32, u32), levels: u32) -> BloomPlan {
-    let half_h = size.1.div_ceil(2).max(1);
-    let base_h = half_h.min(REFERENCE_HEIGHT);
-    let base_w =
-        ((size.0 as u64 * base_h as u64 + size.1 as u64 / 2) / size.1.max(1) as u64).max(1) as u32;
+    let (base, ratio) = base(size, REFERENCE_HEIGHT, MIN_RATIO);
     // Fewer levels where the base is smaller than the reference.
-    let shortfall = (REFERENCE_HEIGHT as f32 / base_h as f32).log2().round() as u32;
-    let max_levels = 1 + base_w.max(base_h).ilog2();
+    let shortfall = (REFERENCE_HEIGHT as f32 / base.1 as f32)
+        .log2()
+        .round()
+        .max(0.0) as u32;
+    let max_levels = 1 + base.0.max(base.1).ilog2();
     let levels = levels.saturating_sub(shortfall).clamp(1, max_levels);
     BloomPlan {
-        size: (base_w, base_h),
+        size: base,
         levels,
+        ratio,
     }
+}
+
+/// Base height of the Gaussian blur at 1080p: half the frame there and
+/// below. Its kernel is spaced in texels of the base, at least one, so a
+/// coarser base would widen it on small canvases.
+pub const GAUSSIAN_REFERENCE_HEIGHT: u32 = 540;
+
+/// The Gaussian blur's single target: a whole ratio of at least 2.
+pub fn gaussian_plan(size: (u32, u32)) -> BloomPlan {
+    let (base, ratio) = base(size, GAUSSIAN_REFERENCE_HEIGHT, 2);
+    BloomPlan {
+        size: base,
+        levels: 1,
+        ratio,
+    }
+}
+
+/// The plan of the chain `b` asks for.
+pub fn plan_for(size: (u32, u32), b: &crate::options::BloomOptions) -> BloomPlan {
+    match b.blur {
+        BlurMode::Mip => plan(size, b.levels),
+        BlurMode::Gaussian => gaussian_plan(size),
+    }
+}
+
+/// A base of whole `ratio`-texel boxes covering a frame of `size`, `ratio`
+/// the frame's height over `reference` rounded, from `min_ratio` to
+/// [`MAX_RATIO`].
+fn base(size: (u32, u32), reference: u32, min_ratio: u32) -> ((u32, u32), u32) {
+    let (w, h) = (size.0.max(1), size.1.max(1));
+    let ratio = ((h + reference / 2) / reference).clamp(min_ratio, MAX_RATIO);
+    ((w.div_ceil(ratio), h.div_ceil(ratio)), ratio)
 }
 
 uniform! {
@@ -69,17 +128,16 @@ uniform! {
         exposure: f32,
         radius: f32,
         gauss_step: f32,
-        _pad0: f32,
-        extract_scale: [f32; 2],
+        ratio: f32,
+        _pad0: [f32; 2],
     }
 }
 
-/// A bloom pipeline: the fragment stage, and for the extracts the
-/// `EXTRACT` constant it is specialised for.
+/// A bloom pipeline: the fragment stage.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
-    Extract(u32),
-    ExtractSmooth(u32),
+    Extract,
+    ExtractSmooth,
     Downsample,
     /// `NARROW_TENT`: the tent's radius is at most half a source texel.
     Upsample(bool),
@@ -91,24 +149,6 @@ enum Stage {
 /// at radius 1, so neighbouring levels blend smoothly.
 fn tent_radius(b: &crate::options::BloomOptions) -> f32 {
     0.5 * b.radius as f32
-}
-
-/// `EXTRACT` in bloom.wgsl: the base is exactly half the frame.
-const EXTRACT_HALF: u32 = 0;
-/// A whole number of frame texels per base texel on each axis.
-const EXTRACT_WHOLE: u32 = 1;
-/// Any other ratio.
-const EXTRACT_ANY: u32 = 2;
-
-/// How the bright extract maps a frame of `size` onto a base of `base`.
-fn extract_mode(size: (u32, u32), base: (u32, u32)) -> u32 {
-    if size.0 == 2 * base.0 && size.1 == 2 * base.1 {
-        EXTRACT_HALF
-    } else if size.0.is_multiple_of(base.0) && size.1.is_multiple_of(base.1) {
-        EXTRACT_WHOLE
-    } else {
-        EXTRACT_ANY
-    }
 }
 
 pub struct BloomPass {
@@ -156,17 +196,17 @@ impl BloomPass {
 
     fn pipe(&self, gpu: &Gpu, stage: Stage) -> Pipe {
         let (label, fs, blend, constant) = match stage {
-            Stage::Extract(m) => (
+            Stage::Extract => (
                 "bloom: extract pipeline",
                 "fs_extract",
                 Blend::Replace,
-                Some(("EXTRACT", f64::from(m))),
+                None,
             ),
-            Stage::ExtractSmooth(m) => (
+            Stage::ExtractSmooth => (
                 "bloom: smooth extract pipeline",
                 "fs_extract_smooth",
                 Blend::Replace,
-                Some(("EXTRACT", f64::from(m))),
+                None,
             ),
             Stage::Downsample => (
                 "bloom: downsample pipeline",
@@ -249,9 +289,8 @@ impl Pass for BloomPass {
             Some(source) => source,
             None => f.hdr("bloom extract")?,
         };
-        let plan = plan(f.size(), settings.levels);
+        let plan = plan_for(f.size(), &settings);
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let mode = extract_mode(f.size(), plan.size);
         let extract = |f: &mut FrameBuilder<'_>, pipe: &Pipe, target| {
             f.fullscreen(
                 "bloom extract".into(),
@@ -266,7 +305,7 @@ impl Pass for BloomPass {
             BlurMode::Mip => {
                 let tex = f.texture("bloom", plan.size, self.format, 1, plan.levels, usage)?;
                 let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
-                extract(f, &self.pipe(gpu, Stage::Extract(mode)), &mips[0]);
+                extract(f, &self.pipe(gpu, Stage::Extract), &mips[0]);
                 let downsample = self.pipe(gpu, Stage::Downsample);
                 let upsample = self.pipe(gpu, Stage::Upsample(tent_radius(&settings) <= 0.5));
                 for i in 1..mips.len() {
@@ -309,7 +348,7 @@ impl Pass for BloomPass {
                 // Made once per size: one bind group reading each target.
                 let read_ping = self.bind(gpu, "bloom read ping bind group", &ping.view);
                 let read_pong = self.bind(gpu, "bloom read pong bind group", &pong.view);
-                extract(f, &self.pipe(gpu, Stage::ExtractSmooth(mode)), &ping);
+                extract(f, &self.pipe(gpu, Stage::ExtractSmooth), &ping);
                 let (blur_h, blur_v) = (self.pipe(gpu, Stage::BlurH), self.pipe(gpu, Stage::BlurV));
                 for k in 0..settings.iterations {
                     f.fullscreen(
@@ -348,7 +387,7 @@ impl Pass for BloomPass {
         info: &FrameInfo,
     ) {
         let b = &settings.bloom;
-        let plan = plan(info.size, b.levels);
+        let plan = plan_for(info.size, b);
         let params = BloomParams {
             threshold: b.threshold as f32,
             knee: (b.threshold * b.knee) as f32,
@@ -356,13 +395,11 @@ impl Pass for BloomPass {
             radius: tent_radius(b),
             // Gaussian tap spacing: 4 texels of a reference-height base, and
             // never under one texel (below that the kernel degenerates).
-            gauss_step: (b.radius as f32 * 4.0 * plan.size.1 as f32 / REFERENCE_HEIGHT as f32)
+            gauss_step: (b.radius as f32 * 4.0 * plan.size.1 as f32
+                / GAUSSIAN_REFERENCE_HEIGHT as f32)
                 .max(1.0),
-            _pad0: 0.0,
-            extract_scale: [
-                info.size.0 as f32 / plan.size.0 as f32,
-                info.size.1 as f32 / plan.size.1 as f32,
-            ],
+            ratio: plan.ratio as f32,
+            _pad0: [0.0; 2],
         };
         queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
     }
@@ -373,62 +410,89 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_chain_has_the_same_shape_in_screen_terms_from_1080p_up() {
-        let p1080 = plan((1920, 1080), 8);
-        let p2160 = plan((3840, 2160), 8);
-        let p1440 = plan((2560, 1440), 8);
+    fn the_chain_has_about_the_same_shape_in_screen_terms_from_1080p_up() {
+        let p1080 = plan((1920, 1080), 7);
         assert_eq!(
             p1080,
             BloomPlan {
-                size: (960, 540),
-                levels: 8
+                size: (480, 270),
+                levels: 7,
+                ratio: 4,
             }
         );
-        assert_eq!(p2160, p1080, "4K uses the same base and chain as 1080p");
-        assert_eq!(p1440, p1080);
-        // Same screen at devicePixelRatio 1, 1.5 and 2 from 1280×720 CSS px.
-        assert_eq!(plan((1920, 1080), 8), plan((2560, 1440), 8));
+        let p2160 = plan((3840, 2160), 7);
+        assert_eq!((p2160.size, p2160.levels, p2160.ratio), ((480, 270), 7, 8));
+        // Between whole ratios the base stays within 13 % of the
+        // reference height, with the same levels.
+        for h in [1200, 1440, 1600, 2000, 2880, 4320] {
+            let p = plan((h * 16 / 9, h), 7);
+            let off = p.size.1.abs_diff(REFERENCE_HEIGHT) as f32 / REFERENCE_HEIGHT as f32;
+            assert!(off <= 0.125, "{h}: base {:?}", p.size);
+            assert_eq!(p.levels, 7, "{h}");
+        }
+        // Past 16 × 270 px the base grows instead of the loop.
+        assert_eq!(plan((8192, 8192), 7).ratio, MAX_RATIO);
     }
 
     #[test]
     fn smaller_frames_lose_the_finest_levels() {
-        // 720p: base 640×360; one level fewer, so the smallest mip covers
-        // about the same fraction of the screen (360/64 vs 540/128 px).
+        // 720p: base 320×180; one level fewer, so the smallest mip covers
+        // about the same fraction of the screen (180/32 vs 270/64 px).
         assert_eq!(
-            plan((1280, 720), 8),
+            plan((1280, 720), 7),
             BloomPlan {
-                size: (640, 360),
-                levels: 7
+                size: (320, 180),
+                levels: 6,
+                ratio: 4,
             }
         );
-        assert_eq!(plan((128, 128), 8).levels, 5);
-        assert!(plan((640, 360), 8).levels < 8);
+        assert_eq!(plan((128, 128), 7).levels, 4);
+        assert!(plan((640, 360), 7).levels < 7);
+    }
+
+    #[test]
+    fn the_base_covers_the_frame_in_whole_boxes() {
+        for size in [(1, 1), (3, 7), (1366, 768), (1917, 1077), (2560, 1440)] {
+            let p = plan(size, 7);
+            let r = p.ratio;
+            assert!(
+                p.size.0 * r >= size.0 && (p.size.0 - 1) * r < size.0,
+                "{size:?}"
+            );
+            assert!(
+                p.size.1 * r >= size.1 && (p.size.1 - 1) * r < size.1,
+                "{size:?}"
+            );
+            let c = p.coverage(size);
+            assert!(
+                c[0] > 0.0 && c[0] <= 1.0 && c[1] > 0.0 && c[1] <= 1.0,
+                "{c:?}"
+            );
+        }
+        assert_eq!(plan((1920, 1080), 7).coverage((1920, 1080)), [1.0, 1.0]);
+    }
+
+    #[test]
+    fn the_gaussian_blur_keeps_a_half_size_target() {
+        let p = gaussian_plan((1920, 1080));
+        assert_eq!((p.size, p.levels, p.ratio), ((960, 540), 1, 2));
+        assert_eq!(gaussian_plan((192, 108)).size, (96, 54));
+        assert_eq!(gaussian_plan((3840, 2160)).ratio, 4);
     }
 
     #[test]
     fn degenerate_sizes() {
         assert_eq!(
-            plan((1, 1), 8),
+            plan((1, 1), 7),
             BloomPlan {
                 size: (1, 1),
-                levels: 1
+                levels: 1,
+                ratio: 4,
             }
         );
-        let p = plan((3, 7), 8);
-        assert_eq!(p.size.1, 4);
+        let p = plan((3, 7), 7);
+        assert_eq!(p.size, (1, 2));
         assert!(p.levels >= 1 && p.levels <= 1 + p.size.0.max(p.size.1).ilog2());
         assert_eq!(plan((1366, 768), 1).levels, 1, "levels caps the chain");
-    }
-
-    #[test]
-    fn the_extract_is_specialised_for_the_ratio_of_frame_to_base() {
-        let mode = |size| extract_mode(size, plan(size, 8).size);
-        assert_eq!(mode((1920, 1080)), EXTRACT_HALF);
-        assert_eq!(mode((1280, 720)), EXTRACT_HALF);
-        assert_eq!(mode((1366, 768)), EXTRACT_HALF);
-        assert_eq!(mode((3840, 2160)), EXTRACT_WHOLE);
-        assert_eq!(mode((1, 1)), EXTRACT_WHOLE);
-        assert_eq!(mode((2560, 1440)), EXTRACT_ANY);
-        assert_eq!(mode((3, 7)), EXTRACT_ANY);
     }
 }

@@ -25,6 +25,8 @@ uniform! {
     struct CompositeParams {
         exposure: f32,
         bloom_scale: f32,
+        // Frame to bloom texture coordinates (see `BloomPlan::coverage`).
+        bloom_uv: [f32; 2],
     }
 }
 
@@ -183,8 +185,10 @@ impl Pass for CompositePass {
         _output: &OutputSpec,
         info: &FrameInfo,
     ) {
+        let plan = super::bloom::plan_for(info.size, &settings.bloom);
         let params = CompositeParams {
             exposure: settings.exposure as f32,
+            bloom_uv: plan.coverage(info.size),
             bloom_scale: if info.bloom_levels == 0 {
                 0.0
             } else {

@@ -29,12 +29,12 @@ export interface BloomOptions {
   threshold?: number;
   /** Softness of the threshold, 0 (hard) to 1. A number from 0 to 1. Default `0.5`. */
   knee?: number;
-  /** How much blurred light is added back. A number from 0 to 100. Default `0.5`. */
+  /** How much blurred light is added back. A number from 0 to 100. Default `0.43`. */
   intensity?: number;
   /** Spread of the blur relative to the default; independent of resolution and
    * devicePixelRatio. A number from 0.1 to 4. Default `1`. */
   radius?: number;
-  /** Most mip levels of the chain (a cost cap). A whole number from 1 to 12. Default `8`. */
+  /** Most mip levels of the chain (a cost cap). A whole number from 1 to 12. Default `7`. */
   levels?: number;
   /** `'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong).
    * Default `'mip'`. */

@@ -95,13 +95,15 @@ pub fn energy(img: &Image, skip: (u32, u32)) -> f64 {
 }
 
 /// The halo around the pixel at (`c`, `c`): present, symmetric within 20%
-/// (+0.002) from 3 px out along both axes, round (diagonal vs axis within
+/// (+0.002) from 5 px out along both axes, round (diagonal vs axis within
 /// 35%), and falling monotonically with distance (f16 rounding allowed).
-/// The half-resolution grid centres a single pixel's blur half a pixel
-/// off, which shows right next to it, hence the 3 px.
+/// The quarter-resolution grid centres a single pixel's blur where its
+/// 4×4 box is centred: half a pixel off for a pixel at 1 or 2 (mod 4), as
+/// callers place it, which shows right next to it, hence the 5 px (see
+/// [`halo_centre`] for the other phases).
 pub fn check_halo(img: &Image, c: u32, what: &str) {
     assert!(red(img, c + 6, c) > 1e-3, "{what}: no halo 6 px away");
-    for d in 3..40u32.min(c) {
+    for d in 5..40u32.min(c) {
         let right = red(img, c + d, c);
         let left = red(img, c - d, c);
         let down = red(img, c, c + d);
@@ -275,4 +277,22 @@ pub fn check_frame_objects(
             "{what}: {n} {kind} created by {frames} frame(s)"
         );
     }
+}
+
+/// The centre (x, y) of the halo's light in `img`, the 5×5 pixels around
+/// `at` left out, in pixel coordinates (a pixel's centre at +0.5).
+pub fn halo_centre(img: &Image, at: (u32, u32)) -> (f64, f64) {
+    let (mut sum, mut sx, mut sy) = (0.0f64, 0.0f64, 0.0f64);
+    for y in 0..img.height {
+        for x in 0..img.width {
+            if x.abs_diff(at.0) <= 2 && y.abs_diff(at.1) <= 2 {
+                continue;
+            }
+            let v = red(img, x, y) as f64;
+            sum += v;
+            sx += v * (x as f64 + 0.5);
+            sy += v * (y as f64 + 0.5);
+        }
+    }
+    (sx / sum, sy / sum)
 }

@@ -86,7 +86,7 @@ async fn replaced_textures_are_destroyed_at_once_and_gpu_bytes_stays_true() {
     r.resize(JsValue::from(64), JsValue::from(48)).unwrap();
     set(
         &r,
-        r#"{"msaa":4,"resolve":"hardware","bloom":{"blur":"mip","levels":8},"renderScale":1}"#,
+        r#"{"msaa":4,"resolve":"hardware","bloom":{"blur":"mip","levels":7},"renderScale":1}"#,
     );
     let live = count(&counts, "created") - count(&counts, "destroyed");
     assert_eq!(live, held, "textures alive after the storm");
