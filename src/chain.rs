@@ -132,13 +132,16 @@ impl Chain {
             return Ok(());
         }
         // The frame holds the caller's textures and the emissive step's
-        // pipeline: it is rebuilt when either is involved.
+        // pipeline, and has a depth attachment only for content that tests
+        // depth: it is rebuilt when any of them is involved.
         let before =
             matches!(self.scene.content(), Content::Texture(_)) || self.scene.emissive().is_some();
+        let depth = self.scene.uses_depth();
         self.scene.set_content(gpu, content)?;
         if before
             || matches!(self.scene.content(), Content::Texture(_))
             || self.scene.emissive().is_some()
+            || self.scene.uses_depth() != depth
         {
             self.rebuild(gpu)?;
         }
@@ -175,12 +178,14 @@ impl Chain {
 
     /// Switches the scene to a prepared user shader.
     pub fn install_shader(&mut self, gpu: &Gpu, shader: UserShader) -> Result<(), Error> {
-        // The frame holds the emissive step's pipeline and the caller's
-        // textures: rebuilt when either is involved.
+        // The frame holds the emissive step's pipeline, the caller's
+        // textures and the depth attachment of content that tests depth:
+        // rebuilt when any of them is involved.
         let before = self.scene.emissive().map(|p| p.raw.clone());
         let rebind = matches!(self.scene.content(), Content::Texture(_));
+        let depth = self.scene.uses_depth();
         self.scene.install_shader(gpu, shader);
-        if rebind || before.is_some() || self.scene.emissive().is_some() {
+        if rebind || before.is_some() || self.scene.emissive().is_some() || depth {
             self.rebuild(gpu)?;
         }
         Ok(())

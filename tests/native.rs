@@ -529,6 +529,39 @@ fn frames_create_no_gpu_objects() {
     }
 }
 
+/// Only content drawn as geometry has a depth attachment: a scene shader
+/// (one full-screen triangle) has none, and switching between the two
+/// rebuilds the frame with or without it, with no GPU error either way.
+#[test]
+fn only_geometry_has_a_depth_attachment() {
+    for msaa in [Msaa::Off, Msaa::X4] {
+        let o = Options {
+            msaa,
+            ..Options::default()
+        };
+        let mut h = headless_with(o, F::Rgba8Unorm, (64, 48));
+        let depth = |h: &Headless| h.chain.graph().unwrap().passes[0].depth.is_some();
+        assert!(
+            depth(&h),
+            "{msaa:?}: the demo scene is tested against depth"
+        );
+        let shader =
+            "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(uv.x, 0.0, 0.1, 1.0); }";
+        h.set_content(Content::Shader(shader.into())).unwrap();
+        let img = frame(&h, 0.0);
+        assert!(
+            !depth(&h),
+            "{msaa:?}: a scene shader has no depth attachment"
+        );
+        let p = img.rgba_f32(63, 24);
+        assert!(p[0] > p[2], "{msaa:?}: the shader's frame is shown: {p:?}");
+        h.set_content(Content::DemoScene).unwrap();
+        frame(&h, 0.0);
+        assert!(depth(&h), "{msaa:?}: back to the demo, depth again");
+        assert_eq!(h.gpu.error_count(), 0, "{msaa:?}");
+    }
+}
+
 /// The frame's pass graph: the bloom chain renders each mip through its own
 /// view, and the graph the frame records validates.
 #[test]

@@ -7,8 +7,10 @@
 //!
 //! Content kinds share one uniform buffer; each kind's pipeline is created
 //! the first time that kind is shown (and again after a sample-count
-//! change), never for content that is not used. Every pipeline carries the
-//! depth state, since the pass always has a depth attachment.
+//! change), never for content that is not used. Only content drawn as
+//! geometry (the demo scene) has a depth attachment and depth state: a
+//! full-screen shader or image covers every pixel once, and a depth buffer
+//! would cost a clear and a test per pixel for nothing.
 
 use super::content::Content;
 use super::user_shader::{emissive_pipe, UserShader};
@@ -124,7 +126,8 @@ impl ScenePass {
         Ok(pass)
     }
 
-    /// A scene pipeline: HDR color, the scene's depth, this sample count.
+    /// A scene pipeline: HDR color, depth (tested and written) where
+    /// `depth_test`, this sample count.
     fn make_pipe(
         gpu: &Gpu,
         label: &str,
@@ -144,7 +147,7 @@ impl ScenePass {
                 fragment_entry: fs,
                 color_format: HDR_FORMAT,
                 blend: Blend::Replace,
-                depth: Some((DEPTH_FORMAT, depth_test)),
+                depth: depth_test.then_some((DEPTH_FORMAT, true)),
                 samples,
                 constants: &[],
             },
@@ -284,6 +287,12 @@ impl ScenePass {
         &self.content
     }
 
+    /// Whether the content's pipeline tests depth, so that the pass needs
+    /// a depth attachment.
+    pub fn uses_depth(&self) -> bool {
+        self.pipe().is_some_and(|p| p.depth_format.is_some())
+    }
+
     /// The emissive pipeline of the user shader in use, if it has one.
     pub fn emissive(&self) -> Option<&Pipe> {
         match self.content {
@@ -362,14 +371,8 @@ impl Pass for ScenePass {
         let size = f.size();
         let samples = f.settings.msaa.sample_count();
         let transient = f.transient();
-        let hdr = f.texture(
-            "hdr target",
-            size,
-            HDR_FORMAT,
-            1,
-            1,
-            U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
-        )?;
+        let sampled = U::RENDER_ATTACHMENT | U::TEXTURE_BINDING;
+        let hdr = f.texture("hdr target", size, HDR_FORMAT, 1, 1, sampled)?;
         let hdr = f.view(&hdr, 0);
         let tonemapped = samples > 1 && f.settings.resolve == Resolve::Tonemapped;
         let msaa = if samples > 1 {
@@ -384,16 +387,6 @@ impl Pass for ScenePass {
         } else {
             None
         };
-        let depth_label = if samples > 1 { "msaa depth" } else { "depth" };
-        let depth = f.texture(
-            depth_label,
-            size,
-            DEPTH_FORMAT,
-            samples,
-            1,
-            U::RENDER_ATTACHMENT | transient,
-        )?;
-        let depth = f.view(&depth, 0);
         let pipe = self.pipe().ok_or_else(|| {
             Error::Graph(crate::graph::GraphError {
                 pass: "scene".into(),
@@ -401,6 +394,16 @@ impl Pass for ScenePass {
                 message: "the content has no pipeline".into(),
             })
         })?;
+        // A depth attachment only for a pipeline that tests depth.
+        let depth = match pipe.depth_format {
+            Some(format) => {
+                let label = if samples > 1 { "msaa depth" } else { "depth" };
+                let usage = U::RENDER_ATTACHMENT | transient;
+                Some(f.texture(label, size, format, samples, 1, usage)?)
+            }
+            None => None,
+        };
+        let depth = depth.map(|t| f.view(&t, 0));
         let color = match &msaa {
             // With a resolve target only the resolved image is needed:
             // storing four samples per pixel would write the whole MSAA
@@ -418,18 +421,12 @@ impl Pass for ScenePass {
                 store: true,
             },
         };
-        f.pass("scene".into(), pipe, color, Some(&depth), &[], Draw::ByPass);
+        let depth = depth.as_ref();
+        f.pass("scene".into(), pipe, color, depth, &[], Draw::ByPass);
         if let Some(emissive) = self.emissive() {
             // Selective bloom: the shader's `fn emissive` is what blooms,
             // rendered at the frame's size for the bloom extract.
-            let tex = f.texture(
-                "emissive target",
-                size,
-                HDR_FORMAT,
-                1,
-                1,
-                U::RENDER_ATTACHMENT | U::TEXTURE_BINDING,
-            )?;
+            let tex = f.texture("emissive target", size, HDR_FORMAT, 1, 1, sampled)?;
             let target = f.view(&tex, 0);
             f.fullscreen(
                 "scene emissive".into(),
