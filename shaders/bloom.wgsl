@@ -33,7 +33,8 @@ struct BloomParams {
     // Gaussian mode: tap spacing in texels of the source.
     gauss_step: f32,
     // Bright extract: frame texels per base texel and axis, a whole
-    // number from 4 to 16 (see BloomPlan in bloom.rs).
+    // number from 4 to 16 (2 to 16 for the Gaussian blur's target; see
+    // BloomPlan in bloom.rs).
     ratio: f32,
     _pad0: vec2f,
 }

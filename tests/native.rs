@@ -558,8 +558,41 @@ fn only_geometry_has_a_depth_attachment() {
         h.set_content(Content::DemoScene).unwrap();
         frame(&h, 0.0);
         assert!(depth(&h), "{msaa:?}: back to the demo, depth again");
+        // A prepared shader installed over the demo (the web's path).
+        let prepared = h.chain.prepare_shader(&h.gpu, shader);
+        h.chain.install_shader(&h.gpu, prepared).unwrap();
+        frame(&h, 0.0);
+        assert!(!depth(&h), "{msaa:?}: an installed shader has none");
+        h.set_content(Content::Solid([0.5, 0.2, 0.1, 1.0])).unwrap();
+        frame(&h, 0.0);
+        assert!(!depth(&h), "{msaa:?}: a full-screen fixture has none");
         assert_eq!(h.gpu.error_count(), 0, "{msaa:?}");
     }
+}
+
+/// Where the frame is not a whole number of bloom boxes (126 px over
+/// boxes of 4: the base covers 128), the composite reads the bloom where
+/// the frame's pixels fell: a pixel's halo in a 126×126 frame is the halo
+/// of the same pixel in a 128×128 frame, whose base is the same 32×32.
+#[test]
+fn a_frame_of_partial_boxes_reads_its_bloom_in_place() {
+    let halo = |size: u32| {
+        let mut h = headless_with(measuring(1.0, BlurMode::Mip), F::Rgba16Float, (size, size));
+        h.set_content(bright_pixel(size, (101, 97), 200.0)).unwrap();
+        assert_eq!(h.gpu.error_count(), 0);
+        frame(&h, 0.0)
+    };
+    let (a, b) = (halo(126), halo(128));
+    let mut worst = 0.0f32;
+    for y in 60..126u32 {
+        for x in 60..126u32 {
+            if x.abs_diff(101) > 1 || y.abs_diff(97) > 1 {
+                worst = worst.max((red(&a, x, y) - red(&b, x, y)).abs());
+            }
+        }
+    }
+    assert!(red(&a, 110, 97) > 1e-2, "a halo around the pixel");
+    assert!(worst <= 2e-3, "the halos differ by {worst}");
 }
 
 /// The frame's pass graph: the bloom chain renders each mip through its own

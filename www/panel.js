@@ -27,7 +27,7 @@ const SCHEMA = [
     ['bloom.enabled', 'bool'],
     ['bloom.threshold', 'range', [0, 4, 0.05]],
     ['bloom.knee', 'range', [0, 1, 0.05]],
-    ['bloom.intensity', 'range', [0, 3, 0.05]],
+    ['bloom.intensity', 'range', [0, 3, 0.01]],
     ['bloom.radius', 'range', [0.1, 4, 0.1]],
     ['bloom.levels', 'range', [1, 12, 1]],
     ['bloom.blur', 'select', ['mip', 'gaussian']],

@@ -140,7 +140,8 @@ pub enum BlurMode {
     /// A downsample chain into the mips of one texture, then a tent-filtered
     /// additive upsample chain (Jimenez, Call of Duty: Advanced Warfare).
     Mip,
-    /// Separable Gaussian passes ping-ponging between two half-size targets.
+    /// Separable Gaussian passes ping-ponging between two targets of half
+    /// the frame (up to 1080p; a whole fraction of it above).
     Gaussian,
 }
 
