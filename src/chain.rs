@@ -136,12 +136,12 @@ impl Chain {
         // depth: it is rebuilt when any of them is involved.
         let before =
             matches!(self.scene.content(), Content::Texture(_)) || self.scene.emissive().is_some();
-        let depth = self.scene.uses_depth();
+        let had_depth = self.scene.uses_depth();
         self.scene.set_content(gpu, content)?;
         if before
             || matches!(self.scene.content(), Content::Texture(_))
             || self.scene.emissive().is_some()
-            || self.scene.uses_depth() != depth
+            || self.scene.uses_depth() != had_depth
         {
             self.rebuild(gpu)?;
         }
@@ -183,9 +183,10 @@ impl Chain {
         // rebuilt when any of them is involved.
         let before = self.scene.emissive().map(|p| p.raw.clone());
         let rebind = matches!(self.scene.content(), Content::Texture(_));
-        let depth = self.scene.uses_depth();
+        // A user shader never tests depth.
+        let had_depth = self.scene.uses_depth();
         self.scene.install_shader(gpu, shader);
-        if rebind || before.is_some() || self.scene.emissive().is_some() || depth {
+        if rebind || before.is_some() || self.scene.emissive().is_some() || had_depth {
             self.rebuild(gpu)?;
         }
         Ok(())

@@ -114,6 +114,8 @@ pub struct FrameInfo {
     pub output_size: (u32, u32),
     /// Blurred levels accumulated by bloom (0 when it is off).
     pub bloom_levels: u32,
+    /// Frame texels the bloom texture covers per axis (`size` without bloom).
+    pub bloom_extent: (u32, u32),
 }
 
 pub struct FrameBuilder<'a> {
@@ -193,6 +195,7 @@ impl<'a> FrameBuilder<'a> {
                 size,
                 output_size,
                 bloom_levels: 0,
+                bloom_extent: size,
             },
             output_decl: ViewDecl {
                 texture: id,
@@ -482,11 +485,8 @@ impl<'a> FrameBuilder<'a> {
         });
     }
 
-    /// Validates the graph and hands the frame over. The check runs
-    /// natively (where a caller's views enter through `PostChain`) and in
-    /// debug builds, so in every test; a release build for the web, whose
-    /// only outside textures are checked by `setTexture` before they get
-    /// here, leaves it to the browser's own validation and saves its code.
+    /// Validates the graph (natively and in debug builds; a release web build
+    /// leaves it to the browser, see ARCHITECTURE.md), hands the frame over.
     pub fn finish(mut self) -> Result<Frame, Error> {
         #[cfg(any(debug_assertions, not(target_arch = "wasm32")))]
         self.graph.validate()?;

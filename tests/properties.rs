@@ -7,7 +7,7 @@
 
 use afterglow::chain::{shader_time, TIME_PERIOD_SECONDS};
 use afterglow::options::{Kind, Options, Value, SCHEMA};
-use afterglow::passes::bloom::{gaussian_plan, plan};
+use afterglow::passes::bloom::{coverage, gaussian_plan, plan};
 use afterglow::texture_rules::{check, max_mip_levels};
 use proptest::prelude::*;
 
@@ -238,7 +238,7 @@ proptest! {
         prop_assert!((4..=16).contains(&p.ratio), "{w}×{h}: ratio {}", p.ratio);
         prop_assert!(bw * p.ratio >= w && (bw - 1) * p.ratio < w, "{w}×{h}: base {:?}", p.size);
         prop_assert!(bh * p.ratio >= h && (bh - 1) * p.ratio < h, "{w}×{h}: base {:?}", p.size);
-        let c = p.coverage((w, h));
+        let c = coverage((w, h), p.extent());
         prop_assert!(c.iter().all(|&c| c > 0.0 && c <= 1.0), "{w}×{h}: coverage {c:?}");
         prop_assert!(p.levels >= 1 && p.levels <= levels, "{w}×{h}: {} levels", p.levels);
         let desc = texture("bloom mips", p.size, p.levels, 1);

@@ -36,11 +36,9 @@ pub const SHADER_PARTS: &[&str] = &[wgsl!("bloom.wgsl")];
 /// there up.
 pub const REFERENCE_HEIGHT: u32 = 270;
 
-/// Frame texels per base texel and axis: at least a quarter resolution
-/// (like Bevy's 512-px base and postprocessing's quarter-size mip chain; a
-/// finer base costs two passes at a large size and adds no detail a halo
-/// shows), at most 16 (the extract's loop bound: past 4320 px the base
-/// grows instead).
+/// Frame texels per base texel and axis: a quarter resolution at least (a
+/// finer base costs two large passes for no visible detail), 16 at most
+/// (the extract's loop bound: past 4320 px the base grows instead).
 pub const MIN_RATIO: u32 = 4;
 pub const MAX_RATIO: u32 = 16;
 
@@ -54,24 +52,24 @@ pub struct BloomPlan {
 }
 
 impl BloomPlan {
-    /// The part of the bloom texture that a frame of `size` covers, per
-    /// axis (the base covers whole `ratio`-texel boxes, so its last column
-    /// and row may reach past the frame's edge): the composite's scale from
-    /// frame to bloom coordinates.
-    pub fn coverage(&self, size: (u32, u32)) -> [f32; 2] {
-        let axis = |frame: u32, base: u32| frame.max(1) as f32 / (base * self.ratio) as f32;
-        [axis(size.0, self.size.0), axis(size.1, self.size.1)]
+    /// Frame texels the base covers per axis: whole `ratio`-texel boxes,
+    /// so its last column and row may reach past the frame's edge.
+    pub fn extent(&self) -> (u32, u32) {
+        (self.size.0 * self.ratio, self.size.1 * self.ratio)
     }
 }
 
-/// Sizes the chain for a frame of `size`. Each base texel is the average of
-/// `ratio` × `ratio` frame texels, `ratio` the frame's height over
-/// [`REFERENCE_HEIGHT`] rounded, between [`MIN_RATIO`] and [`MAX_RATIO`]: a
-/// whole number, so that every frame texel falls in exactly one base texel
-/// and counts the same (see bloom.wgsl). The level count makes the smallest
-/// mip the same fraction of the screen as `levels` mips of a
-/// reference-height base would, capped by the largest chain the size
-/// allows.
+/// The composite's scale from frame to bloom coordinates: the part of a
+/// bloom texture covering `extent` frame texels that a frame of `size` covers.
+pub fn coverage(size: (u32, u32), extent: (u32, u32)) -> [f32; 2] {
+    let axis = |frame: u32, extent: u32| frame.max(1) as f32 / extent.max(1) as f32;
+    [axis(size.0, extent.0), axis(size.1, extent.1)]
+}
+
+/// Sizes the chain for a frame of `size`: each base texel averages a whole
+/// `ratio` × `ratio` box of frame texels (see `base` and bloom.wgsl), and
+/// the smallest mip is the fraction of the screen that `levels` mips of a
+/// reference-height base would be, capped by the largest chain allowed.
 pub fn plan(size: (u32, u32), levels: u32) -> BloomPlan {
     let (base, ratio) = base(size, REFERENCE_HEIGHT, MIN_RATIO);
     // Fewer levels where the base is smaller than the reference.
@@ -88,9 +86,8 @@ pub fn plan(size: (u32, u32), levels: u32) -> BloomPlan {
     }
 }
 
-/// Base height of the Gaussian blur at 1080p: half the frame there and
-/// below. Its kernel is spaced in texels of the base, at least one, so a
-/// coarser base would widen it on small canvases.
+/// Base height of the Gaussian blur at 1080p (half the frame): its kernel
+/// is spaced in whole texels, so a coarser base would widen it when small.
 pub const GAUSSIAN_REFERENCE_HEIGHT: u32 = 540;
 
 /// The Gaussian blur's single target: a whole ratio of at least 2.
@@ -375,6 +372,7 @@ impl Pass for BloomPass {
             }
         };
         f.info.bloom_levels = result.levels;
+        f.info.bloom_extent = plan.extent();
         f.bloom = Some(result);
         Ok(())
     }
@@ -463,13 +461,16 @@ mod tests {
                 p.size.1 * r >= size.1 && (p.size.1 - 1) * r < size.1,
                 "{size:?}"
             );
-            let c = p.coverage(size);
+            let c = coverage(size, p.extent());
             assert!(
                 c[0] > 0.0 && c[0] <= 1.0 && c[1] > 0.0 && c[1] <= 1.0,
                 "{c:?}"
             );
         }
-        assert_eq!(plan((1920, 1080), 7).coverage((1920, 1080)), [1.0, 1.0]);
+        assert_eq!(
+            coverage((1920, 1080), plan((1920, 1080), 7).extent()),
+            [1.0, 1.0]
+        );
     }
 
     #[test]

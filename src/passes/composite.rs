@@ -25,7 +25,7 @@ uniform! {
     struct CompositeParams {
         exposure: f32,
         bloom_scale: f32,
-        // Frame to bloom texture coordinates (see `BloomPlan::coverage`).
+        // Frame to bloom texture coordinates (see `bloom::coverage`).
         bloom_uv: [f32; 2],
     }
 }
@@ -185,10 +185,9 @@ impl Pass for CompositePass {
         _output: &OutputSpec,
         info: &FrameInfo,
     ) {
-        let plan = super::bloom::plan_for(info.size, &settings.bloom);
         let params = CompositeParams {
             exposure: settings.exposure as f32,
-            bloom_uv: plan.coverage(info.size),
+            bloom_uv: super::bloom::coverage(info.size, info.bloom_extent),
             bloom_scale: if info.bloom_levels == 0 {
                 0.0
             } else {
