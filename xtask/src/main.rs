@@ -25,6 +25,7 @@
 //!   each, then the same resize storms on plain WebGPU as a control
 //!   (`--quick`: a twentieth of each; `--no-control`: without it).
 
+mod driver;
 mod pack;
 mod serve;
 mod setup;
@@ -290,9 +291,14 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
             .args(["test", "--workspace"]))?;
     }
     if want("browser") {
+        let driver = driver::Driver::start(
+            setup::chromedriver(),
+            &std::env::temp_dir().join("afterglow-chromedriver.log"),
+        )?;
         run(Command::new("wasm-pack")
             .current_dir(root)
             .env("CHROMEDRIVER", setup::chromedriver())
+            .env("CHROMEDRIVER_REMOTE", driver.url())
             .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
             .args(["test", "--headless", "--chrome"]))?;
     }
