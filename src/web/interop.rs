@@ -4,7 +4,7 @@
 //! shared-state handle, the clock, and JS `Error`s built from [`Error`]
 //! with their `name` and fields.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, RefCell, RefMut};
 use std::rc::Rc;
 use std::sync::Once;
 
@@ -349,15 +349,25 @@ impl<T> Handle<T> {
         method: &'static str,
         f: impl FnOnce(&mut T) -> Result<R, Error>,
     ) -> Result<R, Error> {
-        let mut guard = self
+        let mut value = self.enter(method)?;
+        let result = f(&mut value);
+        leave();
+        result
+    }
+
+    /// The live state, borrowed for a call of JS method `method`, which is
+    /// now running for the panic hook. Not inlined: every method's `with`
+    /// shares this one copy.
+    #[inline(never)]
+    fn enter(&self, method: &'static str) -> Result<RefMut<'_, T>, Error> {
+        let guard = self
             .state
             .try_borrow_mut()
             .map_err(|_| self.unavailable(method))?;
-        let value = guard.as_mut().ok_or(Error::destroyed(method))?;
+        let value =
+            RefMut::filter_map(guard, Option::as_mut).map_err(|_| Error::destroyed(method))?;
         IN_CALL.with(|c| c.borrow_mut().push(self.broken.clone()));
-        let result = f(value);
-        IN_CALL.with(|c| c.borrow_mut().pop());
-        result
+        Ok(value)
     }
 
     /// Reads the live state; `None` after `destroy()` or while borrowed.
@@ -374,6 +384,12 @@ impl<T> Handle<T> {
             .map_err(|_| self.unavailable(method))?;
         guard.take().ok_or(Error::destroyed(method))
     }
+}
+
+/// The call [`Handle::enter`] started has returned.
+#[inline(never)]
+fn leave() {
+    IN_CALL.with(|c| c.borrow_mut().pop());
 }
 
 /// Installs the panic hook once. A panic in wasm aborts the call where it

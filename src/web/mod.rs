@@ -42,6 +42,28 @@ fn js<T, E: Into<Error>>(result: Result<T, E>) -> Result<T, JsValue> {
     result.map_err(|e| js_error(&e.into()))
 }
 
+/// `Renderer.create`'s options, checked, and the app's `device` when it
+/// gave one. Kept out of `create`'s state machine.
+#[inline(never)]
+fn create_options(options: Option<JsValue>) -> Result<(Options, Option<JsValue>), JsValue> {
+    let options_js = options.unwrap_or(JsValue::UNDEFINED);
+    let mut options = js(read_value(&options_js, "options"))?;
+    js(arguments::options_object(
+        "options",
+        &options,
+        "{ bloom: { intensity: 0.8 } }",
+    ))?;
+    // `device` is an object, not an option: taken out before parsing.
+    let mut device = None;
+    if let crate::options::Value::Object(entries) = &mut options {
+        if entries.iter().any(|(k, _)| k == "device") {
+            entries.retain(|(k, _)| k != "device");
+            device = Some(interop::get(&options_js, "device")).filter(|d| !d.is_undefined());
+        }
+    }
+    Ok((js(Options::from_value(&options))?, device))
+}
+
 /// An HDR renderer bound to one canvas.
 #[wasm_bindgen]
 pub struct Renderer {
@@ -63,22 +85,7 @@ impl Renderer {
         #[wasm_bindgen(unchecked_optional_param_type = "CreateOptions")] options: Option<JsValue>,
     ) -> Result<Renderer, JsValue> {
         interop::install_panic_hook();
-        let options_js = options.unwrap_or(JsValue::UNDEFINED);
-        let mut options = js(read_value(&options_js, "options"))?;
-        js(arguments::options_object(
-            "options",
-            &options,
-            "{ bloom: { intensity: 0.8 } }",
-        ))?;
-        // `device` is an object, not an option: taken out before parsing.
-        let mut device = None;
-        if let crate::options::Value::Object(entries) = &mut options {
-            if entries.iter().any(|(k, _)| k == "device") {
-                entries.retain(|(k, _)| k != "device");
-                device = Some(interop::get(&options_js, "device")).filter(|d| !d.is_undefined());
-            }
-        }
-        let options = js(Options::from_value(&options))?;
+        let (options, device) = create_options(options)?;
         let inner = js(WebRenderer::create(canvas, options, device).await)?;
         Ok(Renderer {
             inner: Handle::new(inner),

@@ -120,13 +120,20 @@ impl WebRenderer {
         if canvas::navigator_gpu().is_none() {
             return Err(Error::device(DeviceErrorKind::NoWebGpu, NO_WEBGPU));
         }
-        let mut canvas = Canvas::new(canvas_js)?;
+        let canvas = Canvas::new(canvas_js)?;
         let gpu = match &device {
             Some(device) => super::shared::wrap_device(&instance(), device).await?,
             None => Gpu::request(&instance(), None)
                 .await
                 .map_err(plain_device_error)?,
         };
+        Self::assemble(canvas, gpu, options)
+    }
+
+    /// The rest of [`Self::create`] once there is a device: configures the
+    /// canvas and builds the chain. Kept out of `create`'s state machine.
+    #[inline(never)]
+    fn assemble(mut canvas: Canvas, gpu: Gpu, options: Options) -> Result<WebRenderer, Error> {
         let error_listener = if gpu.shared {
             super::shared::ErrorListener::new(&gpu)
         } else {
