@@ -49,6 +49,9 @@ fn main() -> ExitCode {
             .and_then(|_| build(&root))
             .and_then(|_| pack_web(&root))
             .map(drop),
+        Some("size") if args.get(1).map(String::as_str) == Some("--floor") => {
+            setup::ensure(&root, setup::Need::Build).and_then(|_| size_floor(&root))
+        }
         Some("size") => setup::ensure(&root, setup::Need::Build)
             .and_then(|_| build(&root))
             .and_then(|_| size(&root)),
@@ -220,10 +223,57 @@ fn pack_web(root: &Path) -> Result<PathBuf> {
 
 fn size(root: &Path) -> Result<()> {
     let cfg = read_wasm_pack_toml(root)?;
-    let wasm = root.join(&cfg.out_dir).join("afterglow_bg.wasm");
-    let js = root.join(&cfg.out_dir).join("afterglow.js");
+    let out = root.join(&cfg.out_dir);
+    print_sizes(
+        root,
+        &out.join("afterglow_bg.wasm"),
+        &out.join("afterglow.js"),
+    )
+}
+
+/// `cargo xtask size --floor`: the smallest wgpu program that draws one
+/// pass into a canvas (`bench/size-floor`), built through the same steps
+/// as the package (release profile, wasm-bindgen, wasm-opt with the same
+/// flags, short import names, minified glue): what wgpu's WebGPU backend
+/// and wasm-bindgen cost before any of afterglow.
+fn size_floor(root: &Path) -> Result<()> {
+    let cfg = read_wasm_pack_toml(root)?;
+    let dir = root.join("bench/size-floor");
+    run(Command::new("cargo").current_dir(&dir).args([
+        "build",
+        "--release",
+        "--target",
+        "wasm32-unknown-unknown",
+    ]))?;
+    let out = dir.join("target/pkg");
+    run(Command::new("wasm-bindgen")
+        .arg(dir.join("target/wasm32-unknown-unknown/release/size_floor.wasm"))
+        .arg("--out-dir")
+        .arg(&out)
+        .args(["--target", &cfg.target]))?;
+    let wasm = out.join("size_floor_bg.wasm");
+    let js = out.join("size_floor.js");
+    run(Command::new(setup::wasm_opt(root))
+        .args(&cfg.wasm_opt_flags)
+        .arg(&wasm)
+        .arg("-o")
+        .arg(&wasm))?;
+    shrink::shrink(&out, "size_floor")?;
+    run(Command::new(setup::esbuild(root))
+        .arg(&js)
+        .args([
+            "--minify",
+            "--format=esm",
+            "--allow-overwrite",
+            "--log-level=warning",
+        ])
+        .arg(format!("--outfile={}", js.display())))?;
+    print_sizes(root, &wasm, &js)
+}
+
+fn print_sizes(root: &Path, wasm: &Path, js: &Path) -> Result<()> {
     let (mut total_raw, mut total_gz) = (0, 0);
-    for file in [&wasm, &js] {
+    for file in [wasm, js] {
         let raw = std::fs::metadata(file)
             .map_err(|e| format!("{}: {e}", file.display()))?
             .len();
