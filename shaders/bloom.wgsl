@@ -115,6 +115,12 @@ fn bright_at(q: vec2i, last: vec2i) -> vec3f {
     return select(vec3f(0.0), bright(c), inside);
 }
 
+// Whether the base's last boxes reach past the frame's last row or column
+// (its size is not a whole number of boxes): only then does the extract
+// test each texel against the frame's edge. A pipeline constant, not a
+// run-time branch (see composite.wgsl); false at 1080p, 720p and 2160p.
+override PARTIAL_BOXES: bool = true;
+
 // Bright extract for the mip chain: the average of the ratio x ratio
 // thresholded texels under this base texel (a box), so every source texel
 // is read once and counts the same. The base covers whole boxes: texels
@@ -128,7 +134,12 @@ fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
     var sum = vec3f(0.0);
     for (var j = 0; j < m; j++) {
         for (var i = 0; i < m; i++) {
-            sum += bright_at(first + vec2i(i, j), last);
+            let q = first + vec2i(i, j);
+            if PARTIAL_BOXES {
+                sum += bright_at(q, last);
+            } else {
+                sum += bright(textureLoad(src, q, 0).rgb);
+            }
         }
     }
     return vec4f(sum / f32(m * m), 1.0);

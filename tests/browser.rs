@@ -642,6 +642,35 @@ async fn a_bright_pixel_gets_a_symmetric_falling_halo() {
     }
 }
 
+/// A light in the last column of a frame of partial bloom boxes (126 px:
+/// the last box covers columns 124 to 127) blooms as in a frame where its
+/// box lies whole inside (128 px). The browser clamps a texel load past the
+/// edge to the edge, so an extract that read the missing texels would count
+/// the light three times.
+#[wasm_bindgen_test]
+async fn a_light_in_a_partial_box_is_not_boosted() {
+    let mut energy = Vec::new();
+    for size in [126, 128] {
+        let c = canvas(size, size);
+        let options = measuring(r#"{"intensity":1,"blur":"mip"}"#);
+        let (_r, img) = render_content(&c, &options, bright_pixel(size, (125, 61), 200.0)).await;
+        let mut sum = 0.0f64;
+        for y in 0..126 {
+            for x in 0..126 {
+                if (x, y) != (125, 61) {
+                    sum += img.rgba_f32(x, y)[0] as f64;
+                }
+            }
+        }
+        energy.push(sum);
+    }
+    assert!(energy[1] > 0.1, "a halo around the light: {energy:?}");
+    assert!(
+        (energy[0] / energy[1] - 1.0).abs() < 0.1,
+        "halo energy with partial boxes, then without: {energy:?}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn bloom_follows_threshold_intensity_and_enabled() {
     // Entirely below the threshold: identical to bloom off.

@@ -7,9 +7,8 @@
 //!   another one-mip view of the same texture: different subresources, so
 //!   legal within the same-subresource rule.
 //! - `gaussian`: a smoother (tent) extract into a ping target (half the frame up to
-//!   1080p), then horizontal/vertical passes
-//!   ping-ponging between two targets. Their bind groups are made with the
-//!   targets, once per size, never per frame or per iteration.
+//!   1080p), then horizontal/vertical passes ping-ponging between two targets. Their
+//!   bind groups are made with the targets, once per size, never per frame or iteration.
 //!
 //! The format is `rg11b10ufloat` where the adapter can render it (half the
 //! bytes of `rgba16float`; bloom needs no alpha and no negative values).
@@ -133,7 +132,8 @@ uniform! {
 /// A bloom pipeline: the fragment stage.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
-    Extract,
+    /// `PARTIAL_BOXES`: the last boxes reach past the frame (the source's size).
+    Extract(bool),
     ExtractSmooth,
     Downsample,
     /// `NARROW_TENT`: the tent's radius is at most half a source texel.
@@ -193,11 +193,11 @@ impl BloomPass {
 
     fn pipe(&self, gpu: &Gpu, stage: Stage) -> Pipe {
         let (label, fs, blend, constant) = match stage {
-            Stage::Extract => (
+            Stage::Extract(partial) => (
                 "bloom: extract pipeline",
                 "fs_extract",
                 Blend::Replace,
-                None,
+                Some(("PARTIAL_BOXES", if partial { 1.0 } else { 0.0 })),
             ),
             Stage::ExtractSmooth => (
                 "bloom: smooth extract pipeline",
@@ -302,7 +302,8 @@ impl Pass for BloomPass {
             BlurMode::Mip => {
                 let tex = f.texture("bloom", plan.size, self.format, 1, plan.levels, usage)?;
                 let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
-                extract(f, &self.pipe(gpu, Stage::Extract), &mips[0]);
+                let partial = plan.extent() != f.size();
+                extract(f, &self.pipe(gpu, Stage::Extract(partial)), &mips[0]);
                 let downsample = self.pipe(gpu, Stage::Downsample);
                 let upsample = self.pipe(gpu, Stage::Upsample(tent_radius(&settings) <= 0.5));
                 for i in 1..mips.len() {
