@@ -188,29 +188,36 @@ fn build(root: &Path) -> Result<()> {
         .args(["build", profile_flag, "--no-opt", "--no-pack"])
         .args(["--target", &cfg.target, "--out-dir"])
         .arg(root.join(&cfg.out_dir)))?;
-    if cfg.wasm_opt && cfg.profile != "dev" {
-        let wasm = root.join(&cfg.out_dir).join("afterglow_bg.wasm");
+    optimise(root, &cfg, &root.join(&cfg.out_dir), "afterglow")
+}
+
+/// The steps after wasm-bindgen for the package `name` in `dir`: wasm-opt
+/// with the flags from wasm-pack.toml, then, outside dev builds, short
+/// import/export names and the glue minified by esbuild.
+fn optimise(root: &Path, cfg: &WebBuild, dir: &Path, name: &str) -> Result<()> {
+    if cfg.profile == "dev" {
+        return Ok(());
+    }
+    if cfg.wasm_opt {
+        let wasm = dir.join(format!("{name}_bg.wasm"));
         run(Command::new(setup::wasm_opt(root))
             .args(&cfg.wasm_opt_flags)
             .arg(&wasm)
             .arg("-o")
             .arg(&wasm))?;
     }
-    if cfg.profile != "dev" {
-        let out_dir = root.join(&cfg.out_dir);
-        shrink::shrink(&out_dir, "afterglow")?;
-        if cfg.minify_js {
-            let js = out_dir.join("afterglow.js");
-            run(Command::new(setup::esbuild(root))
-                .arg(&js)
-                .args([
-                    "--minify",
-                    "--format=esm",
-                    "--allow-overwrite",
-                    "--log-level=warning",
-                ])
-                .arg(format!("--outfile={}", js.display())))?;
-        }
+    shrink::shrink(dir, name)?;
+    if cfg.minify_js {
+        let js = dir.join(format!("{name}.js"));
+        run(Command::new(setup::esbuild(root))
+            .arg(&js)
+            .args([
+                "--minify",
+                "--format=esm",
+                "--allow-overwrite",
+                "--log-level=warning",
+            ])
+            .arg(format!("--outfile={}", js.display())))?;
     }
     Ok(())
 }
@@ -251,24 +258,12 @@ fn size_floor(root: &Path) -> Result<()> {
         .arg("--out-dir")
         .arg(&out)
         .args(["--target", &cfg.target]))?;
-    let wasm = out.join("size_floor_bg.wasm");
-    let js = out.join("size_floor.js");
-    run(Command::new(setup::wasm_opt(root))
-        .args(&cfg.wasm_opt_flags)
-        .arg(&wasm)
-        .arg("-o")
-        .arg(&wasm))?;
-    shrink::shrink(&out, "size_floor")?;
-    run(Command::new(setup::esbuild(root))
-        .arg(&js)
-        .args([
-            "--minify",
-            "--format=esm",
-            "--allow-overwrite",
-            "--log-level=warning",
-        ])
-        .arg(format!("--outfile={}", js.display())))?;
-    print_sizes(root, &wasm, &js)
+    optimise(root, &cfg, &out, "size_floor")?;
+    print_sizes(
+        root,
+        &out.join("size_floor_bg.wasm"),
+        &out.join("size_floor.js"),
+    )
 }
 
 fn print_sizes(root: &Path, wasm: &Path, js: &Path) -> Result<()> {
