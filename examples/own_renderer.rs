@@ -21,6 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use afterglow::wgpu;
     use wgpu::util::DeviceExt;
 
     const HDR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
@@ -407,7 +408,13 @@ struct Targets {
             pass.draw(0..36, 0..boxes.len() as u32);
         }
         // The post chain, recorded into the same encoder.
-        post.render(&mut encoder, &scene, Some(&emissive), &view(&output), 0.0)?;
+        post.render(
+            &mut encoder,
+            &scene,
+            Some(&emissive),
+            &view(&output),
+            OUTPUT,
+        )?;
 
         // Read the output back and write it as a PNG.
         let row = (size.0 * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)

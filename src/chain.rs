@@ -25,7 +25,7 @@ use crate::passes::composite::CompositePass;
 use crate::passes::resolve::ResolvePass;
 use crate::passes::scene::ScenePass;
 use crate::passes::user_shader::UserShader;
-use crate::passes::Pass;
+use crate::pass::Pass;
 use crate::settings::ChainSettings;
 use crate::timing::{PassTimes, Timing};
 
@@ -89,14 +89,6 @@ impl Chain {
         &self.output
     }
 
-    pub fn settings(&self) -> &ChainSettings {
-        &self.settings
-    }
-
-    pub fn size(&self) -> (u32, u32) {
-        self.size
-    }
-
     /// The pass graph of the current frame (`None` at 0×0).
     pub fn graph(&self) -> Option<&Graph> {
         self.built.as_ref().map(|b| &b.frame.graph)
@@ -150,6 +142,7 @@ impl Chain {
 
     /// Rebuilds the size-dependent targets and every bind group that
     /// references them, together. A zero dimension drops them.
+    #[cfg(feature = "fixtures")]
     pub fn resize(&mut self, gpu: &Gpu, size: (u32, u32)) -> Result<(), Error> {
         self.resize_scaled(gpu, size, size)
     }
@@ -169,6 +162,13 @@ impl Chain {
         self.size = size;
         self.output_size = output_size;
         self.rebuild(gpu)
+    }
+
+    /// Records new sizes for the next rebuild without rebuilding now: for
+    /// a caller that changes the content in the same step, which rebuilds.
+    pub fn resize_with_next_build(&mut self, size: (u32, u32), output_size: (u32, u32)) {
+        self.size = size;
+        self.output_size = output_size;
     }
 
     /// Compiles a user's scene shader without using it yet.

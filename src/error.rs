@@ -47,6 +47,8 @@ impl fmt::Display for ArgumentError {
     }
 }
 
+impl std::error::Error for ArgumentError {}
+
 /// A compile error in a user's WGSL, at a position in the user's own code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShaderError {

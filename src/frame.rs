@@ -11,7 +11,7 @@
 
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::graph::{ColorDecl, DepthDecl, Graph, PassDecl, TextureDecl, ViewDecl};
+use crate::graph::{ColorDecl, DepthDecl, Graph, Owner, PassDecl, TextureDecl, ViewDecl};
 use crate::output::OutputSpec;
 use crate::pipeline::Pipe;
 use crate::settings::ChainSettings;
@@ -50,14 +50,6 @@ pub struct Tex {
 pub struct Image {
     pub decl: ViewDecl,
     pub view: wgpu::TextureView,
-}
-
-/// Where a step's color goes.
-#[derive(Clone)]
-pub enum Target {
-    Image(Image),
-    /// The output handed to the frame when it is recorded (the canvas).
-    Output,
 }
 
 /// How a step draws once its render pass is open.
@@ -118,8 +110,30 @@ pub struct FrameInfo {
     pub bloom_extent: (u32, u32),
 }
 
+/// How a frame gives its textures back when it is replaced.
+#[derive(Clone, Copy)]
+struct Release {
+    /// `destroy()` at once: the chain submits its own frames, so every
+    /// command that used them has been submitted. Otherwise (a
+    /// [`crate::PostChain`], whose caller submits) the handles are only
+    /// dropped: wgpu keeps each texture alive until the work recorded with
+    /// it has been submitted and has finished.
+    destroy: bool,
+}
+
+impl Release {
+    fn all(self, textures: &[wgpu::Texture]) {
+        if self.destroy {
+            for t in textures {
+                t.destroy();
+            }
+        }
+    }
+}
+
 pub struct FrameBuilder<'a> {
     pub gpu: &'a Gpu,
+    release: Release,
     pub settings: &'a ChainSettings,
     pub output: &'a OutputSpec,
     pub info: FrameInfo,
@@ -134,6 +148,8 @@ pub struct FrameBuilder<'a> {
     recycle: Vec<wgpu::Texture>,
     hdr: Option<Image>,
     spare_hdr: Option<Image>,
+    /// HDR targets `swap_hdr` has made in this frame (for their labels).
+    hdr_targets: u32,
     /// The stored multisampled scene color, for a resolve pass.
     pub msaa_color: Option<Image>,
     /// What the bloom extract reads instead of the HDR image (a caller's
@@ -142,32 +158,30 @@ pub struct FrameBuilder<'a> {
     pub bloom: Option<BloomResult>,
 }
 
-/// A built frame: its textures (destroyed when the frame is replaced),
+/// A built frame: its textures (released when the frame is replaced),
 /// its steps and the graph they were checked against.
 pub struct Frame {
     pub textures: Vec<wgpu::Texture>,
     pub steps: Vec<Step>,
     pub graph: Graph,
     pub info: FrameInfo,
+    release: Release,
 }
 
 impl Drop for Frame {
     /// The frame's textures are returned when the frame is replaced (resize,
     /// a shape change), not when the garbage collector gets to them.
     fn drop(&mut self) {
-        for t in &self.textures {
-            t.destroy();
-        }
+        self.release.all(&self.textures);
     }
 }
 
 impl Drop for FrameBuilder<'_> {
-    /// Textures not taken over are destroyed at once; so are the new
+    /// Textures not taken over are released at once; so are the new
     /// frame's own if it was never finished (a failed rebuild).
     fn drop(&mut self) {
-        for t in self.recycle.iter().chain(&self.textures) {
-            t.destroy();
-        }
+        self.release.all(&self.recycle);
+        self.release.all(&self.textures);
     }
 }
 
@@ -186,9 +200,14 @@ impl<'a> FrameBuilder<'a> {
             sample_count: 1,
             size: output_size,
             mip_levels: 1,
+            owner: Owner::Output,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
         });
         FrameBuilder {
             gpu,
+            release: Release {
+                destroy: !gpu.caller_submits,
+            },
             settings,
             output,
             info: FrameInfo {
@@ -209,6 +228,7 @@ impl<'a> FrameBuilder<'a> {
             owner: 0,
             hdr: None,
             spare_hdr: None,
+            hdr_targets: 0,
             msaa_color: None,
             bloom_source: None,
             bloom: None,
@@ -272,6 +292,8 @@ impl<'a> FrameBuilder<'a> {
             sample_count: texture.sample_count(),
             size: (texture.width(), texture.height()),
             mip_levels: texture.mip_level_count(),
+            owner: Owner::Chain,
+            usage: texture.usage(),
         });
         self.textures.push(texture.clone());
         Ok(Tex { texture, id })
@@ -333,6 +355,8 @@ impl<'a> FrameBuilder<'a> {
             sample_count: 1,
             size,
             mip_levels: 1,
+            owner: Owner::Caller,
+            usage: view.texture().usage(),
         });
         Image {
             decl: self.graph.view(id, 0),
@@ -359,14 +383,19 @@ impl<'a> FrameBuilder<'a> {
 
     /// For an effect on the HDR image: returns (the current image to read,
     /// a second HDR target to write), and makes the second the current one.
-    /// The second target is allocated on first use in the frame.
+    /// The second target is allocated on first use in the frame. The two
+    /// alternate after that; a caller's image (external input) is only
+    /// read, never handed out to be written.
+    #[cfg_attr(not(feature = "fixtures"), allow(dead_code))] // the seam for HDR effects
     pub fn swap_hdr(&mut self, pass: &str) -> Result<(Image, Image), Error> {
         let read = self.hdr(pass)?;
         let write = match self.spare_hdr.take() {
             Some(spare) => spare,
             None => {
+                self.hdr_targets += 1;
+                let label = format!("hdr target {}", 1 + self.hdr_targets);
                 let tex = self.texture(
-                    "hdr target 2",
+                    &label,
                     self.info.size,
                     HDR_FORMAT,
                     1,
@@ -376,7 +405,9 @@ impl<'a> FrameBuilder<'a> {
                 self.view(&tex, 0)
             }
         };
-        self.spare_hdr = Some(read.clone());
+        if self.graph.textures[read.decl.texture].owner == Owner::Chain {
+            self.spare_hdr = Some(read.clone());
+        }
         self.hdr = Some(write.clone());
         Ok((read, write))
     }
@@ -495,6 +526,7 @@ impl<'a> FrameBuilder<'a> {
             steps: std::mem::take(&mut self.steps),
             graph: std::mem::take(&mut self.graph),
             info: self.info,
+            release: self.release,
         })
     }
 }

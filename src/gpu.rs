@@ -82,6 +82,11 @@ pub struct Gpu {
     /// The device belongs to the caller: afterglow never destroys it, never
     /// replaces it after a loss, and leaves its error handler alone.
     pub shared: bool,
+    /// The caller records afterglow's commands into its own encoder and
+    /// submits them ([`crate::PostChain`]): a texture the chain replaces
+    /// may still be used by commands not yet submitted, so it is dropped
+    /// (wgpu frees it once that work is done), never destroyed.
+    pub caller_submits: bool,
     errors: Arc<ErrorLog>,
     lost: Arc<Mutex<Option<String>>>,
     destroyed_on_purpose: Arc<AtomicBool>,
@@ -178,7 +183,11 @@ impl Gpu {
         let errors = Arc::new(ErrorLog::default());
         let lost = Arc::new(Mutex::new(None));
         let destroyed_on_purpose = Arc::new(AtomicBool::new(false));
-        {
+        // Natively wgpu keeps one device-lost callback per device, and
+        // setting it replaces the caller's: on a shared device the caller
+        // hears of the loss. On the web the callback is one more listener
+        // of `device.lost`, so the renderer can tell a shared device is gone.
+        if !shared || cfg!(target_arch = "wasm32") {
             let lost = lost.clone();
             let on_purpose = destroyed_on_purpose.clone();
             device.set_device_lost_callback(move |reason, message| {
@@ -201,6 +210,7 @@ impl Gpu {
             counters: Arc::new(Counters::default()),
             transient_attachments: false,
             shared,
+            caller_submits: false,
             errors,
             lost,
             destroyed_on_purpose,

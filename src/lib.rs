@@ -1,23 +1,47 @@
-//! afterglow: an HDR renderer for the HTML canvas.
+//! afterglow: an HDR renderer for the HTML canvas, and the same HDR post
+//! chain for a wgpu program that renders its own scene.
 //!
-//! The crate configures a canvas's WebGPU context (all seven fields of
-//! `configure()`), renders content into an offscreen `rgba16float` target and
-//! writes the result to the canvas texture it fetches every frame, encoding
-//! sRGB exactly once. JavaScript uses it through `web::Renderer`
-//! (wasm32 only); natively the same [`chain::Chain`] renders into any
-//! texture, which is how it is tested on a software Vulkan device and
-//! benchmarked on real GPUs.
+//! In a page, JavaScript drives it (`Renderer.create(canvas)`; see the
+//! README). In Rust, [`PostChain`] is the API: bloom (a mip chain or a
+//! Gaussian blur, selective through a second texture), exposure, a
+//! tonemapping curve ([`Tonemapper`]), dithering and output encoding,
+//! recorded into your command encoder from your `Rgba16Float` scene into
+//! your surface view, on your device. [`Options`] are the JavaScript
+//! renderer's options as Rust fields, checked by the same table; every
+//! refusal is an [`Error`] naming the option or argument, returned before
+//! wgpu sees the call.
 //!
-//! Layout: [`options`] (the option schema and validated options, pure
-//! Rust), [`arguments`] (method arguments, pure Rust), [`error`] (typed
-//! errors), [`formats`] (texture formats by their WebGPU names),
-//! [`settings`] (what the chain takes from the options), [`gpu`]
-//! (device, errors, object counters), [`output`] (the output encoding
-//! rules), [`shaders`] (the WGSL prelude), [`pipeline`] (pipelines and
-//! layouts), [`passes`] (one module per pass), [`frame`] (the frame as
-//! steps and graph, built by the passes), [`chain`] (orders the passes,
-//! records frames), [`readback`] (pixels back to the CPU), and `web` (the
-//! JavaScript boundary). See ARCHITECTURE.md.
+//! ```no_run
+//! use afterglow::{wgpu, Options, PostChain};
+//!
+//! # fn frame(device: &wgpu::Device, queue: &wgpu::Queue, hdr: &wgpu::TextureView,
+//! #          surface: &wgpu::TextureView) -> Result<(), afterglow::Error> {
+//! let format = wgpu::TextureFormat::Bgra8UnormSrgb;
+//! let mut options = Options::default();
+//! options.bloom.intensity = 0.8;
+//! options.tonemapper = afterglow::Tonemapper::Aces;
+//! let mut post = PostChain::new(device, queue, format, &options)?;
+//!
+//! let mut encoder = device.create_command_encoder(&Default::default());
+//! // … your passes into `hdr` …
+//! post.render(&mut encoder, hdr, None, surface, format)?;
+//! queue.submit([encoder.finish()]);
+//! # Ok(()) }
+//! ```
+//!
+//! The crate re-exports the [`wgpu`] it is built with (WebGPU in the wasm
+//! build, Vulkan natively). How a frame flows through the chain is in
+//! ARCHITECTURE.md.
+
+// Dead code is reported by the wasm build, which compiles everything the
+// package ships (the web boundary and `PostChain`); a native build without
+// the test suites' `fixtures` has no web boundary, so what only the web
+// uses would be reported there. `cargo xtask test` denies the wasm build's
+// warnings.
+#![cfg_attr(
+    all(not(target_arch = "wasm32"), not(feature = "fixtures")),
+    allow(dead_code, unused_imports)
+)]
 
 /// The wasm build's allocator: talc, smaller than dlmalloc in the shipped
 /// wasm. Single-threaded (no atomics), as the web build is.
@@ -33,36 +57,68 @@ macro_rules! wgsl {
     };
 }
 
-pub mod arguments;
-pub mod chain;
-pub mod error;
-pub mod formats;
-pub mod frame;
-pub mod gpu;
-pub mod graph;
-pub mod options;
-pub mod output;
-pub mod passes;
-pub mod pipeline;
-pub mod post;
-pub mod readback;
-pub mod settings;
-pub mod shaders;
-pub mod texture_rules;
-pub mod timing;
+/// The crate's modules. Only the items re-exported below are its API; the
+/// `fixtures` feature (test content and the hooks of the crate's own test
+/// suites, never enabled by the package, no compatibility promised) makes
+/// the modules reachable for those suites, hidden from the documentation.
+/// Without it they are private, so rustc reports what nothing uses.
+macro_rules! internal {
+    ($($(#[$meta:meta])* mod $name:ident;)*) => {$(
+        $(#[$meta])*
+        #[cfg(feature = "fixtures")]
+        #[doc(hidden)]
+        pub mod $name;
+        $(#[$meta])*
+        #[cfg(not(feature = "fixtures"))]
+        mod $name;
+    )*};
+}
 
-#[cfg(target_arch = "wasm32")]
-pub mod web;
+internal! {
+    mod arguments;
+    mod chain;
+    mod error;
+    mod formats;
+    mod frame;
+    mod gpu;
+    mod graph;
+    mod options;
+    mod output;
+    mod pass;
+    mod passes;
+    mod pipeline;
+    mod post;
+    mod readback;
+    mod settings;
+    mod shaders;
+    mod texture_rules;
+    mod timing;
+    #[cfg(target_arch = "wasm32")]
+    mod web;
+    /// The chain into an ordinary texture: the native tests and benchmarks.
+    #[cfg(all(not(target_arch = "wasm32"), feature = "fixtures"))]
+    mod headless;
+}
 
-#[cfg(not(target_arch = "wasm32"))]
-pub mod headless;
+/// The wgpu this crate is built with: name its types through
+/// `afterglow::wgpu` and the versions cannot disagree.
+pub use wgpu;
 
-pub use chain::{Chain, Content};
-pub use error::Error;
-pub use options::Options;
+pub use options::{
+    Allowed, AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace,
+    DynamicRange, Msaa, Options, Resolve, ToneMapping, Tonemapper, Value,
+};
+pub use post::{ArgumentError, Error, InternalError, OptionError, PostChain};
+
+// What the crate's own test suites reach by name (see `internal!`).
 #[cfg(feature = "fixtures")]
+#[doc(hidden)]
+pub use chain::{Chain, Content};
+#[cfg(feature = "fixtures")]
+#[doc(hidden)]
 pub use passes::content::PixelImage;
-pub use post::PostChain;
+#[cfg(feature = "fixtures")]
+#[doc(hidden)]
 pub use settings::ChainSettings;
 
 /// The Rust snippet of the README's "Use it with your own renderer"

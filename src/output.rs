@@ -49,6 +49,28 @@ impl OutputSpec {
         })
     }
 
+    /// Like [`OutputSpec::new`], rendering through `view_format`: the
+    /// format's `-srgb` twin (the hardware encodes) or the format itself
+    /// (the shader encodes).
+    pub fn with_view(
+        format: wgpu::TextureFormat,
+        view_format: wgpu::TextureFormat,
+        alpha_mode: AlphaMode,
+        tone_mapping: ToneMapping,
+        color_space: ColorSpace,
+    ) -> Result<OutputSpec, Error> {
+        let mut spec = OutputSpec::new(format, alpha_mode, tone_mapping, color_space)?;
+        if view_format.remove_srgb_suffix() != format {
+            return Err(Error::Canvas(format!(
+                "view format {} is not a view of {}",
+                crate::formats::name(view_format),
+                crate::formats::name(format)
+            )));
+        }
+        spec.view_format = view_format;
+        Ok(spec)
+    }
+
     /// `true` when the view is `-srgb` and the hardware does the encoding.
     pub fn hardware_encodes(&self) -> bool {
         self.view_format != self.format

@@ -175,21 +175,23 @@ pub fn linear_sampler(gpu: &Gpu, label: &str) -> wgpu::Sampler {
 
 /// Pipelines specialised by a key (override constants), made on first use
 /// and kept: a handful per pass at most, one per combination of settings
-/// actually used.
+/// actually used. Behind a mutex (uncontended: the chain is used from
+/// one thread at a time) so a chain can be shared between threads.
 pub struct PipeCache<K> {
-    pipes: std::cell::RefCell<Vec<(K, Pipe)>>,
+    pipes: std::sync::Mutex<Vec<(K, Pipe)>>,
 }
 
 impl<K: PartialEq + Copy> PipeCache<K> {
     pub fn new() -> Self {
         PipeCache {
-            pipes: std::cell::RefCell::new(Vec::new()),
+            pipes: std::sync::Mutex::new(Vec::new()),
         }
     }
 
     /// The pipeline for `key`, made with `make` the first time.
     pub fn get(&self, key: K, make: impl FnOnce() -> Pipe) -> Pipe {
-        let mut pipes = self.pipes.borrow_mut();
+        // A panic while the lock was held left nothing half-written.
+        let mut pipes = self.pipes.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, pipe)) = pipes.iter().find(|(k, _)| *k == key) {
             return pipe.clone();
         }
@@ -198,12 +200,14 @@ impl<K: PartialEq + Copy> PipeCache<K> {
         pipe
     }
 
+    #[cfg(feature = "fixtures")]
     pub fn len(&self) -> usize {
-        self.pipes.borrow().len()
+        self.pipes.lock().map_or(0, |p| p.len())
     }
 
+    #[cfg(feature = "fixtures")]
     pub fn is_empty(&self) -> bool {
-        self.pipes.borrow().is_empty()
+        self.pipes.lock().map_or(true, |p| p.is_empty())
     }
 }
 

@@ -134,8 +134,14 @@ fn render(
 ) -> Image {
     let view = a.output.create_view(&Default::default());
     let mut encoder = a.gpu.device.create_command_encoder(&Default::default());
-    post.render(&mut encoder, hdr, bloom, &view, 0.0)
-        .expect("render");
+    post.render(
+        &mut encoder,
+        hdr,
+        bloom,
+        &view,
+        wgpu::TextureFormat::Rgba16Float,
+    )
+    .expect("render");
     let readback = Readback::record(&a.gpu, &mut encoder, &a.output).unwrap();
     a.gpu.queue.submit([encoder.finish()]);
     let img = pollster::block_on(readback.read(&a.gpu.device)).unwrap();
@@ -192,9 +198,43 @@ fn bad_formats_and_views_are_refused_by_name() {
     let other = texture(&a.gpu.device, &a.gpu.queue, 8, &[]);
     let view = a.output.create_view(&Default::default());
     let mut encoder = a.gpu.device.create_command_encoder(&Default::default());
-    let e = post.render(&mut encoder, &hdr, Some(&other), &view, 0.0);
+    let e = post.render(
+        &mut encoder,
+        &hdr,
+        Some(&other),
+        &view,
+        wgpu::TextureFormat::Rgba16Float,
+    );
     assert!(matches!(e, Err(Error::Argument(ref e)) if e.argument == "bloom"));
     // The output texture itself is not sampleable: refused as an input.
-    let e = post.render(&mut encoder, &view, None, &view, 0.0);
+    let e = post.render(
+        &mut encoder,
+        &view,
+        None,
+        &view,
+        wgpu::TextureFormat::Rgba16Float,
+    );
     assert!(matches!(e, Err(Error::Argument(ref e)) if e.argument == "hdr"));
+}
+
+#[test]
+fn resize_before_the_first_frame_builds_nothing() {
+    let a = app(64);
+    let mut post = measuring_chain(&a);
+    let before = post.textures_created();
+    post.resize(1920, 1080).unwrap();
+    post.resize(64, 64).unwrap();
+    assert_eq!(
+        post.textures_created(),
+        before,
+        "targets built before any input"
+    );
+    let hdr = texture(&a.gpu.device, &a.gpu.queue, 64, &[(32, 32, 200.0)]);
+    render(&a, &mut post, &hdr, None);
+    let built = post.textures_created();
+    assert!(built > before, "the first frame builds its targets");
+    // Resizing to the size in use, or rendering again, builds nothing.
+    post.resize(64, 64).unwrap();
+    render(&a, &mut post, &hdr, None);
+    assert_eq!(post.textures_created(), built);
 }

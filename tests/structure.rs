@@ -1,12 +1,15 @@
-//! The shape of the source tree: no module imports a module that imports it
-//! back (directly or through others), and no file in `src/` is over 500
-//! lines.
+//! The shape of the source tree:
+//! - no module imports a module that imports it back, directly or through
+//!   others, by any form of path (`use crate::a::{b, c::d}`, `use super::x`,
+//!   `self::`, a child module named by its bare name, a path in code);
+//! - no function in `src/` is longer than 100 lines (test modules aside);
+//! - the program of `tests/post_contract.rs` names only the public API.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// `src/a/b.rs` and `src/a/b/mod.rs` → `a::b`.
+/// `src/a/b.rs` and `src/a/b/mod.rs` → `a::b`; `src/lib.rs` → ``.
 fn module_name(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
     let mut parts: Vec<String> = rel
@@ -30,92 +33,528 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The crate modules a file names in `use crate::…`, `crate::…` paths and
-/// `super::…` paths (resolved against its own module).
-fn imports(module: &str, text: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let parent: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
-    for (prefix, base) in [
-        ("crate::", vec![]),
-        ("super::", parent[..parent.len().saturating_sub(1)].to_vec()),
-    ] {
-        for (i, _) in text.match_indices(prefix) {
-            // Skip comments: the line up to the match has no `//`.
-            let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
-            if text[line_start..i].contains("//") {
-                continue;
-            }
-            let rest = &text[i + prefix.len()..];
-            let path: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-                .collect();
-            let mut segs: Vec<String> = base.iter().map(|s| s.to_string()).collect();
-            segs.extend(path.split("::").filter(|s| !s.is_empty()).map(String::from));
-            // The longest prefix of the path that is a module.
-            while !segs.is_empty() {
-                let candidate = segs.join("::");
-                if known.contains(&candidate) {
-                    if candidate != module {
-                        out.insert(candidate);
-                    }
-                    break;
+/// The source with comments, string and character literals blanked out
+/// (newlines kept, so line numbers hold).
+fn strip(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let blank = |out: &mut Vec<u8>, s: &[u8]| {
+        out.extend(s.iter().map(|&c| if c == b'\n' { b'\n' } else { b' ' }))
+    };
+    let mut i = 0;
+    while i < b.len() {
+        let rest = &b[i..];
+        let end = if rest.starts_with(b"//") {
+            rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len())
+        } else if rest.starts_with(b"/*") {
+            let mut depth = 0;
+            let mut j = 0;
+            loop {
+                if j + 1 >= rest.len() {
+                    break rest.len();
                 }
-                segs.pop();
+                if rest[j..].starts_with(b"/*") {
+                    depth += 1;
+                    j += 2;
+                } else if rest[j..].starts_with(b"*/") {
+                    depth -= 1;
+                    j += 2;
+                    if depth == 0 {
+                        break j;
+                    }
+                } else {
+                    j += 1;
+                }
             }
+        } else if rest[0] == b'r'
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+            && rest[1..].iter().take_while(|&&c| c == b'#').count() + 1 < rest.len()
+            && rest[1 + rest[1..].iter().take_while(|&&c| c == b'#').count()] == b'"'
+        {
+            let hashes = rest[1..].iter().take_while(|&&c| c == b'#').count();
+            let close: Vec<u8> = std::iter::once(b'"').chain(vec![b'#'; hashes]).collect();
+            let from = 2 + hashes;
+            rest[from..]
+                .windows(close.len())
+                .position(|w| w == close.as_slice())
+                .map_or(rest.len(), |p| from + p + close.len())
+        } else if rest[0] == b'"' {
+            let mut j = 1;
+            while j < rest.len() && rest[j] != b'"' {
+                j += if rest[j] == b'\\' { 2 } else { 1 };
+            }
+            (j + 1).min(rest.len())
+        } else if rest[0] == b'\'' {
+            // A character literal ('a', '\n', '\u{..}'), not a lifetime.
+            let close = if rest.get(1) == Some(&b'\\') {
+                rest[2..].iter().position(|&c| c == b'\'').map(|p| p + 3)
+            } else {
+                (rest.get(2) == Some(&b'\'')).then_some(3)
+            };
+            match close {
+                Some(n) => n,
+                None => {
+                    out.push(b'\'');
+                    i += 1;
+                    continue;
+                }
+            }
+        } else {
+            out.push(rest[0]);
+            i += 1;
+            continue;
+        };
+        blank(&mut out, &rest[..end]);
+        i += end;
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// `code` (stripped) with the bodies of its test modules (`mod tests { … }`,
+/// `mod x_tests { … }`) blanked: their `use super::*` is the file's own
+/// module, and tests may reach anywhere.
+fn without_test_modules(code: &str) -> String {
+    let mut out = code.to_string();
+    let mut from = 0;
+    while let Some(at) = out[from..].find("mod ").map(|p| from + p) {
+        from = at + 4;
+        let name: String = out[from..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let after = out[from + name.len()..].trim_start();
+        let word_start = at == 0 || !out.as_bytes()[at - 1].is_ascii_alphanumeric();
+        if !word_start || !(name == "tests" || name.ends_with("_tests")) || !after.starts_with('{')
+        {
+            continue;
+        }
+        let open = out[from..].find('{').unwrap() + from;
+        let mut depth = 0;
+        let mut close = out.len();
+        for (i, c) in out[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let blank: String = out[open + 1..close]
+            .chars()
+            .map(|c| if c == '\n' { '\n' } else { ' ' })
+            .collect();
+        out.replace_range(open + 1..close, &blank);
+        from = close;
+    }
+    out
+}
+
+/// Identifiers and `::`, `{`, `}`, `,`, `;` as tokens; everything else
+/// separates them.
+fn tokens(code: &str) -> Vec<&str> {
+    let mut out = vec![];
+    let b = code.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push(&code[start..i]);
+        } else if code[i..].starts_with("::") {
+            out.push("::");
+            i += 2;
+        } else {
+            if matches!(c, b'{' | b'}' | b',' | b';' | b'*') {
+                out.push(&code[i..i + 1]);
+            }
+            i += 1;
         }
     }
     out
 }
 
-#[test]
-fn src_has_no_import_circles_and_no_long_files() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = vec![];
-    files(&src, &mut all);
-    let mut long = vec![];
-    let texts: BTreeMap<String, String> = all
-        .iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(f).unwrap();
-            let lines = text.lines().count();
-            if lines > 500 {
-                long.push(format!("{} has {lines} lines", f.display()));
+/// Every path a `use` tree names, its groups expanded:
+/// `crate::{a::b, c}` → `crate::a::b`, `crate::c`.
+fn use_paths(toks: &[&str], prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+    let mut path = prefix.clone();
+    let mut i = 0;
+    while i < toks.len() {
+        match toks[i] {
+            "::" => {}
+            "{" => {
+                loop {
+                    i += 1;
+                    i += use_paths(&toks[i..], path.clone(), out);
+                    if i >= toks.len() || toks[i] != "," {
+                        break;
+                    }
+                }
+                // At the closing brace.
+                return i + 1;
             }
-            (module_name(&src, f), text)
-        })
-        .collect();
-    let known: BTreeSet<String> = texts.keys().cloned().collect();
-    let graph: BTreeMap<&String, BTreeSet<String>> = texts
-        .iter()
-        .map(|(m, t)| (m, imports(m, t, &known)))
-        .collect();
-    // A circle: a module reachable from one of its own imports. A parent
-    // module declaring its children (`pub mod x;`) is not an import.
+            "," | "}" | ";" => {
+                out.push(path);
+                return i;
+            }
+            "as" => i += 1,
+            t => path.push(t.to_string()),
+        }
+        i += 1;
+    }
+    out.push(path);
+    i
+}
+
+/// The crate modules a module's code names, by any form of path.
+fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
+    let toks = tokens(code);
+    let mut paths: Vec<Vec<String>> = vec![];
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i] == "use" {
+            let end = toks[i..]
+                .iter()
+                .position(|t| *t == ";")
+                .map_or(toks.len(), |p| i + p);
+            use_paths(&toks[i + 1..end], vec![], &mut paths);
+            i = end;
+        } else if toks.get(i + 1) == Some(&"::") && (i == 0 || toks[i - 1] != "::") {
+            let mut path = vec![toks[i].to_string()];
+            let mut j = i + 1;
+            while toks.get(j) == Some(&"::")
+                && toks.get(j + 1).is_some_and(|t| {
+                    t.len() > 1 || t.chars().all(|c| c.is_alphanumeric() || c == '_')
+                })
+            {
+                path.push(toks[j + 1].to_string());
+                j += 2;
+            }
+            paths.push(path);
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
+    let here: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
+    let mut out = BTreeSet::new();
+    for path in paths {
+        let mut segs: Vec<String> = vec![];
+        let mut rest = path.as_slice();
+        match rest.first().map(String::as_str) {
+            Some("crate") => rest = &rest[1..],
+            Some("self") => {
+                segs = here.iter().map(|s| s.to_string()).collect();
+                rest = &rest[1..];
+            }
+            Some("super") => {
+                segs = here.iter().map(|s| s.to_string()).collect();
+                while rest.first().is_some_and(|s| s == "super") {
+                    segs.pop();
+                    rest = &rest[1..];
+                }
+            }
+            Some(first) => {
+                // A child module by its bare name (`bloom::plan` in `passes`).
+                let mut child: Vec<String> = here.iter().map(|s| s.to_string()).collect();
+                child.push(first.to_string());
+                if !known.contains(&child.join("::")) {
+                    continue;
+                }
+                segs = here.iter().map(|s| s.to_string()).collect();
+            }
+            None => continue,
+        }
+        segs.extend(rest.iter().cloned());
+        // The longest prefix of the path that is a module.
+        while !segs.is_empty() {
+            let candidate = segs.join("::");
+            if known.contains(&candidate) {
+                if candidate != module {
+                    out.insert(candidate);
+                }
+                break;
+            }
+            segs.pop();
+        }
+    }
+    out
+}
+
+/// The first circle in `graph`, as the modules along it.
+fn find_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     for start in graph.keys() {
         let mut seen = BTreeSet::new();
         let mut stack: Vec<(String, Vec<String>)> = graph[start]
             .iter()
-            .map(|m| (m.clone(), vec![(*start).clone(), m.clone()]))
+            .map(|m| (m.clone(), vec![start.clone(), m.clone()]))
             .collect();
         while let Some((m, path)) = stack.pop() {
-            if &m == *start {
-                panic!("import circle: {}", path.join(" → "));
+            if &m == start {
+                return Some(path);
             }
             if !seen.insert(m.clone()) {
                 continue;
             }
-            if let Some(next) = graph.get(&m) {
-                for n in next {
-                    let mut p = path.clone();
-                    p.push(n.clone());
-                    stack.push((n.clone(), p));
+            for n in graph.get(&m).into_iter().flatten() {
+                let mut p = path.clone();
+                p.push(n.clone());
+                stack.push((n.clone(), p));
+            }
+        }
+    }
+    None
+}
+
+fn src_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = vec![];
+    files(&src, &mut all);
+    let texts: BTreeMap<String, String> = all
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            (module_name(&src, f), without_test_modules(&strip(&text)))
+        })
+        .collect();
+    let known: BTreeSet<String> = texts.keys().cloned().collect();
+    texts
+        .iter()
+        .map(|(m, t)| (m.clone(), imports(m, t, &known)))
+        .collect()
+}
+
+#[test]
+fn src_has_no_import_circles() {
+    let mut graph = src_graph();
+    // The crate root declares and re-exports everything: it is the top.
+    graph.remove("");
+    for deps in graph.values_mut() {
+        deps.remove("");
+    }
+    if let Some(circle) = find_circle(&graph) {
+        panic!("import circle: {}", circle.join(" → "));
+    }
+    // The detector sees real imports of each form.
+    assert!(graph["chain"].contains("frame"), "use crate::a::B");
+    assert!(
+        graph["passes::scene"].contains("passes::content"),
+        "super::"
+    );
+    assert!(
+        graph["passes"].contains("passes::bloom"),
+        "a child by its bare name"
+    );
+}
+
+#[test]
+fn the_circle_detector_sees_every_form_of_path() {
+    let known: BTreeSet<String> = ["", "a", "a::b", "a::c", "d", "e", "f"]
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let code = strip(
+        "use crate::{d, e::Thing as Other};\n\
+         // use crate::f; (a comment)\n\
+         fn g() { let s = \"crate::f::x\"; b::h(); self::c::k(); }",
+    );
+    let found = imports("a", &code, &known);
+    let want: BTreeSet<String> = ["d", "e", "a::b", "a::c"]
+        .into_iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(found, want);
+    let up = imports(
+        "a::b",
+        &strip("use super::super::f; use super::c::X;"),
+        &known,
+    );
+    let tests = without_test_modules(&strip(
+        "fn f() {}\nmod tests { use super::*; use crate::d; }",
+    ));
+    assert!(imports("a::b", &tests, &known).is_empty(), "{tests}");
+    assert_eq!(up, ["f", "a::c"].into_iter().map(String::from).collect());
+    // Parent and child naming each other is a circle.
+    let graph: BTreeMap<String, BTreeSet<String>> = [
+        (
+            "a".to_string(),
+            imports("a", &strip("use b::Plan;"), &known),
+        ),
+        (
+            "a::b".to_string(),
+            imports("a::b", &strip("use super::Pass;"), &known),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(
+        find_circle(&graph),
+        Some(vec!["a".to_string(), "a::b".to_string(), "a".to_string()])
+    );
+}
+
+/// Functions of `code` longer than `limit` lines, with their first line;
+/// test modules (`mod tests { … }`) aside.
+fn long_functions(code: &str, limit: usize) -> Vec<(String, usize, usize)> {
+    let toks_with_pos: Vec<(usize, &str)> = {
+        let mut v = vec![];
+        let b = code.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c.is_ascii_alphanumeric() || c == b'_' {
+                let s = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                v.push((s, &code[s..i]));
+            } else {
+                if matches!(c, b'{' | b'}' | b';') {
+                    v.push((i, &code[i..i + 1]));
+                }
+                i += 1;
+            }
+        }
+        v
+    };
+    let line_of = |pos: usize| code[..pos].matches('\n').count() + 1;
+    let mut out = vec![];
+    let mut i = 0;
+    while i < toks_with_pos.len() {
+        let (pos, t) = toks_with_pos[i];
+        let skip_mod = t == "mod"
+            && toks_with_pos
+                .get(i + 1)
+                .is_some_and(|(_, n)| *n == "tests" || n.ends_with("_tests"));
+        if t == "fn" || skip_mod {
+            // The body: the first `{` before any `;` (a declaration has none).
+            let mut j = i + 1;
+            while j < toks_with_pos.len() && !matches!(toks_with_pos[j].1, "{" | ";") {
+                j += 1;
+            }
+            if j >= toks_with_pos.len() || toks_with_pos[j].1 == ";" {
+                i = j;
+                continue;
+            }
+            let mut depth = 0;
+            let mut k = j;
+            while k < toks_with_pos.len() {
+                match toks_with_pos[k].1 {
+                    "{" => depth += 1,
+                    "}" => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                k += 1;
+            }
+            let end = toks_with_pos.get(k).map_or(code.len(), |(p, _)| *p);
+            let lines = line_of(end) - line_of(pos) + 1;
+            if t == "fn" && lines > limit {
+                let name = toks_with_pos.get(i + 1).map_or("", |(_, n)| n);
+                out.push((name.to_string(), line_of(pos), lines));
+            }
+            if skip_mod {
+                i = k + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn no_function_in_src_is_over_100_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = vec![];
+    files(&src, &mut all);
+    let mut long = vec![];
+    for f in &all {
+        let name = f.file_stem().unwrap().to_string_lossy();
+        if name == "tests" || name.ends_with("_tests") {
+            continue;
+        }
+        let code = strip(&std::fs::read_to_string(f).unwrap());
+        for (function, line, lines) in long_functions(&code, 100) {
+            long.push(format!(
+                "{}:{line} {function} has {lines} lines",
+                f.display()
+            ));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "split by what they do:\n{}",
+        long.join("\n")
+    );
+    // The counter counts: a 101-line function is found, a test module's is not.
+    let body = "    x();\n".repeat(99);
+    let planted = format!("fn big() {{\n{body}}}\nfn small() {{}}\n");
+    assert_eq!(
+        long_functions(&planted, 100),
+        vec![("big".to_string(), 1, 101)]
+    );
+    let in_tests = format!("mod tests {{\n{planted}}}\n");
+    assert!(long_functions(&in_tests, 100).is_empty());
+}
+
+/// The outside program uses `afterglow::` only for what the crate's front
+/// page documents.
+#[test]
+fn the_outside_program_names_only_the_public_api() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/post_contract.rs");
+    let code = strip(&std::fs::read_to_string(path).unwrap());
+    let public = [
+        "wgpu",
+        "PostChain",
+        "Options",
+        "Error",
+        "BlurMode",
+        "Tonemapper",
+        "AlphaMode",
+        "ToneMapping",
+        "BloomOptions",
+        "OptionError",
+        "ArgumentError",
+    ];
+    let toks = tokens(&code);
+    let mut names = BTreeSet::new();
+    for (i, t) in toks.iter().enumerate() {
+        if *t == "afterglow" && toks.get(i + 1) == Some(&"::") {
+            let mut paths = vec![];
+            let end = toks[i..]
+                .iter()
+                .position(|t| *t == ";")
+                .map_or(toks.len(), |p| i + p);
+            use_paths(&toks[i + 2..end.min(i + 40)], vec![], &mut paths);
+            for p in paths {
+                if let Some(first) = p.first() {
+                    names.insert(first.clone());
                 }
             }
         }
     }
-    assert!(long.is_empty(), "{}", long.join("\n"));
-    // The detector sees real imports.
-    assert!(graph[&"chain".to_string()].contains("frame"));
-    assert!(graph[&"passes::scene".to_string()].contains("passes::content"));
+    let private: Vec<&String> = names
+        .iter()
+        .filter(|n| !public.contains(&n.as_str()))
+        .collect();
+    assert!(
+        private.is_empty(),
+        "names beyond the public API: {private:?}"
+    );
+    assert!(
+        names.contains("PostChain"),
+        "the detector sees the imports: {names:?}"
+    );
 }

@@ -9,11 +9,26 @@
 //! - all attachments of a pass (color, resolve, depth) have one size;
 //! - a resolve goes from a multisampled view to a single-sample view of the
 //!   same format and size;
-//! - no pass samples a subresource (texture + mip) that it renders to.
+//! - no pass samples a subresource (texture + mip) that it renders to;
+//! - a pass renders only into textures the chain owns (or the output), and
+//!   every texture has the usage its role needs (`RENDER_ATTACHMENT` to be
+//!   rendered to, `TEXTURE_BINDING` to be sampled).
 
 use std::fmt;
 
 use crate::formats::name as name_of;
+
+/// Who a texture of the frame belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// Created by the frame: its passes may render into it.
+    Chain,
+    /// The caller's (an app's scene or emissive texture): only sampled.
+    Caller,
+    /// What the frame is recorded into (the canvas, a program's surface):
+    /// rendered into by the last pass.
+    Output,
+}
 
 /// A texture as the graph sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +39,8 @@ pub struct TextureDecl {
     /// Size of mip 0.
     pub size: (u32, u32),
     pub mip_levels: u32,
+    pub owner: Owner,
+    pub usage: wgpu::TextureUsages,
 }
 
 /// One view: a single mip of a texture, seen in `format` (the texture's
@@ -154,14 +171,18 @@ impl Graph {
             attachment,
             message,
         };
-        // Every view must exist and name an existing mip.
-        let all_views = pass
-            .colors
-            .iter()
-            .flat_map(|c| std::iter::once(&c.view).chain(c.resolve_target.as_ref()))
-            .chain(pass.depth.as_ref().map(|d| &d.view))
-            .chain(pass.sampled.iter());
-        for v in all_views {
+        self.check_views(pass, &err)?;
+        self.check_roles(pass, &err)?;
+        let mut sizes = SameSize::default();
+        self.check_colors(pass, &mut sizes, &err)?;
+        self.check_depth(pass, &mut sizes, &err)?;
+        self.check_subresources(pass, &err)
+    }
+
+    /// Every view exists, names an existing mip, and sees its texture in
+    /// its format or the `-srgb` twin.
+    fn check_views(&self, pass: &PassDecl, err: &Err<'_>) -> Result<(), GraphError> {
+        for v in written(pass).chain(pass.sampled.iter()) {
             match self.textures.get(v.texture) {
                 None => {
                     return Err(err(
@@ -192,29 +213,51 @@ impl Graph {
                 Some(_) => {}
             }
         }
+        Ok(())
+    }
 
-        // The size every attachment must share: the first one's.
-        let mut reference: Option<(String, String, (u32, u32))> = None;
-        let mut check_size = |role: &str, v: &ViewDecl| -> Result<(), GraphError> {
-            let name = self.view_name(v);
-            let size = self.view_size(v);
-            match &reference {
-                None => {
-                    reference = Some((role.to_string(), name, size));
-                    Ok(())
-                }
-                Some((ref_role, ref_name, ref_size)) if *ref_size != size => Err(err(
-                    name.clone(),
+    /// A pass renders only into the chain's own textures or the output,
+    /// and each texture has the usage of what the pass does with it.
+    fn check_roles(&self, pass: &PassDecl, err: &Err<'_>) -> Result<(), GraphError> {
+        for v in written(pass) {
+            let t = &self.textures[v.texture];
+            if t.owner == Owner::Caller {
+                return Err(err(
+                    t.label.clone(),
                     format!(
-                        "{role} '{name}' is {}, {ref_role} '{ref_name}' is {}",
-                        fmt_size(size),
-                        fmt_size(*ref_size)
+                        "renders into '{}', a texture the caller owns; a pass writes only the \
+                         chain's own targets (an HDR effect takes one with swap_hdr)",
+                        t.label
                     ),
-                )),
-                Some(_) => Ok(()),
+                ));
             }
-        };
+            if !t.usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT) {
+                return Err(err(
+                    t.label.clone(),
+                    format!("renders into '{}', which lacks RENDER_ATTACHMENT usage", t.label),
+                ));
+            }
+        }
+        for v in &pass.sampled {
+            let t = &self.textures[v.texture];
+            if !t.usage.contains(wgpu::TextureUsages::TEXTURE_BINDING) {
+                return Err(err(
+                    t.label.clone(),
+                    format!("samples '{}', which lacks TEXTURE_BINDING usage", t.label),
+                ));
+            }
+        }
+        Ok(())
+    }
 
+    /// Color attachments and their resolve targets: the pipeline's format
+    /// and sample count, one size, the resolve rules.
+    fn check_colors(
+        &self,
+        pass: &PassDecl,
+        sizes: &mut SameSize,
+        err: &Err<'_>,
+    ) -> Result<(), GraphError> {
         for (i, c) in pass.colors.iter().enumerate() {
             let role = if pass.colors.len() > 1 {
                 format!("target {i}")
@@ -242,40 +285,64 @@ impl Graph {
                     ),
                 ));
             }
-            check_size(&role, &c.view)?;
+            sizes.check(self, &role, &c.view, err)?;
             if let Some(r) = &c.resolve_target {
-                let rname = self.view_name(r);
-                if samples <= 1 {
-                    return Err(err(
-                        name.clone(),
-                        format!(
-                            "resolves '{name}' into '{rname}' but '{name}' is not multisampled"
-                        ),
-                    ));
-                }
-                if self.samples(r) != 1 {
-                    return Err(err(
-                        rname.clone(),
-                        format!(
-                            "resolve target '{rname}' has {} samples; it must have 1",
-                            self.samples(r)
-                        ),
-                    ));
-                }
-                if r.format != c.view.format {
-                    return Err(err(
-                        rname.clone(),
-                        format!(
-                            "resolve target '{rname}' is {} but '{name}' is {}",
-                            name_of(r.format),
-                            name_of(c.view.format)
-                        ),
-                    ));
-                }
-                check_size("resolve target", r)?;
+                self.check_resolve(&name, samples, c.view.format, r, err)?;
+                sizes.check(self, "resolve target", r, err)?;
             }
         }
-        match (&pass.depth, pass.pipeline_depth) {
+        Ok(())
+    }
+
+    /// A resolve goes from a multisampled view into a single-sampled one
+    /// of the same format.
+    fn check_resolve(
+        &self,
+        name: &str,
+        samples: u32,
+        format: wgpu::TextureFormat,
+        r: &ViewDecl,
+        err: &Err<'_>,
+    ) -> Result<(), GraphError> {
+        let rname = self.view_name(r);
+        if samples <= 1 {
+            return Err(err(
+                name.into(),
+                format!("resolves '{name}' into '{rname}' but '{name}' is not multisampled"),
+            ));
+        }
+        if self.samples(r) != 1 {
+            return Err(err(
+                rname.clone(),
+                format!(
+                    "resolve target '{rname}' has {} samples; it must have 1",
+                    self.samples(r)
+                ),
+            ));
+        }
+        if r.format != format {
+            return Err(err(
+                rname.clone(),
+                format!(
+                    "resolve target '{rname}' is {} but '{name}' is {}",
+                    name_of(r.format),
+                    name_of(format)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The depth attachment agrees with the pipeline's depth state, sample
+    /// count and write mask, and has the attachments' size.
+    fn check_depth(
+        &self,
+        pass: &PassDecl,
+        sizes: &mut SameSize,
+        err: &Err<'_>,
+    ) -> Result<(), GraphError> {
+        let d = match (&pass.depth, pass.pipeline_depth) {
+            (None, None) => return Ok(()),
             (None, Some(format)) => {
                 return Err(err(
                     "depth".into(),
@@ -303,32 +370,33 @@ impl Graph {
                     ),
                 ));
             }
-            _ => {}
+            (Some(d), Some(_)) => d,
+        };
+        let name = self.view_name(&d.view);
+        let samples = self.samples(&d.view);
+        if samples != pass.pipeline_samples {
+            return Err(err(
+                name.clone(),
+                format!(
+                    "pipeline has {} sample(s) but depth '{name}' has {samples}",
+                    pass.pipeline_samples
+                ),
+            ));
         }
-        if let Some(d) = &pass.depth {
-            let name = self.view_name(&d.view);
-            let samples = self.samples(&d.view);
-            if samples != pass.pipeline_samples {
-                return Err(err(
-                    name.clone(),
-                    format!(
-                        "pipeline has {} sample(s) but depth '{name}' has {samples}",
-                        pass.pipeline_samples
-                    ),
-                ));
-            }
-            check_size("depth", &d.view)?;
-            if d.read_only && d.pipeline_writes {
-                return Err(err(
-                    name.clone(),
-                    format!("depth '{name}' is read-only but the pipeline writes depth"),
-                ));
-            }
+        sizes.check(self, "depth", &d.view, err)?;
+        if d.read_only && d.pipeline_writes {
+            return Err(err(
+                name.clone(),
+                format!("depth '{name}' is read-only but the pipeline writes depth"),
+            ));
         }
+        Ok(())
+    }
 
-        // The same-subresource rule. A read-only depth attachment is not
-        // written, so the pass may sample it (soft particles, fog).
-        let written = pass
+    /// The same-subresource rule. A read-only depth attachment is not
+    /// written, so the pass may sample it (soft particles, fog).
+    fn check_subresources(&self, pass: &PassDecl, err: &Err<'_>) -> Result<(), GraphError> {
+        let rendered = pass
             .colors
             .iter()
             .flat_map(|c| std::iter::once(&c.view).chain(c.resolve_target.as_ref()))
@@ -338,7 +406,7 @@ impl Graph {
                     .filter(|d| !d.read_only)
                     .map(|d| &d.view),
             );
-        for w in written {
+        for w in rendered {
             for s in &pass.sampled {
                 if s.texture == w.texture && s.mip == w.mip {
                     let name = self.view_name(w);
@@ -350,6 +418,51 @@ impl Graph {
             }
         }
         Ok(())
+    }
+}
+
+/// How a pass's checks make their error: the attachment and the message.
+type Err<'a> = dyn Fn(String, String) -> GraphError + 'a;
+
+/// Every view a pass attaches: colors, resolve targets, depth.
+fn written(pass: &PassDecl) -> impl Iterator<Item = &ViewDecl> {
+    pass.colors
+        .iter()
+        .flat_map(|c| std::iter::once(&c.view).chain(c.resolve_target.as_ref()))
+        .chain(pass.depth.as_ref().map(|d| &d.view))
+}
+
+/// The size every attachment of a pass must share: the first one's.
+#[derive(Default)]
+struct SameSize {
+    first: Option<(String, String, (u32, u32))>,
+}
+
+impl SameSize {
+    fn check(
+        &mut self,
+        graph: &Graph,
+        role: &str,
+        v: &ViewDecl,
+        err: &Err<'_>,
+    ) -> Result<(), GraphError> {
+        let name = graph.view_name(v);
+        let size = graph.view_size(v);
+        match &self.first {
+            None => {
+                self.first = Some((role.to_string(), name, size));
+                Ok(())
+            }
+            Some((first_role, first_name, first_size)) if *first_size != size => Err(err(
+                name.clone(),
+                format!(
+                    "{role} '{name}' is {}, {first_role} '{first_name}' is {}",
+                    fmt_size(size),
+                    fmt_size(*first_size)
+                ),
+            )),
+            Some(_) => Ok(()),
+        }
     }
 }
 

@@ -19,8 +19,14 @@ pub mod types;
 pub mod value;
 
 pub use parse::extended_needs_rgba16float;
-pub use schema::{Allowed, Effect, Kind, Literal, OptionError, OptionSpec};
-pub use table::{changes, reshapes, SCHEMA};
+pub use schema::{Allowed, Effect, OptionError};
+pub use table::changes;
+// For the schema and property tests.
+#[cfg(any(test, feature = "fixtures"))]
+pub use {
+    schema::{Kind, Literal, OptionSpec},
+    table::{reshapes, SCHEMA},
+};
 pub use types::{
     AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
     Options, Resolve, ToneMapping, Tonemapper,

@@ -76,9 +76,14 @@ impl Options {
         Ok(out)
     }
 
-    /// Rules that involve more than one option. `allowed` lists what is
-    /// left given the others.
+    /// Every option against the table (its type and range, as JavaScript
+    /// is checked: a NaN intensity or `levels: 0` set from Rust is refused
+    /// with the same path and message), then the rules that involve more
+    /// than one option, whose `allowed` lists what is left given the others.
     pub fn validate(&self) -> Result<(), OptionError> {
+        for s in SCHEMA {
+            s.check(&s.get(self).to_value())?;
+        }
         if self.resolve == Resolve::Tonemapped && self.msaa == Msaa::Off {
             return Err(OptionError::one_of(
                 "resolve",

@@ -127,7 +127,9 @@ impl Literal {
         }
     }
 
-    /// As JavaScript source: `'agx'`, `0.6`, `true`.
+    /// As JavaScript source: `'agx'`, `0.6`, `true` (the schema tests
+    /// compare the README and declarations with it).
+    #[cfg(any(test, feature = "fixtures"))]
     pub fn js(self) -> String {
         match self {
             Literal::Bool(b) => b.to_string(),
@@ -188,6 +190,7 @@ pub struct OptionSpec {
     pub effect: Effect,
     /// One line of documentation (the TypeScript declarations repeat it);
     /// empty in the wasm build, where nothing reads it.
+    #[cfg_attr(not(feature = "fixtures"), allow(dead_code))]
     pub doc: &'static str,
     pub access: Access,
 }

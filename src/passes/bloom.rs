@@ -15,13 +15,12 @@
 //! Sizes and the blur radius are set in screen terms (see [`plan`]) so the
 //! look does not change with resolution or devicePixelRatio.
 
-use super::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+use crate::pass::{    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
     uniform_buffer, Blend, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
     UNIFORM,
 };
 use crate::error::Error;
-use crate::frame::{BloomResult, FrameBuilder, FrameInfo};
+use crate::frame::{BloomResult, FrameBuilder, FrameInfo, Image};
 use crate::gpu::Gpu;
 use crate::options::BlurMode;
 use crate::output::OutputSpec;
@@ -54,7 +53,10 @@ impl BloomPlan {
     /// Frame texels the base covers per axis: whole `ratio`-texel boxes,
     /// so its last column and row may reach past the frame's edge.
     pub fn extent(&self) -> (u32, u32) {
-        (self.size.0 * self.ratio, self.size.1 * self.ratio)
+        (
+            self.size.0.saturating_mul(self.ratio),
+            self.size.1.saturating_mul(self.ratio),
+        )
     }
 }
 
@@ -112,7 +114,7 @@ pub fn plan_for(size: (u32, u32), b: &crate::options::BloomOptions) -> BloomPlan
 /// [`MAX_RATIO`].
 fn base(size: (u32, u32), reference: u32, min_ratio: u32) -> ((u32, u32), u32) {
     let (w, h) = (size.0.max(1), size.1.max(1));
-    let ratio = ((h + reference / 2) / reference).clamp(min_ratio, MAX_RATIO);
+    let ratio = (h.saturating_add(reference / 2) / reference).clamp(min_ratio, MAX_RATIO);
     ((w.div_ceil(ratio), h.div_ceil(ratio)), ratio)
 }
 
@@ -273,104 +275,126 @@ impl BloomPass {
     }
 }
 
+impl BloomPass {
+    /// The extract from `source` into `target`.
+    fn extract(&self, f: &mut FrameBuilder<'_>, stage: Stage, source: &Image, target: &Image) {
+        f.fullscreen(
+            "bloom extract".into(),
+            &self.pipe(f.gpu, stage),
+            self.bind(f.gpu, "bloom extract bind group", &source.view),
+            Some(target),
+            &[source],
+            false,
+        );
+    }
+
+    /// The mip chain: extract into mip 0, 13-tap downsamples down the
+    /// chain, tent upsamples added back up it.
+    fn build_mips(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        source: &Image,
+        plan: BloomPlan,
+    ) -> Result<BloomResult, Error> {
+        let gpu = f.gpu;
+        let tex = f.texture("bloom", plan.size, self.format, 1, plan.levels, TARGET_USAGE)?;
+        let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
+        let partial = plan.extent() != f.size();
+        self.extract(f, Stage::Extract(partial), source, &mips[0]);
+        let downsample = self.pipe(gpu, Stage::Downsample);
+        let narrow = tent_radius(&f.settings.bloom) <= 0.5;
+        let upsample = self.pipe(gpu, Stage::Upsample(narrow));
+        for i in 1..mips.len() {
+            let label = format!("bloom downsample {i} bind group");
+            f.fullscreen(
+                format!("bloom downsample {i}"),
+                &downsample,
+                self.bind(gpu, &label, &mips[i - 1].view),
+                Some(&mips[i]),
+                &[&mips[i - 1]],
+                false,
+            );
+        }
+        for i in (0..mips.len() - 1).rev() {
+            let label = format!("bloom upsample {i} bind group");
+            f.fullscreen(
+                format!("bloom upsample {i}"),
+                &upsample,
+                self.bind(gpu, &label, &mips[i + 1].view),
+                Some(&mips[i]),
+                &[&mips[i + 1]],
+                true,
+            );
+        }
+        Ok(BloomResult {
+            image: mips[0].clone(),
+            levels: plan.levels,
+        })
+    }
+
+    /// The Gaussian blur: extract into a ping target, then horizontal and
+    /// vertical passes between ping and pong, with bind groups made once.
+    fn build_gaussian(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        source: &Image,
+        plan: BloomPlan,
+    ) -> Result<BloomResult, Error> {
+        let gpu = f.gpu;
+        let ping = f.texture("bloom ping", plan.size, self.format, 1, 1, TARGET_USAGE)?;
+        let pong = f.texture("bloom pong", plan.size, self.format, 1, 1, TARGET_USAGE)?;
+        let (ping, pong) = (f.view(&ping, 0), f.view(&pong, 0));
+        // Made once per size: one bind group reading each target.
+        let read_ping = self.bind(gpu, "bloom read ping bind group", &ping.view);
+        let read_pong = self.bind(gpu, "bloom read pong bind group", &pong.view);
+        self.extract(f, Stage::ExtractSmooth, source, &ping);
+        let (blur_h, blur_v) = (self.pipe(gpu, Stage::BlurH), self.pipe(gpu, Stage::BlurV));
+        for k in 0..f.settings.bloom.iterations {
+            f.fullscreen(
+                format!("bloom blur {k} horizontal"),
+                &blur_h,
+                read_ping.clone(),
+                Some(&pong),
+                &[&ping],
+                false,
+            );
+            f.fullscreen(
+                format!("bloom blur {k} vertical"),
+                &blur_v,
+                read_pong.clone(),
+                Some(&ping),
+                &[&pong],
+                false,
+            );
+        }
+        Ok(BloomResult {
+            image: ping,
+            levels: 1,
+        })
+    }
+}
+
+/// The bloom targets are rendered into and sampled.
+const TARGET_USAGE: wgpu::TextureUsages =
+    wgpu::TextureUsages::RENDER_ATTACHMENT.union(wgpu::TextureUsages::TEXTURE_BINDING);
+
 impl Pass for BloomPass {
-    /// Extract from the current HDR image, blur, and publish the result.
+    /// Extract from the current HDR image (or the caller's bloom texture),
+    /// blur, and publish the result.
     fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
         let settings = f.settings.bloom;
         if !settings.enabled {
             return Ok(());
         }
-        let gpu = f.gpu;
         // Selective bloom: a caller's emissive texture replaces the scene.
-        let hdr = match f.bloom_source.clone() {
+        let source = match f.bloom_source.clone() {
             Some(source) => source,
             None => f.hdr("bloom extract")?,
         };
         let plan = plan_for(f.size(), &settings);
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let extract = |f: &mut FrameBuilder<'_>, pipe: &Pipe, target| {
-            f.fullscreen(
-                "bloom extract".into(),
-                pipe,
-                self.bind(gpu, "bloom extract bind group", &hdr.view),
-                Some(target),
-                &[&hdr],
-                false,
-            )
-        };
         let result = match settings.blur {
-            BlurMode::Mip => {
-                let tex = f.texture("bloom", plan.size, self.format, 1, plan.levels, usage)?;
-                let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
-                let partial = plan.extent() != f.size();
-                extract(f, &self.pipe(gpu, Stage::Extract(partial)), &mips[0]);
-                let downsample = self.pipe(gpu, Stage::Downsample);
-                let upsample = self.pipe(gpu, Stage::Upsample(tent_radius(&settings) <= 0.5));
-                for i in 1..mips.len() {
-                    f.fullscreen(
-                        format!("bloom downsample {i}"),
-                        &downsample,
-                        self.bind(
-                            gpu,
-                            &format!("bloom downsample {i} bind group"),
-                            &mips[i - 1].view,
-                        ),
-                        Some(&mips[i]),
-                        &[&mips[i - 1]],
-                        false,
-                    );
-                }
-                for i in (0..mips.len() - 1).rev() {
-                    f.fullscreen(
-                        format!("bloom upsample {i}"),
-                        &upsample,
-                        self.bind(
-                            gpu,
-                            &format!("bloom upsample {i} bind group"),
-                            &mips[i + 1].view,
-                        ),
-                        Some(&mips[i]),
-                        &[&mips[i + 1]],
-                        true,
-                    );
-                }
-                BloomResult {
-                    image: mips[0].clone(),
-                    levels: plan.levels,
-                }
-            }
-            BlurMode::Gaussian => {
-                let ping = f.texture("bloom ping", plan.size, self.format, 1, 1, usage)?;
-                let pong = f.texture("bloom pong", plan.size, self.format, 1, 1, usage)?;
-                let (ping, pong) = (f.view(&ping, 0), f.view(&pong, 0));
-                // Made once per size: one bind group reading each target.
-                let read_ping = self.bind(gpu, "bloom read ping bind group", &ping.view);
-                let read_pong = self.bind(gpu, "bloom read pong bind group", &pong.view);
-                extract(f, &self.pipe(gpu, Stage::ExtractSmooth), &ping);
-                let (blur_h, blur_v) = (self.pipe(gpu, Stage::BlurH), self.pipe(gpu, Stage::BlurV));
-                for k in 0..settings.iterations {
-                    f.fullscreen(
-                        format!("bloom blur {k} horizontal"),
-                        &blur_h,
-                        read_ping.clone(),
-                        Some(&pong),
-                        &[&ping],
-                        false,
-                    );
-                    f.fullscreen(
-                        format!("bloom blur {k} vertical"),
-                        &blur_v,
-                        read_pong.clone(),
-                        Some(&ping),
-                        &[&pong],
-                        false,
-                    );
-                }
-                BloomResult {
-                    image: ping,
-                    levels: 1,
-                }
-            }
+            BlurMode::Mip => self.build_mips(f, &source, plan)?,
+            BlurMode::Gaussian => self.build_gaussian(f, &source, plan)?,
         };
         f.info.bloom_levels = result.levels;
         f.info.bloom_extent = plan.extent();
@@ -496,5 +520,17 @@ mod tests {
         assert_eq!(p.size, (1, 2));
         assert!(p.levels >= 1 && p.levels <= 1 + p.size.0.max(p.size.1).ilog2());
         assert_eq!(plan((1366, 768), 1).levels, 1, "levels caps the chain");
+    }
+
+    #[test]
+    fn no_size_overflows_the_plan() {
+        for size in [(u32::MAX, u32::MAX), (u32::MAX, 1), (1, u32::MAX), (0, 0)] {
+            for p in [plan(size, 7), gaussian_plan(size)] {
+                assert!(p.levels >= 1 && p.ratio <= MAX_RATIO, "{size:?}: {p:?}");
+                let extent = p.extent();
+                assert!(extent.0 >= size.0.min(p.size.0) && extent.1 >= 1, "{size:?}");
+                coverage(size, extent);
+            }
+        }
     }
 }

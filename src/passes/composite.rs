@@ -6,8 +6,7 @@
 //! rather than in a separate full-resolution pass: the HDR target is read
 //! once and never written back.
 
-use super::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+use crate::pass::{    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
     uniform_buffer, Blend, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
     UNIFORM,
 };
@@ -122,7 +121,8 @@ impl CompositePass {
         })
     }
 
-    /// Pipelines made so far (one per variant used).
+    /// Pipelines made so far (one per variant used; the tests count them).
+    #[cfg(feature = "fixtures")]
     pub fn variants(&self) -> usize {
         self.pipes.len()
     }

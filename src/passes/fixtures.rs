@@ -3,7 +3,7 @@
 //! a solid colour, a tilted square, and exact pixels.
 
 use super::content::PixelImage;
-use super::{entry, layout, pipeline_layout, shader_module};
+use crate::pass::{entry, layout, pipeline_layout, shader_module};
 use crate::error::Error;
 use crate::gpu::Gpu;
 

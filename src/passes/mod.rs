@@ -1,7 +1,9 @@
 //! One module per pass. Each owns its pipelines and uniform buffers and
-//! implements [`Pass`]: given the frame builder it adds its own steps and
-//! graph declarations, reading and publishing the frame's slots (the HDR
-//! image, the bloom result). The chain only orders the passes.
+//! implements [`crate::pass::Pass`]: given the frame builder it adds its
+//! own steps and graph declarations, reading and publishing the frame's
+//! slots (the HDR image, the bloom result). The chain only orders the
+//! passes. This module lists them: the registries of their shaders and
+//! uniform layouts that the tests validate.
 
 pub mod bloom;
 pub mod composite;
@@ -12,67 +14,19 @@ pub mod resolve;
 pub mod scene;
 pub mod user_shader;
 
-use crate::error::Error;
-use crate::frame::{FrameBuilder, FrameInfo};
-use crate::output::OutputSpec;
-use crate::settings::ChainSettings;
-
-pub use crate::pipeline::*;
-pub use crate::shaders::{compose, shader_module};
-
-/// A link of the chain.
-pub trait Pass {
-    /// Adds this pass's steps to the frame being built (none while it is
-    /// off), reading and publishing slots on the builder.
-    fn build(&self, frame: &mut FrameBuilder<'_>) -> Result<(), Error>;
-
-    /// Writes the uniforms that depend on the settings and the frame.
-    fn write_params(
-        &self,
-        _queue: &wgpu::Queue,
-        _settings: &ChainSettings,
-        _output: &OutputSpec,
-        _info: &FrameInfo,
-    ) {
-    }
-
-    /// Per frame, before recording: uniforms that change every frame.
-    fn prepare(&self, _queue: &wgpu::Queue, _info: &FrameInfo, _time: f32) {}
-
-    /// Draws a step this pass added with [`crate::frame::Draw::ByPass`].
-    fn draw(&self, _pass: &mut wgpu::RenderPass<'_>) {}
-}
-
-/// A uniform block shared with WGSL: its WGSL struct name and the byte
-/// offset of every Rust field, so a test can compare both layouts.
-pub trait Uniform: bytemuck::Pod {
-    const WGSL_NAME: &'static str;
-    fn offsets() -> Vec<(&'static str, usize)>;
-}
-
-/// Declares a `#[repr(C)]` uniform struct and its [`Uniform`] layout.
-macro_rules! uniform {
-    ($(#[$meta:meta])* struct $name:ident { $($field:ident : $ty:ty),* $(,)? }) => {
-        $(#[$meta])*
-        #[repr(C)]
-        #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-        pub struct $name { $(pub $field: $ty),* }
-        impl $crate::passes::Uniform for $name {
-            const WGSL_NAME: &'static str = stringify!($name);
-            fn offsets() -> Vec<(&'static str, usize)> {
-                vec![$((stringify!($field), std::mem::offset_of!($name, $field))),*]
-            }
-        }
-    };
-}
-pub(crate) use uniform;
+#[cfg(feature = "fixtures")]
+use crate::pass::Uniform;
+#[cfg(feature = "fixtures")]
+use crate::shaders::compose;
 
 /// A uniform block as Rust lays it out: the WGSL source that declares it,
 /// the struct name, its size and its fields' offsets.
+#[cfg(feature = "fixtures")]
 pub type UniformLayout = (String, &'static str, usize, Vec<(&'static str, usize)>);
 
 /// Every uniform block with the WGSL source that declares it: the struct
 /// name, its size and field offsets in Rust.
+#[cfg(feature = "fixtures")]
 pub fn uniform_layouts() -> Vec<UniformLayout> {
     fn entry<U: Uniform>(source: String) -> UniformLayout {
         (source, U::WGSL_NAME, std::mem::size_of::<U>(), U::offsets())
@@ -86,6 +40,7 @@ pub fn uniform_layouts() -> Vec<UniformLayout> {
 
 /// Every module the crate compiles, by name, as the GPU receives it. A
 /// user's scene shader is represented by a minimal valid one.
+#[cfg(feature = "fixtures")]
 pub fn shader_registry() -> Vec<(&'static str, String)> {
     #[allow(unused_mut)]
     let mut all = vec![

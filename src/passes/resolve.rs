@@ -4,7 +4,7 @@
 //! texture, which costs bandwidth that the hardware resolve does not; it
 //! buys antialiased edges between very bright and dark surfaces.
 
-use super::{entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pass, Pipe, PipeDesc};
+use crate::pass::{entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pass, Pipe, PipeDesc};
 use crate::error::Error;
 use crate::frame::{FrameBuilder, HDR_FORMAT};
 use crate::gpu::Gpu;

@@ -14,8 +14,7 @@
 
 use super::content::Content;
 use super::user_shader::{emissive_pipe, UserShader};
-use super::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+use crate::pass::{    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
     uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
 };
 use crate::error::Error;

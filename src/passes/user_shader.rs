@@ -2,7 +2,7 @@
 //! where the source defines `fn emissive`, the pipeline that renders only
 //! that light into the bloom source.
 
-use super::{pipeline, Blend, Pipe, PipeDesc};
+use crate::pass::{pipeline, Blend, Pipe, PipeDesc};
 use crate::frame::HDR_FORMAT;
 use crate::gpu::Gpu;
 

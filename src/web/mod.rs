@@ -336,7 +336,9 @@ impl Renderer {
     }
 }
 
-/// The JS `Error` that afterglow throws for `e`, with its `name` and fields.
+/// The JS `Error` that afterglow throws for `e`, with its `name` and
+/// fields (for the browser suite's checks of every variant).
+#[cfg(feature = "fixtures")]
 pub fn error_to_js(e: &Error) -> JsValue {
     js_error(e)
 }

@@ -6,6 +6,7 @@
 // 8-bit sRGB texture standing in for the surface. After the snippet: the
 // right texel has a halo, the left one (bright in the scene only) has none,
 // and the device reported no errors.
+use afterglow::wgpu;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -67,7 +68,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         view_formats: &[],
     });
     let surface_view = surface.create_view(&Default::default());
-    let time = 0.0;
 // README
     // The surface's pixels.
     let row = (SIZE * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;

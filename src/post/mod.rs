@@ -1,0 +1,317 @@
+//! [`PostChain`]: afterglow's bloom, tonemapping and output encoding as the
+//! post-processing stage of a wgpu program that renders its own scene.
+//!
+//! The program keeps its device, its queue, its scene and its frame loop;
+//! the chain records its passes into the program's command encoder,
+//! reading the program's HDR texture (and, for selective bloom, a second
+//! texture holding what should glow) and writing the program's output
+//! view. It creates only its own intermediate targets, and rebinds only
+//! when it is handed other texture views.
+
+mod error;
+
+pub use error::{ArgumentError, Error, InternalError, OptionError};
+
+use crate::chain::{Chain, Content, ExternalInput};
+use crate::gpu::Gpu;
+use crate::options::{AlphaMode, ColorSpace, Options, ToneMapping};
+use crate::output::OutputSpec;
+
+/// Bloom, exposure, tonemapping, dithering and output encoding for a wgpu
+/// program's own HDR scene, recorded into the program's command encoder.
+///
+/// Inputs the program renders each frame:
+/// - the scene: linear HDR radiance with premultiplied alpha, in a 2D,
+///   single-sampled texture with `TEXTURE_BINDING` usage and a filterable
+///   format (`Rgba16Float` is the usual one); any size, scaled to fill the
+///   output;
+/// - optionally a bloom texture of the same size (typically an emissive
+///   target written by the same pass): only what it holds blooms.
+///
+/// The output is a view of a 2D, single-sampled texture with
+/// `RENDER_ATTACHMENT` usage, created with the `output_format` given to
+/// [`PostChain::new`]. Through an `-srgb` view the hardware encodes;
+/// through `Rgba8Unorm`, `Bgra8Unorm` or `Rgba16Float` the shader does.
+///
+/// The device stays the program's: the chain never destroys it, and sets
+/// neither its uncaptured-error handler nor its device-lost callback.
+/// Textures the chain replaces (after a resize, an option that reshapes
+/// the chain, or when the chain is dropped) are released, not destroyed:
+/// wgpu keeps each alive until the commands recorded with it have been
+/// submitted and have run, so the program may record, change options and
+/// drop the chain in any order before its `queue.submit`.
+///
+/// `PostChain` is `Send` and `Sync`, like the wgpu objects it holds.
+///
+/// ```no_run
+/// # fn frame(device: &wgpu::Device, queue: &wgpu::Queue, hdr: &wgpu::TextureView,
+/// #          emissive: &wgpu::TextureView, surface_view: &wgpu::TextureView)
+/// #          -> Result<(), afterglow::Error> {
+/// use afterglow::{wgpu, Options, PostChain};
+///
+/// let mut options = Options::default();
+/// options.bloom.intensity = 0.8;
+/// let format = wgpu::TextureFormat::Bgra8UnormSrgb;
+/// let mut post = PostChain::new(device, queue, format, &options)?;
+///
+/// // Every frame, after the program's own passes into `hdr` and `emissive`:
+/// let mut encoder = device.create_command_encoder(&Default::default());
+/// post.render(&mut encoder, hdr, Some(emissive), surface_view, format)?;
+/// queue.submit([encoder.finish()]);
+/// # Ok(()) }
+/// ```
+pub struct PostChain {
+    gpu: Gpu,
+    chain: Chain,
+    options: Options,
+    output_size: (u32, u32),
+}
+
+impl PostChain {
+    /// A chain on the program's `device` and `queue`, writing views of
+    /// `output_format`: `Rgba8Unorm(Srgb)`, `Bgra8Unorm(Srgb)` or
+    /// `Rgba16Float`. `options` are the same as the JavaScript renderer's,
+    /// checked against the same table; of the `canvas` group only
+    /// `alpha_mode` (premultiplied output) and `tone_mapping` (`Extended`
+    /// keeps values above 1, for `Rgba16Float`) apply. The scene pass's
+    /// `msaa` and `resolve` do not apply: the program renders the scene.
+    ///
+    /// Fails with [`Error::Argument`] naming `output_format` for another
+    /// format, or [`Error::Option`] naming an option out of its range or
+    /// options that do not go together.
+    ///
+    /// ```no_run
+    /// # fn f(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<(), afterglow::Error> {
+    /// let post = afterglow::PostChain::new(
+    ///     device,
+    ///     queue,
+    ///     afterglow::wgpu::TextureFormat::Rgba8UnormSrgb,
+    ///     &afterglow::Options::default(),
+    /// )?;
+    /// # Ok(()) }
+    /// ```
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        output_format: wgpu::TextureFormat,
+        options: &Options,
+    ) -> Result<PostChain, Error> {
+        options.validate()?;
+        let mut gpu = Gpu::shared(None, device.clone(), queue.clone());
+        gpu.caller_submits = true;
+        let output = output_spec(output_format, options)?;
+        let chain = Chain::new(&gpu, output, options.into(), (0, 0))?;
+        Ok(PostChain {
+            gpu,
+            chain,
+            options: *options,
+            output_size: (0, 0),
+        })
+    }
+
+    /// Sets the output size in pixels (0 in either dimension: frames record
+    /// nothing). Once a frame has been rendered, this rebuilds the targets
+    /// that depend on it, moving that work out of the next frame; before the
+    /// first frame (when the input's size is not known yet) it only records
+    /// the size. [`PostChain::render`] also follows the output view's size
+    /// by itself.
+    ///
+    /// Fails with [`Error::Argument`] naming `width` or `height` when it
+    /// is larger than the device's `max_texture_dimension_2d`.
+    pub fn resize(&mut self, width: u32, height: u32) -> Result<(), Error> {
+        let max = self.gpu.max_texture_size();
+        for (argument, value) in [("width", width), ("height", height)] {
+            if value > max {
+                return Err(Error::argument(
+                    argument,
+                    format!(
+                        "is {value}; this device's textures are at most {max} pixels wide                          and high (Limits::max_texture_dimension_2d)"
+                    ),
+                ));
+            }
+        }
+        self.output_size = (width, height);
+        if !matches!(self.chain.content(), Content::Texture(_)) {
+            return Ok(());
+        }
+        Ok(self
+            .chain
+            .resize_scaled(&self.gpu, self.output_size, self.output_size)?)
+    }
+
+    /// Changes options, checked as in [`PostChain::new`]; a change of the
+    /// chain's shape (bloom mode, levels, tonemapper…) rebuilds it, the
+    /// rest only rewrites uniforms. A refused change leaves the options in
+    /// use as they were.
+    pub fn set_options(&mut self, options: &Options) -> Result<(), Error> {
+        options.validate()?;
+        let output = output_spec(self.chain.output().view_format, options)?;
+        if output != *self.chain.output() {
+            self.chain.set_output(&self.gpu, output)?;
+        }
+        self.chain.set_settings(&self.gpu, options.into())?;
+        self.options = *options;
+        Ok(())
+    }
+
+    /// The options in use.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Textures the chain has created (for the crate's tests).
+    #[cfg(feature = "fixtures")]
+    #[doc(hidden)]
+    pub fn textures_created(&self) -> u64 {
+        self.gpu.counters.snapshot().textures
+    }
+
+    /// Records the chain into `encoder`: bloom from `bloom` (or from the
+    /// scene when `None`), exposure, tonemapping and encoding of `hdr` into
+    /// `output`, a view created with `output_format` (the format given to
+    /// [`PostChain::new`]; wgpu cannot tell a view's format, so the program
+    /// says it). Views other than the last frame's rebind the chain (a
+    /// rebuild of its bind groups); the same views cost nothing.
+    ///
+    /// Fails with [`Error::Argument`], recording nothing, naming `hdr`,
+    /// `bloom`, `output` or `output_format` when one cannot be used
+    /// (multisampled, missing `TEXTURE_BINDING` or `RENDER_ATTACHMENT`,
+    /// the bloom view of another size, a format other than the chain's).
+    pub fn render(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        hdr: &wgpu::TextureView,
+        bloom: Option<&wgpu::TextureView>,
+        output: &wgpu::TextureView,
+        output_format: wgpu::TextureFormat,
+    ) -> Result<(), Error> {
+        let (scene_format, size) = input("hdr", hdr, self.gpu.features)?;
+        let bloom_format = match bloom {
+            Some(view) => {
+                let (format, bloom_size) = input("bloom", view, self.gpu.features)?;
+                if bloom_size != size {
+                    return Err(Error::argument(
+                        "bloom",
+                        format!(
+                            "is {}×{} but hdr is {}×{}; both must have the same size",
+                            bloom_size.0, bloom_size.1, size.0, size.1
+                        ),
+                    ));
+                }
+                Some(format)
+            }
+            None => None,
+        };
+        let out_size = check_output(output, output_format, self.chain.output().view_format)?;
+        self.output_size = out_size;
+        let content = Content::Texture(ExternalInput {
+            scene: hdr.clone(),
+            bloom: bloom.cloned(),
+            size,
+            formats: (scene_format, bloom_format),
+        });
+        // One rebuild at most: other views rebuild with the new size; the
+        // same views rebuild only when the size changed.
+        if &content != self.chain.content() {
+            self.chain.resize_with_next_build(out_size, out_size);
+            self.chain.set_content(&self.gpu, content)?;
+        } else {
+            self.chain.resize_scaled(&self.gpu, out_size, out_size)?;
+        }
+        // The shaders' time only animates a scene; the caller's scene
+        // carries its own.
+        self.chain.encode(&self.gpu, encoder, output, 0.0);
+        Ok(())
+    }
+}
+
+/// The output view's size, after checking that the chain can render into
+/// it: 2D, one layer, single-sampled, `RENDER_ATTACHMENT`, and a view
+/// format that is the chain's and fits the texture's.
+fn check_output(
+    output: &wgpu::TextureView,
+    output_format: wgpu::TextureFormat,
+    chain_format: wgpu::TextureFormat,
+) -> Result<(u32, u32), Error> {
+    if output_format != chain_format {
+        return Err(Error::argument(
+            "output_format",
+            format!(
+                "is {output_format:?}; this chain was created for {chain_format:?} views                  (create another PostChain for another format)"
+            ),
+        ));
+    }
+    let t = output.texture();
+    let refuse = |why: String| Err(Error::argument("output", why));
+    if t.dimension() != wgpu::TextureDimension::D2 || t.depth_or_array_layers() != 1 {
+        return refuse("must be a view of a single-layer 2D texture".into());
+    }
+    if t.sample_count() != 1 {
+        return refuse(format!(
+            "is multisampled ({} samples); the chain writes single-sampled output",
+            t.sample_count()
+        ));
+    }
+    if !t.usage().contains(wgpu::TextureUsages::RENDER_ATTACHMENT) {
+        return refuse("lacks TextureUsages::RENDER_ATTACHMENT".into());
+    }
+    if t.format().remove_srgb_suffix() != output_format.remove_srgb_suffix() {
+        return refuse(format!(
+            "is a view of a {:?} texture, which has no {output_format:?} view",
+            t.format()
+        ));
+    }
+    Ok((t.width(), t.height()))
+}
+
+/// The format and size of an input view, after checking the chain can
+/// sample it.
+fn input(
+    argument: &str,
+    view: &wgpu::TextureView,
+    features: wgpu::Features,
+) -> Result<(wgpu::TextureFormat, (u32, u32)), Error> {
+    let t = view.texture();
+    let refuse = |why: String| Err(Error::argument(argument, why));
+    if t.dimension() != wgpu::TextureDimension::D2 || t.depth_or_array_layers() != 1 {
+        return refuse("must be a view of a single-layer 2D texture".into());
+    }
+    if t.sample_count() != 1 {
+        return refuse(format!(
+            "is multisampled ({} samples); resolve it into a single-sampled texture first",
+            t.sample_count()
+        ));
+    }
+    if !t.usage().contains(wgpu::TextureUsages::TEXTURE_BINDING) {
+        return refuse("lacks TextureUsages::TEXTURE_BINDING".into());
+    }
+    let filterable = match t.format().sample_type(None, Some(features)) {
+        Some(wgpu::TextureSampleType::Float { filterable }) => filterable,
+        _ => false,
+    };
+    if !filterable {
+        return refuse(format!(
+            "has format {:?}, which cannot be filtered as a color",
+            t.format()
+        ));
+    }
+    Ok((t.format(), (t.width(), t.height())))
+}
+
+/// The output description for a view format and the options.
+fn output_spec(view_format: wgpu::TextureFormat, options: &Options) -> Result<OutputSpec, Error> {
+    use wgpu::TextureFormat as F;
+    let base = view_format.remove_srgb_suffix();
+    if !matches!(base, F::Rgba8Unorm | F::Bgra8Unorm | F::Rgba16Float) {
+        return Err(Error::argument(
+            "output_format",
+            format!(
+                "{view_format:?} is not an output format; allowed: Rgba8Unorm(Srgb), \
+                 Bgra8Unorm(Srgb), Rgba16Float"
+            ),
+        ));
+    }
+    let alpha: AlphaMode = options.canvas.alpha_mode;
+    let tone: ToneMapping = options.canvas.tone_mapping;
+    Ok(OutputSpec::with_view(base, view_format, alpha, tone, ColorSpace::Srgb)?)
+}
