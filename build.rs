@@ -10,19 +10,17 @@
 
 include!("build/wgsl_minify.rs");
 
-/// The shaders never compiled together with a user's shader: their
-/// functions, constants, variables and parameters get short names. The
-/// others (the full-screen stage, the scene parameters, the user
-/// prelude and entry points) keep every name, since users' shaders
-/// see them.
-const INTERNAL: &[&str] = &[
-    "bloom.wgsl",
-    "composite.wgsl",
-    "fixtures.wgsl",
-    "guards.wgsl",
-    "resolve.wgsl",
-    "scene.wgsl",
-    "tonemap.wgsl",
+/// The shaders compiled together with a user's scene shader (the
+/// full-screen stage, the scene parameters, the user prelude and entry
+/// points): they keep every name, since users' shaders see them. Every
+/// other shader is internal: its functions, constants, variables and
+/// parameters get short names, so a new pass's shader needs no entry here.
+const SHARED_WITH_USERS: &[&str] = &[
+    "fullscreen.wgsl",
+    "scene_params.wgsl",
+    "user_emissive.wgsl",
+    "user_entry.wgsl",
+    "user_prelude.wgsl",
 ];
 
 fn main() {
@@ -42,7 +40,7 @@ fn main() {
         sources.push(minify_wgsl(&source));
     }
     let internal: Vec<usize> = (0..names.len())
-        .filter(|&i| INTERNAL.iter().any(|n| names[i] == *n))
+        .filter(|&i| !SHARED_WITH_USERS.iter().any(|n| names[i] == *n))
         .collect();
     for (name, text) in names.iter().zip(shorten_names(&sources, &internal)) {
         std::fs::write(out.join(name), text).expect("OUT_DIR is writable");

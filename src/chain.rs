@@ -20,13 +20,10 @@ use crate::frame::{Draw, Frame, FrameBuilder};
 use crate::gpu::Gpu;
 use crate::graph::Graph;
 use crate::output::OutputSpec;
-use crate::passes::bloom::BloomPass;
-use crate::passes::composite::CompositePass;
-use crate::passes::resolve::ResolvePass;
+use crate::pass::{Pass, Registration};
 use crate::passes::scene::ScenePass;
 use crate::passes::user_shader::UserShader;
-use crate::pass::Pass;
-use crate::settings::ChainSettings;
+use crate::options::Options;
 use crate::timing::{PassTimes, Timing};
 
 pub use crate::passes::content::{Content, ExternalInput, ImageContent};
@@ -40,15 +37,15 @@ struct Built {
 
 pub struct Chain {
     output: OutputSpec,
-    settings: ChainSettings,
+    settings: Options,
     /// Size of the offscreen targets.
     size: (u32, u32),
     /// Size of the output (differs from `size` under a render scale).
     output_size: (u32, u32),
+    /// The scene, held by type: it draws the content the chain is given.
     scene: ScenePass,
-    resolve: ResolvePass,
-    bloom: BloomPass,
-    composite: CompositePass,
+    /// The registered passes after it, in stage order.
+    passes: Vec<Box<dyn Pass>>,
     /// `None` while the size is 0 in either dimension: frames are skipped.
     built: Option<Built>,
     /// Per-pass GPU timestamps are written and read back (off until asked
@@ -60,19 +57,31 @@ impl Chain {
     pub fn new(
         gpu: &Gpu,
         output: OutputSpec,
-        settings: ChainSettings,
+        settings: Options,
         size: (u32, u32),
     ) -> Result<Chain, Error> {
-        settings.validate()?;
+        Chain::with_passes(gpu, output, settings, size, crate::passes::PASSES)
+    }
+
+    /// A chain of the scene and the passes `registered` makes.
+    pub fn with_passes(
+        gpu: &Gpu,
+        output: OutputSpec,
+        settings: Options,
+        size: (u32, u32),
+        registered: &[&Registration],
+    ) -> Result<Chain, Error> {
+        validate(&settings)?;
+        let mut order: Vec<&Registration> = registered.to_vec();
+        // Stable: registration order within a stage.
+        order.sort_by_key(|r| r.stage);
         let mut chain = Chain {
             output,
             settings,
             size,
             output_size: size,
             scene: ScenePass::new(gpu, settings.msaa.sample_count())?,
-            resolve: ResolvePass::new(gpu),
-            bloom: BloomPass::new(gpu),
-            composite: CompositePass::new(gpu),
+            passes: order.iter().filter_map(|r| r.make).map(|make| make(gpu)).collect(),
             built: None,
             timing: false,
         };
@@ -80,9 +89,17 @@ impl Chain {
         Ok(chain)
     }
 
-    /// The passes in frame order.
-    fn passes(&self) -> [&dyn Pass; 4] {
-        [&self.scene, &self.resolve, &self.bloom, &self.composite]
+    /// The passes in frame order: the scene, then the registered ones.
+    fn passes(&self) -> impl Iterator<Item = &dyn Pass> {
+        std::iter::once(&self.scene as &dyn Pass).chain(self.passes.iter().map(|p| p.as_ref()))
+    }
+
+    /// The pass at `index` of [`Chain::passes`].
+    fn pass(&self, index: usize) -> Option<&dyn Pass> {
+        match index {
+            0 => Some(&self.scene),
+            i => self.passes.get(i - 1).map(|p| p.as_ref()),
+        }
     }
 
     pub fn output(&self) -> &OutputSpec {
@@ -205,12 +222,13 @@ impl Chain {
         self.rebuild(gpu)
     }
 
-    /// Applies new settings. A change of the frame's shape
-    /// ([`ChainSettings::shape`]) rebuilds it; anything else only rewrites
+    /// Applies new settings (the canvas group is the output's business,
+    /// see [`Chain::set_output`]). A change of an option the table marks
+    /// `Effect::Rebuild` rebuilds the frame; anything else only rewrites
     /// uniforms.
-    pub fn set_settings(&mut self, gpu: &Gpu, settings: ChainSettings) -> Result<(), Error> {
-        settings.validate()?;
-        let reshape = settings.shape() != self.settings.shape();
+    pub fn set_settings(&mut self, gpu: &Gpu, settings: Options) -> Result<(), Error> {
+        validate(&settings)?;
+        let reshape = crate::options::reshapes(&self.settings, &settings);
         self.settings = settings;
         if reshape {
             self.scene.set_samples(gpu, settings.msaa.sample_count());
@@ -249,7 +267,7 @@ impl Chain {
         if let Some(mut old) = old {
             b.recycle(&mut old.frame);
         }
-        for (index, pass) in self.passes().into_iter().enumerate() {
+        for (index, pass) in self.passes().enumerate() {
             b.set_owner(index);
             pass.build(&mut b)?;
         }
@@ -280,8 +298,7 @@ impl Chain {
         let Some(built) = &self.built else {
             return false;
         };
-        let passes = self.passes();
-        for pass in passes {
+        for pass in self.passes() {
             pass.prepare(&gpu.queue, &built.frame.info, shader_time(time_seconds));
         }
         let timing = built.timing.as_ref();
@@ -330,7 +347,11 @@ impl Chain {
                     pass.set_bind_group(0, bind_group, &[]);
                     pass.draw(0..3, 0..1);
                 }
-                Draw::ByPass => passes[step.owner].draw(&mut pass),
+                Draw::ByPass => {
+                    if let Some(owner) = self.pass(step.owner) {
+                        owner.draw(&mut pass)
+                    }
+                }
             }
         }
         if let Some(t) = timing {
@@ -396,6 +417,17 @@ impl Chain {
     pub fn pass_times(&self) -> Option<PassTimes> {
         self.built.as_ref()?.timing.as_ref()?.latest()
     }
+}
+
+/// The rule among the options the chain reads (the others are checked
+/// where they are used: the canvas group by the output).
+fn validate(settings: &Options) -> Result<(), crate::options::OptionError> {
+    Options {
+        msaa: settings.msaa,
+        resolve: settings.resolve,
+        ..Options::default()
+    }
+    .validate()
 }
 
 /// The label of an object created every frame (passes, the encoder, the

@@ -14,7 +14,7 @@ use crate::gpu::Gpu;
 use crate::graph::{ColorDecl, DepthDecl, Graph, Owner, PassDecl, TextureDecl, ViewDecl};
 use crate::output::OutputSpec;
 use crate::pipeline::Pipe;
-use crate::settings::ChainSettings;
+use crate::options::Options;
 
 /// Format of the offscreen HDR targets: 16-bit float, filterable,
 /// renderable and multisample-capable everywhere WebGPU runs.
@@ -134,7 +134,7 @@ impl Release {
 pub struct FrameBuilder<'a> {
     pub gpu: &'a Gpu,
     release: Release,
-    pub settings: &'a ChainSettings,
+    pub settings: &'a Options,
     pub output: &'a OutputSpec,
     pub info: FrameInfo,
     graph: Graph,
@@ -188,7 +188,7 @@ impl Drop for FrameBuilder<'_> {
 impl<'a> FrameBuilder<'a> {
     pub fn new(
         gpu: &'a Gpu,
-        settings: &'a ChainSettings,
+        settings: &'a Options,
         output: &'a OutputSpec,
         size: (u32, u32),
         output_size: (u32, u32),

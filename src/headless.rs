@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::gpu::Gpu;
 use crate::output::OutputSpec;
 use crate::readback::{Image, Readback};
-use crate::settings::ChainSettings;
+use crate::options::Options;
 
 /// Creates a Vulkan device (lavapipe where there is no GPU).
 pub async fn vulkan_gpu() -> Result<Gpu, Error> {
@@ -30,10 +30,21 @@ impl Headless {
     pub fn new(
         gpu: Gpu,
         output: OutputSpec,
-        settings: impl Into<ChainSettings>,
+        settings: impl Into<Options>,
         size: (u32, u32),
     ) -> Result<Headless, Error> {
-        let chain = Chain::new(&gpu, output, settings.into(), size)?;
+        Headless::with_passes(gpu, output, settings, size, crate::passes::PASSES)
+    }
+
+    /// A headless chain of the scene and the passes `registered` makes.
+    pub fn with_passes(
+        gpu: Gpu,
+        output: OutputSpec,
+        settings: impl Into<Options>,
+        size: (u32, u32),
+        registered: &[&crate::pass::Registration],
+    ) -> Result<Headless, Error> {
+        let chain = Chain::with_passes(&gpu, output, settings.into(), size, registered)?;
         let (texture, view) = Self::make_output(&gpu, &output, size)?;
         Ok(Headless {
             gpu,
@@ -47,7 +58,7 @@ impl Headless {
         self.chain.set_content(&self.gpu, content)
     }
 
-    pub fn set_settings(&mut self, settings: impl Into<ChainSettings>) -> Result<(), Error> {
+    pub fn set_settings(&mut self, settings: impl Into<Options>) -> Result<(), Error> {
         self.chain.set_settings(&self.gpu, settings.into())
     }
 

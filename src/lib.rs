@@ -89,7 +89,6 @@ internal! {
     mod pipeline;
     mod post;
     mod readback;
-    mod settings;
     mod shaders;
     mod texture_rules;
     mod timing;
@@ -117,9 +116,6 @@ pub use chain::{Chain, Content};
 #[cfg(feature = "fixtures")]
 #[doc(hidden)]
 pub use passes::content::PixelImage;
-#[cfg(feature = "fixtures")]
-#[doc(hidden)]
-pub use settings::ChainSettings;
 
 /// The Rust snippet of the README's "Use it with your own renderer"
 /// section, run by `cargo test --doc` as written, inside a hidden program

@@ -5,14 +5,16 @@
 
 use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo};
+use crate::gpu::Gpu;
 use crate::output::OutputSpec;
-use crate::settings::ChainSettings;
+use crate::options::Options;
 
 pub use crate::pipeline::*;
 pub use crate::shaders::shader_module;
 
-/// A link of the chain.
-pub trait Pass {
+/// A link of the chain. `Send + Sync` natively (so is a chain), as wgpu's
+/// objects are.
+pub trait Pass: wgpu::WasmNotSendSync {
     /// Adds this pass's steps to the frame being built (none while it is
     /// off), reading and publishing slots on the builder.
     fn build(&self, frame: &mut FrameBuilder<'_>) -> Result<(), Error>;
@@ -21,7 +23,7 @@ pub trait Pass {
     fn write_params(
         &self,
         _queue: &wgpu::Queue,
-        _settings: &ChainSettings,
+        _settings: &Options,
         _output: &OutputSpec,
         _info: &FrameInfo,
     ) {
@@ -60,3 +62,51 @@ macro_rules! uniform {
 }
 pub(crate) use uniform;
 
+
+/// Where a pass sits in the frame. The chain runs the scene first, then
+/// the registered passes by stage, in registration order within a stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Makes the HDR image (the scene, the tonemapped resolve).
+    Scene,
+    /// Reads the current HDR image and writes the next one
+    /// ([`FrameBuilder::swap_hdr`]): colour effects before the bloom sees it.
+    /// (No shipped pass is one yet; the tests' example effect is.)
+    #[cfg_attr(not(feature = "fixtures"), allow(dead_code))]
+    HdrEffect,
+    /// Blurs the bright parts into the bloom slot.
+    Bloom,
+    /// Writes the output.
+    Composite,
+}
+
+/// A pass as the chain registers it (`crate::passes::PASSES`): its stage,
+/// how it is made, and, for the tests, what it compiles.
+pub struct Registration {
+    pub stage: Stage,
+    /// Makes the pass on a device. `None` for the scene, which the chain
+    /// holds itself (it draws the content the chain is given).
+    pub make: Option<fn(&Gpu) -> Box<dyn Pass>>,
+    /// Its shader modules, each by name as the GPU receives it.
+    #[cfg(feature = "fixtures")]
+    pub shaders: fn() -> Vec<(&'static str, String)>,
+    /// Its uniform blocks, with the WGSL that declares each.
+    #[cfg(feature = "fixtures")]
+    pub uniforms: fn() -> Vec<UniformLayout>,
+}
+
+/// A uniform block as Rust lays it out: the WGSL source that declares it,
+/// the struct name, its size and its fields' offsets.
+#[cfg(feature = "fixtures")]
+pub type UniformLayout = (String, &'static str, usize, Vec<(&'static str, usize)>);
+
+/// The layout of `U`, declared in the shader made of `parts`.
+#[cfg(feature = "fixtures")]
+pub fn uniform_layout<U: Uniform>(parts: &[&str]) -> UniformLayout {
+    (
+        crate::shaders::compose(parts),
+        U::WGSL_NAME,
+        std::mem::size_of::<U>(),
+        U::offsets(),
+    )
+}

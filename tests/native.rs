@@ -691,7 +691,7 @@ fn display_p3_output_converts_primaries() {
 fn an_hdr_effect_swaps_between_two_targets() {
     use afterglow::frame::{FrameBuilder, HDR_FORMAT};
     let gpu = pollster::block_on(vulkan_gpu()).expect("lavapipe");
-    let settings = afterglow::ChainSettings::default();
+    let settings = Options::default();
     let output = OutputSpec::new(
         F::Rgba8Unorm,
         AlphaMode::Opaque,
@@ -811,4 +811,52 @@ fn an_extreme_pixel_is_bounded_by_the_ceiling() {
             "{value}: its bloom {extra:.1} exceeds the ceiling's {ceiling:.1} by too much"
         );
     }
+}
+
+/// The chain rebuilds its frame (new bind groups) exactly for a change of
+/// an option the table marks `Rebuild`, and only rewrites uniforms for one
+/// it marks `Uniforms`: every such option, changed one at a time from the
+/// defaults, on a real chain.
+#[test]
+fn the_chain_rebuilds_exactly_where_the_table_says() {
+    use afterglow::options::{reshapes, Effect, Kind, Literal, SCHEMA};
+    let base = Options::default();
+    let mut h = headless_with(base, F::Rgba8Unorm, (64, 48));
+    let mut checked = 0;
+    for spec in SCHEMA.iter() {
+        if !matches!(spec.effect, Effect::Rebuild | Effect::Uniforms) {
+            continue;
+        }
+        let current = (spec.access.get)(&base);
+        let candidates: Vec<Literal> = match spec.kind {
+            Kind::Bool => vec![Literal::Bool(true), Literal::Bool(false)],
+            Kind::Choice(names) => names.iter().map(|n| Literal::Str(n)).collect(),
+            Kind::Count { values, .. } => values.iter().map(|v| Literal::Num(*v as f64)).collect(),
+            Kind::Number { min, max, .. } => {
+                vec![Literal::Num(max), Literal::Num((min + max) / 2.0)]
+            }
+            Kind::Integer { min, max } => vec![Literal::Num(min as f64), Literal::Num(max as f64)],
+        };
+        for value in candidates.into_iter().filter(|v| *v != current) {
+            let mut next = base;
+            (spec.access.set)(&mut next, value);
+            if next.validate().is_err() {
+                continue;
+            }
+            let before = h.gpu.counters.snapshot();
+            h.set_settings(next).unwrap();
+            let rebuilt = h.gpu.counters.snapshot().since(&before).bind_groups > 0;
+            assert_eq!(
+                rebuilt,
+                reshapes(&base, &next),
+                "{} = {:?}: rebuilt {rebuilt}, the table says otherwise",
+                spec.path,
+                value
+            );
+            h.set_settings(base).unwrap();
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked} changes checked");
+    assert_eq!(h.gpu.error_count(), 0);
 }

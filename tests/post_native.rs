@@ -238,3 +238,75 @@ fn resize_before_the_first_frame_builds_nothing() {
     render(&a, &mut post, &hdr, None);
     assert_eq!(post.textures_created(), built);
 }
+
+/// The caller's scene through two HDR effects, each made as
+/// ARCHITECTURE.md's recipe says (`passes::example_effect`): the first
+/// reads the caller's texture and writes a target of the chain, the second
+/// reads that and writes another; the caller's texture is never a target.
+#[test]
+fn hdr_effects_over_the_callers_texture_write_only_the_chains_targets() {
+    use afterglow::graph::Owner;
+    use afterglow::headless::Headless;
+    use afterglow::passes::{example_effect, PASSES};
+    let gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan device");
+    let mut options = measuring();
+    options.bloom.enabled = false;
+    let output = afterglow::output::OutputSpec::new(
+        wgpu::TextureFormat::Rgba16Float,
+        AlphaMode::Opaque,
+        ToneMapping::Extended,
+        Default::default(),
+    )
+    .unwrap();
+    let mut passes = PASSES.to_vec();
+    passes.extend([&example_effect::PASS, &example_effect::PASS]);
+    let mut h = Headless::with_passes(gpu, output, options, (32, 32), &passes).unwrap();
+    let input = |h: &Headless| {
+        let view = texture(&h.gpu.device, &h.gpu.queue, 32, &[(10, 12, 0.25)]);
+        afterglow::Content::Texture(afterglow::chain::ExternalInput {
+            scene: view,
+            bloom: None,
+            size: (32, 32),
+            formats: (wgpu::TextureFormat::Rgba16Float, None),
+        })
+    };
+    h.set_content(input(&h)).unwrap();
+    let graph = h.chain.graph().expect("a frame");
+    let effects: Vec<_> = graph
+        .passes
+        .iter()
+        .filter(|p| p.name == "example effect")
+        .collect();
+    assert_eq!(effects.len(), 2);
+    for pass in &graph.passes {
+        for c in &pass.colors {
+            let owner = graph.textures[c.view.texture].owner;
+            assert_ne!(
+                owner,
+                Owner::Caller,
+                "{} renders into the caller's texture",
+                pass.name
+            );
+        }
+    }
+    let img = pollster::block_on(h.render_and_read(0.0)).unwrap();
+    assert_eq!(h.gpu.error_count(), 0, "{:?}", h.gpu.last_error());
+    let lit = red(&img, 10, 12);
+    assert!((lit - 1.0).abs() < 0.01, "0.25 doubled twice: {lit}");
+    assert_eq!(red(&img, 20, 20), 0.0);
+
+    // An effect that renders into the image it was handed instead of the
+    // one swap_hdr gives it: refused by the graph, naming the texture.
+    let gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan device");
+    let mut passes = PASSES.to_vec();
+    passes.push(&example_effect::CARELESS);
+    let mut h = Headless::with_passes(gpu, output, options, (32, 32), &passes).unwrap();
+    match h.set_content(input(&h)) {
+        Err(afterglow::error::Error::Graph(e)) => {
+            assert_eq!(e.attachment, "scene texture");
+            assert!(e.message.contains("caller owns"), "{}", e.message);
+        }
+        other => panic!("expected a GraphError, got {other:?}"),
+    }
+    assert_eq!(h.gpu.error_count(), 0, "refused before the GPU saw it");
+}

@@ -20,12 +20,12 @@ pub mod value;
 
 pub use parse::extended_needs_rgba16float;
 pub use schema::{Allowed, Effect, OptionError};
-pub use table::changes;
+pub use table::{changes, reshapes};
 // For the schema and property tests.
 #[cfg(any(test, feature = "fixtures"))]
 pub use {
     schema::{Kind, Literal, OptionSpec},
-    table::{reshapes, SCHEMA},
+    table::SCHEMA,
 };
 pub use types::{
     AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,

@@ -318,7 +318,6 @@ pub fn keys_of(group: &str) -> Vec<&'static str> {
 
 /// `true` when going from `a` to `b` reshapes the frame (targets,
 /// pipelines, bind groups); otherwise uniforms are enough.
-#[cfg(any(test, feature = "fixtures"))]
 pub fn reshapes(a: &Options, b: &Options) -> bool {
     changes(a, b, Effect::Rebuild)
 }

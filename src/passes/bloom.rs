@@ -15,7 +15,7 @@
 //! Sizes and the blur radius are set in screen terms (see [`plan`]) so the
 //! look does not change with resolution or devicePixelRatio.
 
-use crate::pass::{    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+use crate::pass::{Registration,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
     uniform_buffer, Blend, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
     UNIFORM,
 };
@@ -24,7 +24,7 @@ use crate::frame::{BloomResult, FrameBuilder, FrameInfo, Image};
 use crate::gpu::Gpu;
 use crate::options::BlurMode;
 use crate::output::OutputSpec;
-use crate::settings::ChainSettings;
+use crate::options::Options;
 
 /// The WGSL of the bloom passes after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("bloom.wgsl")];
@@ -130,6 +130,15 @@ uniform! {
         _pad0: [f32; 2],
     }
 }
+
+pub const PASS: Registration = Registration {
+    stage: crate::pass::Stage::Bloom,
+    make: Some(|gpu| Box::new(BloomPass::new(gpu))),
+    #[cfg(feature = "fixtures")]
+    shaders: || vec![("bloom", crate::shaders::compose(SHADER_PARTS))],
+    #[cfg(feature = "fixtures")]
+    uniforms: || vec![crate::pass::uniform_layout::<BloomParams>(SHADER_PARTS)],
+};
 
 /// A bloom pipeline: the fragment stage.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -405,7 +414,7 @@ impl Pass for BloomPass {
     fn write_params(
         &self,
         queue: &wgpu::Queue,
-        settings: &ChainSettings,
+        settings: &Options,
         _output: &OutputSpec,
         info: &FrameInfo,
     ) {

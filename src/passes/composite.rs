@@ -6,7 +6,7 @@
 //! rather than in a separate full-resolution pass: the HDR target is read
 //! once and never written back.
 
-use crate::pass::{    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+use crate::pass::{Registration, Stage,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
     uniform_buffer, Blend, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
     UNIFORM,
 };
@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
 use crate::output::OutputSpec;
-use crate::settings::ChainSettings;
+use crate::options::Options;
 
 /// The WGSL of the composite pass after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("tonemap.wgsl"), wgsl!("composite.wgsl")];
@@ -44,7 +44,7 @@ pub struct Variant {
 
 impl Variant {
     /// The variant a frame of these settings, output and shape draws with.
-    pub fn of(settings: &ChainSettings, output: &OutputSpec, info: &FrameInfo) -> Variant {
+    pub fn of(settings: &Options, output: &OutputSpec, info: &FrameInfo) -> Variant {
         let one_to_one = if info.size == info.output_size {
             crate::output::FLAG_ONE_TO_ONE
         } else {
@@ -58,6 +58,15 @@ impl Variant {
         }
     }
 }
+
+pub const PASS: Registration = Registration {
+    stage: Stage::Composite,
+    make: Some(|gpu| Box::new(CompositePass::new(gpu))),
+    #[cfg(feature = "fixtures")]
+    shaders: || vec![("composite", crate::shaders::compose(SHADER_PARTS))],
+    #[cfg(feature = "fixtures")]
+    uniforms: || vec![crate::pass::uniform_layout::<CompositeParams>(SHADER_PARTS)],
+};
 
 pub struct CompositePass {
     layout: wgpu::BindGroupLayout,
@@ -181,7 +190,7 @@ impl Pass for CompositePass {
     fn write_params(
         &self,
         queue: &wgpu::Queue,
-        settings: &ChainSettings,
+        settings: &Options,
         _output: &OutputSpec,
         info: &FrameInfo,
     ) {

@@ -4,13 +4,23 @@
 //! texture, which costs bandwidth that the hardware resolve does not; it
 //! buys antialiased edges between very bright and dark surfaces.
 
-use crate::pass::{entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pass, Pipe, PipeDesc};
+use crate::pass::{Registration, Stage, entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pass, Pipe, PipeDesc};
 use crate::error::Error;
 use crate::frame::{FrameBuilder, HDR_FORMAT};
 use crate::gpu::Gpu;
 
 /// The WGSL of the resolve pass after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("resolve.wgsl")];
+
+/// The tonemapped resolve finishes the scene's HDR image.
+pub const PASS: Registration = Registration {
+    stage: Stage::Scene,
+    make: Some(|gpu| Box::new(ResolvePass::new(gpu))),
+    #[cfg(feature = "fixtures")]
+    shaders: || vec![("resolve", crate::shaders::compose(SHADER_PARTS))],
+    #[cfg(feature = "fixtures")]
+    uniforms: Vec::new,
+};
 
 pub struct ResolvePass {
     layout: wgpu::BindGroupLayout,

@@ -14,7 +14,7 @@
 
 use super::content::Content;
 use super::user_shader::{emissive_pipe, UserShader};
-use crate::pass::{    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+use crate::pass::{Registration, Stage,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
     uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
 };
 use crate::error::Error;
@@ -60,6 +60,36 @@ struct Layouts {
     image_group: wgpu::BindGroupLayout,
     params_group: wgpu::BindGroupLayout,
 }
+
+/// The scene: held by the chain itself (it draws the content it is given),
+/// so it is not made from here. Its modules include the wrapper of a
+/// user's scene shader, shown with a minimal valid one.
+pub const PASS: Registration = Registration {
+    stage: Stage::Scene,
+    make: None,
+    #[cfg(feature = "fixtures")]
+    shaders: || {
+        vec![
+            ("scene", crate::shaders::compose(SHADER_PARTS)),
+            (
+                "user scene wrapper",
+                super::content::user_module_source(
+                    "fn scene(uv: vec2f, time: f32) -> vec4f { \
+                     return vec4f(uv * resolution() / 100.0, time, 1.0); }",
+                ),
+            ),
+            (
+                "user scene wrapper with emissive",
+                super::content::user_module_source(
+                    "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(uv, time, 1.0); }\n\
+                     fn emissive(uv: vec2f, time: f32) -> vec3f { return vec3f(uv, time); }",
+                ),
+            ),
+        ]
+    },
+    #[cfg(feature = "fixtures")]
+    uniforms: || vec![crate::pass::uniform_layout::<SceneParams>(SHADER_PARTS)],
+};
 
 pub struct ScenePass {
     module: wgpu::ShaderModule,

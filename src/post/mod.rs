@@ -100,7 +100,7 @@ impl PostChain {
         let mut gpu = Gpu::shared(None, device.clone(), queue.clone());
         gpu.caller_submits = true;
         let output = output_spec(output_format, options)?;
-        let chain = Chain::new(&gpu, output, options.into(), (0, 0))?;
+        let chain = Chain::new(&gpu, output, *options, (0, 0))?;
         Ok(PostChain {
             gpu,
             chain,
@@ -149,7 +149,7 @@ impl PostChain {
         if output != *self.chain.output() {
             self.chain.set_output(&self.gpu, output)?;
         }
-        self.chain.set_settings(&self.gpu, options.into())?;
+        self.chain.set_settings(&self.gpu, *options)?;
         self.options = *options;
         Ok(())
     }

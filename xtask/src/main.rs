@@ -334,6 +334,19 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
             .current_dir(root)
             .env("XDG_RUNTIME_DIR", &runtime_dir)
             .args(["test", "--workspace"]))?;
+        // Dead code and unused imports, where rustc can see them: the wasm
+        // build compiles everything the package ships (see src/lib.rs).
+        run(Command::new("cargo").current_dir(root).args([
+            "rustc",
+            "--lib",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "check",
+            "--",
+            "-D",
+            "warnings",
+        ]))?;
     }
     if want("browser") {
         let driver = driver::Driver::start(
