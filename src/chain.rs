@@ -140,18 +140,24 @@ impl Chain {
         if &content == self.scene.content() && matches!(content, Content::Texture(_)) {
             return Ok(());
         }
-        // The frame holds the caller's textures and the emissive step's
-        // pipeline, and has a depth attachment only for content that tests
-        // depth: it is rebuilt when any of them is involved.
-        let before =
-            matches!(self.scene.content(), Content::Texture(_)) || self.scene.emissive().is_some();
-        let had_depth = self.scene.uses_depth();
-        self.scene.set_content(gpu, content)?;
-        if before
-            || matches!(self.scene.content(), Content::Texture(_))
-            || self.scene.emissive().is_some()
-            || self.scene.uses_depth() != had_depth
-        {
+        self.change_content(gpu, |scene| scene.set_content(gpu, content))
+    }
+
+    /// Changes the scene's content with `change`, rebuilding the frame
+    /// only where it holds something of the content: the caller's textures,
+    /// the emissive step's pipeline, or a depth attachment for content
+    /// that tests depth. The one decision for every kind of content.
+    fn change_content(
+        &mut self,
+        gpu: &Gpu,
+        change: impl FnOnce(&mut ScenePass) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let held = |scene: &ScenePass| {
+            matches!(scene.content(), Content::Texture(_)) || scene.emissive().is_some()
+        };
+        let (held_before, depth_before) = (held(&self.scene), self.scene.uses_depth());
+        change(&mut self.scene)?;
+        if held_before || held(&self.scene) || self.scene.uses_depth() != depth_before {
             self.rebuild(gpu)?;
         }
         Ok(())
@@ -195,18 +201,10 @@ impl Chain {
 
     /// Switches the scene to a prepared user shader.
     pub fn install_shader(&mut self, gpu: &Gpu, shader: UserShader) -> Result<(), Error> {
-        // The frame holds the emissive step's pipeline, the caller's
-        // textures and the depth attachment of content that tests depth:
-        // rebuilt when any of them is involved.
-        let before = self.scene.emissive().map(|p| p.raw.clone());
-        let rebind = matches!(self.scene.content(), Content::Texture(_));
-        // A user shader never tests depth.
-        let had_depth = self.scene.uses_depth();
-        self.scene.install_shader(gpu, shader);
-        if rebind || before.is_some() || self.scene.emissive().is_some() || had_depth {
-            self.rebuild(gpu)?;
-        }
-        Ok(())
+        self.change_content(gpu, |scene| {
+            scene.install_shader(gpu, shader);
+            Ok(())
+        })
     }
 
     /// Bytes held by the crate's own textures: the size-dependent targets

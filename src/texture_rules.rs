@@ -115,6 +115,87 @@ pub fn check(desc: &TextureDescriptor<'_>) -> Result<(), TextureRuleError> {
     Ok(())
 }
 
+/// A caller's texture that the chain is to sample (`PostChain`'s `hdr` and
+/// `bloom` views, `setTexture`'s `GPUTexture`s), as each front end reads it.
+pub struct CallerTexture<'a> {
+    pub dimension: TextureDimension,
+    pub layers: u32,
+    pub samples: u32,
+    pub usage: TextureUsages,
+    /// The usage as the caller spells it (`6`, `COPY_DST`) and the flag's
+    /// name in the caller's API (`GPUTextureUsage.TEXTURE_BINDING`).
+    pub usage_spelled: (&'a str, &'a str),
+    pub format: wgpu::TextureFormat,
+    /// The format as the caller spells it (`'r32uint'`, `R32Uint`).
+    pub format_spelled: &'a str,
+}
+
+/// The one rule for a caller's texture the chain samples: a single-layer,
+/// single-sampled 2D texture with `TEXTURE_BINDING` and a colour format
+/// the chain can filter on this device. The error names `argument`.
+pub fn check_caller_texture(
+    argument: &str,
+    t: &CallerTexture<'_>,
+    features: wgpu::Features,
+) -> Result<(), crate::error::ArgumentError> {
+    let refuse = |message: String| {
+        Err(crate::error::ArgumentError {
+            argument: argument.into(),
+            message,
+        })
+    };
+    if t.dimension != TextureDimension::D2 {
+        let name = match t.dimension {
+            TextureDimension::D1 => "1d",
+            _ => "3d",
+        };
+        return refuse(format!(
+            "is a '{name}' texture; only a '2d' texture can be the scene"
+        ));
+    }
+    if t.layers != 1 {
+        return refuse(format!(
+            "has {} array layers; a single-layer 2d texture is needed",
+            t.layers
+        ));
+    }
+    if t.samples != 1 {
+        return refuse(format!(
+            "is multisampled ({} samples); resolve it into a single-sampled texture \
+             (a resolve target) and pass that",
+            t.samples
+        ));
+    }
+    if !t.usage.contains(TextureUsages::TEXTURE_BINDING) {
+        let (usage, flag) = t.usage_spelled;
+        return refuse(format!(
+            "lacks {flag} in its usage ({usage}); add it where the texture is created"
+        ));
+    }
+    let format = t.format_spelled;
+    if t.format == wgpu::TextureFormat::Rgba32Float
+        && !features.contains(wgpu::Features::FLOAT32_FILTERABLE)
+    {
+        return refuse(format!(
+            "has format {format}, which needs a device created with the \
+             'float32-filterable' feature; use rgba16float or request that feature"
+        ));
+    }
+    let filterable = matches!(
+        t.format.sample_type(None, Some(features)),
+        Some(wgpu::TextureSampleType::Float { filterable: true })
+    );
+    if !filterable {
+        let kind = if t.format.is_depth_stencil_format() {
+            "a depth/stencil format, which cannot be filtered as a color"
+        } else {
+            "a format the chain cannot filter as a color"
+        };
+        return refuse(format!("has format {format}, {kind}"));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -56,6 +56,12 @@ impl From<crate::error::Error> for Error {
     }
 }
 
+impl From<ArgumentError> for Error {
+    fn from(e: ArgumentError) -> Error {
+        Error::Argument(e)
+    }
+}
+
 impl From<OptionError> for Error {
     fn from(e: OptionError) -> Error {
         Error::Option(e)

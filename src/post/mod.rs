@@ -265,36 +265,28 @@ fn check_output(
 }
 
 /// The format and size of an input view, after checking the chain can
-/// sample it.
+/// sample it (`texture_rules::check_caller_texture`).
 fn input(
     argument: &str,
     view: &wgpu::TextureView,
     features: wgpu::Features,
 ) -> Result<(wgpu::TextureFormat, (u32, u32)), Error> {
     let t = view.texture();
-    let refuse = |why: String| Err(Error::argument(argument, why));
-    if t.dimension() != wgpu::TextureDimension::D2 || t.depth_or_array_layers() != 1 {
-        return refuse("must be a view of a single-layer 2D texture".into());
-    }
-    if t.sample_count() != 1 {
-        return refuse(format!(
-            "is multisampled ({} samples); resolve it into a single-sampled texture first",
-            t.sample_count()
-        ));
-    }
-    if !t.usage().contains(wgpu::TextureUsages::TEXTURE_BINDING) {
-        return refuse("lacks TextureUsages::TEXTURE_BINDING".into());
-    }
-    let filterable = match t.format().sample_type(None, Some(features)) {
-        Some(wgpu::TextureSampleType::Float { filterable }) => filterable,
-        _ => false,
-    };
-    if !filterable {
-        return refuse(format!(
-            "has format {:?}, which cannot be filtered as a color",
-            t.format()
-        ));
-    }
+    let usage_spelled = format!("{:?}", t.usage());
+    let format_spelled = format!("{:?}", t.format());
+    crate::texture_rules::check_caller_texture(
+        argument,
+        &crate::texture_rules::CallerTexture {
+            dimension: t.dimension(),
+            layers: t.depth_or_array_layers(),
+            samples: t.sample_count(),
+            usage: t.usage(),
+            usage_spelled: (&usage_spelled, "TextureUsages::TEXTURE_BINDING"),
+            format: t.format(),
+            format_spelled: &format_spelled,
+        },
+        features,
+    )?;
     Ok((t.format(), (t.width(), t.height())))
 }
 

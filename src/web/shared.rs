@@ -164,36 +164,10 @@ pub fn wrap_texture(
                 .into(),
         ));
     }
-    let dimension = get(texture, "dimension").as_string().unwrap_or_default();
-    if dimension != "2d" {
-        return Err(refuse(format!(
-            "is a '{dimension}' texture; only a '2d' texture can be the scene"
-        )));
-    }
-    let layers = num(texture, "depthOrArrayLayers") as u32;
-    if layers != 1 {
-        return Err(refuse(format!(
-            "has {layers} array layers; a single-layer 2d texture is needed"
-        )));
-    }
-    let samples = num(texture, "sampleCount") as u32;
-    if samples != 1 {
-        return Err(refuse(format!(
-            "is multisampled (sampleCount {samples}); resolve it into a single-sampled texture \
-             (a resolveTarget) and pass that"
-        )));
-    }
-    let usage = num(texture, "usage") as u32;
-    if usage & TEXTURE_BINDING == 0 {
-        return Err(refuse(format!(
-            "lacks GPUTextureUsage.TEXTURE_BINDING in its usage ({usage}); add it where the \
-             texture is created"
-        )));
-    }
     let name = get(texture, "format").as_string().unwrap_or_default();
-    let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
-    let allowed = crate::options::value::quote_list(&names);
     let Some(&(_, format)) = FORMATS.iter().find(|(n, _)| *n == name) else {
+        let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
+        let allowed = crate::options::value::quote_list(&names);
         let kind = if name.starts_with("depth") || name.starts_with("stencil") {
             "a depth/stencil format, which cannot be filtered as a color"
         } else {
@@ -203,15 +177,31 @@ pub fn wrap_texture(
             "has format '{name}', {kind}; allowed: {allowed}"
         )));
     };
-    if format == wgpu::TextureFormat::Rgba32Float
-        && !gpu.features.contains(wgpu::Features::FLOAT32_FILTERABLE)
-    {
-        return Err(refuse(
-            "has format 'rgba32float', which needs a device created with the \
-             'float32-filterable' feature; use 'rgba16float' or request that feature"
-                .into(),
-        ));
-    }
+    let dimension = match get(texture, "dimension").as_string().as_deref() {
+        Some("1d") => wgpu::TextureDimension::D1,
+        Some("2d") => wgpu::TextureDimension::D2,
+        _ => wgpu::TextureDimension::D3,
+    };
+    let usage = num(texture, "usage") as u32;
+    let usage_spelled = usage.to_string();
+    let format_spelled = format!("'{name}'");
+    crate::texture_rules::check_caller_texture(
+        argument,
+        &crate::texture_rules::CallerTexture {
+            dimension,
+            layers: num(texture, "depthOrArrayLayers") as u32,
+            samples: num(texture, "sampleCount") as u32,
+            usage: if usage & TEXTURE_BINDING != 0 {
+                wgpu::TextureUsages::TEXTURE_BINDING
+            } else {
+                wgpu::TextureUsages::empty()
+            },
+            usage_spelled: (&usage_spelled, "GPUTextureUsage.TEXTURE_BINDING"),
+            format,
+            format_spelled: &format_spelled,
+        },
+        gpu.features,
+    )?;
     let size = (num(texture, "width") as u32, num(texture, "height") as u32);
     let wrapped = gpu.device.create_texture_from_webgpu_handle(
         texture.clone().unchecked_into(),
