@@ -51,12 +51,14 @@ default_from_table! {
 
 impl Options {
     /// Parses a full options object; missing fields take their defaults.
+    #[doc(hidden)] // the web layer parses JavaScript options with it
     pub fn from_value(value: &Value) -> Result<Options, OptionError> {
         Options::default().merged(value)
     }
 
     /// Applies a partial options object on top of `self`: fields that are
     /// absent keep their current value. The result is validated as a whole.
+    #[doc(hidden)] // the web layer parses JavaScript options with it
     pub fn merged(&self, value: &Value) -> Result<Options, OptionError> {
         let mut out = *self;
         if matches!(value, Value::Undefined | Value::Null) {
@@ -119,6 +121,7 @@ impl Options {
     }
 
     /// The effective options as a [`Value`] tree, in the shape JS passes them.
+    #[doc(hidden)] // the web layer parses JavaScript options with it
     pub fn to_value(&self) -> Value {
         let mut root = Vec::new();
         for s in SCHEMA {

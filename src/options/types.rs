@@ -84,7 +84,7 @@ impl Msaa {
     }
 
     /// The sample count as JavaScript gives it (`1` or `4`).
-    pub fn from_count(count: f64) -> Option<Msaa> {
+    pub(crate) fn from_count(count: f64) -> Option<Msaa> {
         if count == 1.0 {
             Some(Msaa::Off)
         } else if count == 4.0 {
@@ -123,6 +123,7 @@ pub enum Tonemapper {
 
 impl Tonemapper {
     /// Index used by composite.wgsl; keep in sync with its TONEMAP_* constants.
+    #[doc(hidden)]
     pub fn shader_index(self) -> u32 {
         match self {
             Tonemapper::None => 0,
@@ -192,7 +193,8 @@ impl Options {
     /// cannot show high dynamic range: with `dynamicRange: 'auto'` and an
     /// HDR display, an `rgba16float` canvas with `extended` tone mapping;
     /// otherwise the options as they are.
-    pub fn for_display(self, hdr: bool) -> Options {
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the web renderer's
+    pub(crate) fn for_display(self, hdr: bool) -> Options {
         let mut out = self;
         if self.canvas.dynamic_range == DynamicRange::Auto && hdr {
             out.canvas.format = CanvasFormat::Rgba16Float;
@@ -249,7 +251,7 @@ macro_rules! names {
                 }
 
                 /// The value spelled `name` in JS.
-                pub fn from_name(name: &str) -> Option<Self> {
+                pub(crate) fn from_name(name: &str) -> Option<Self> {
                     match name {
                         $($s => Some($t::$v),)+
                         _ => None,
