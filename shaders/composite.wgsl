@@ -32,6 +32,12 @@ struct CompositeParams {
     // Frame to bloom texture coordinates: the bloom base covers whole
     // boxes of frame texels, so it may reach a little past the frame.
     bloom_uv: vec2f,
+    // How far the curve reaches: 1 (SDR white), or canvas.headroom on the
+    // extended path.
+    headroom: f32,
+    _pad0: f32,
+    _pad1: f32,
+    _pad2: f32,
 }
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
@@ -83,7 +89,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         let glow = finite4(textureSampleLevel(bloom, linear_sampler, in.uv * params.bloom_uv, 0.0)).rgb;
         rgb += max(glow, vec3f(0.0)) * params.bloom_scale;
     }
-    rgb = tonemap(rgb, TONEMAPPER);
+    rgb = tonemap(rgb, TONEMAPPER, params.headroom);
     if has(FLAG_DISPLAY_P3) {
         rgb = SRGB_TO_P3 * rgb;
     }

@@ -71,12 +71,45 @@ fn tonemap_khronos_neutral(c_in: vec3f) -> vec3f {
     return mix(c, vec3f(new_peak), g);
 }
 
-fn tonemap(c: vec3f, which: u32) -> vec3f {
+// Where the SDR picture ends and the highlights' extension begins.
+const HEADROOM_KNEE = 0.8;
+
+// The SDR curves, in [0, 1].
+fn curve(c: vec3f, which: u32) -> vec3f {
     switch which {
         case TONEMAP_AGX: { return clamp(tonemap_agx(c), vec3f(0.0), vec3f(1.0)); }
         case TONEMAP_ACES: { return clamp(tonemap_aces(c), vec3f(0.0), vec3f(1.0)); }
         case TONEMAP_KHRONOS_NEUTRAL: { return clamp(tonemap_khronos_neutral(c), vec3f(0.0), vec3f(1.0)); }
-        case TONEMAP_REINHARD: { return c / (1.0 + c); }
-        default: { return c; }
+        default: { return c / (1.0 + c); }
     }
+}
+
+// The curve extended to reach `headroom` times SDR white (an HDR display
+// on the extended path). How far into the highlights a colour is comes
+// from the curve applied to grey of its brightest channel: t = 0 up to the
+// knee, 1 at white. The colour's SDR result s gains (headroom - 1) t^2 on
+// its brightest channel, the others in proportion: below the knee nothing
+// changes, at the knee the slope is the SDR curve's own (no seam), the
+// brightest channel reaches `headroom` as t reaches 1, the channels'
+// ratios (so the hue) are the SDR curve's, and brightness keeps rising
+// along a colour's ramp even where an SDR curve's brightest channel dips
+// as it desaturates to white (AgX does, by a thousandth). At headroom 1
+// it is the SDR curve exactly.
+fn extend_to_headroom(c: vec3f, s: vec3f, which: u32, headroom: f32) -> vec3f {
+    let grey = curve(vec3f(max(c.r, max(c.g, c.b))), which).g;
+    let t = max(grey - HEADROOM_KNEE, 0.0) / (1.0 - HEADROOM_KNEE);
+    let m = max(s.r, max(s.g, s.b));
+    return s * (1.0 + (headroom - 1.0) * t * t / max(m, 1e-6));
+}
+
+fn tonemap(c: vec3f, which: u32, headroom: f32) -> vec3f {
+    // No curve: the radiance as it is (clamped later on the standard path).
+    if which == TONEMAP_NONE {
+        return c;
+    }
+    let s = curve(c, which);
+    if !has(FLAG_EXTENDED) {
+        return s;
+    }
+    return extend_to_headroom(c, s, which, headroom);
 }

@@ -632,6 +632,57 @@ async fn render_content(
     (r, img)
 }
 
+/// On an extended float canvas AgX keeps its SDR picture and rolls the
+/// highlights off up to `canvas.headroom`, read back from the canvas
+/// texture: a grey ramp from radiance 1e-3 to 1e4 at headroom 1 and 4.
+#[wasm_bindgen_test]
+async fn the_curve_reaches_the_headroom_on_a_float_canvas() {
+    let ramp = |x: u32, _| {
+        let r = 10f32.powf(-3.0 + 7.0 * x as f32 / 127.0);
+        [r, r, r, 1.0]
+    };
+    let mut frames = Vec::new();
+    for headroom in [1, 4] {
+        let c = canvas(128, 1);
+        let options = format!(
+            r#"{{"canvas":{{"format":"rgba16float","toneMapping":"extended","screenshots":true,
+                "headroom":{headroom}}},"msaa":1,"tonemapper":"agx","dither":false,
+                "bloom":{{"enabled":false}}}}"#
+        );
+        let (_r, img) = render_content(&c, &options, pixels(128, 1, ramp)).await;
+        frames.push(
+            (0..128)
+                .map(|x| srgb_decode(img.rgba_f32(x, 0)[0]))
+                .collect::<Vec<_>>(),
+        );
+    }
+    let (sdr, hdr) = (&frames[0], &frames[1]);
+    for x in 0..128 {
+        assert!(sdr[x] <= 1.001, "x {x}: SDR {}", sdr[x]);
+        if sdr[x] < 0.8 {
+            assert!(
+                (sdr[x] - hdr[x]).abs() <= 1e-3 * sdr[x].max(0.01),
+                "x {x}: {} → {}",
+                sdr[x],
+                hdr[x]
+            );
+        }
+        if x > 0 {
+            assert!(
+                hdr[x] >= hdr[x - 1] - 2e-3,
+                "x {x}: {} after {}",
+                hdr[x],
+                hdr[x - 1]
+            );
+        }
+    }
+    assert!(
+        hdr[127] >= 0.95 * 4.0 && hdr[127] <= 4.01,
+        "brightest {}",
+        hdr[127]
+    );
+}
+
 #[wasm_bindgen_test]
 async fn a_bright_pixel_gets_a_symmetric_falling_halo() {
     for (blur, extra) in [("mip", ""), ("gaussian", r#","iterations":8,"radius":2"#)] {

@@ -860,3 +860,154 @@ fn the_chain_rebuilds_exactly_where_the_table_says() {
     assert!(checked >= 12, "{checked} changes checked");
     assert_eq!(h.gpu.error_count(), 0);
 }
+
+/// HSV hue of a linear colour, in degrees (it depends only on the ratios
+/// of the channels).
+fn hue(c: [f32; 3]) -> f32 {
+    let (max, min) = (c[0].max(c[1]).max(c[2]), c[0].min(c[1]).min(c[2]));
+    let d = max - min;
+    let h = if max == c[0] {
+        ((c[1] - c[2]) / d).rem_euclid(6.0)
+    } else if max == c[1] {
+        (c[2] - c[0]) / d + 2.0
+    } else {
+        (c[0] - c[1]) / d + 4.0
+    };
+    60.0 * h
+}
+
+/// Radiance along the ramps of [`headroom_frame`]: 1e-3 to 1e4, log spaced.
+fn headroom_radiance(x: u32) -> f32 {
+    10f32.powf(-3.0 + 7.0 * x as f32 / 255.0)
+}
+
+/// Linear output of 256×4 ramps (grey, orange, green-blue, deep red) at
+/// radiance 1e-3 to 1e4 through `curve` on an extended rgba16float output
+/// with `headroom`.
+fn headroom_frame(curve: Tonemapper, headroom: f64, alpha: AlphaMode) -> Vec<Vec<[f32; 3]>> {
+    let mut o = predictable(alpha, ToneMapping::Extended);
+    o.tonemapper = curve;
+    o.canvas.headroom = headroom;
+    let mut h = headless_with(o, F::Rgba16Float, (256, 4));
+    const TINTS: [[f32; 3]; 4] = [
+        [1.0, 1.0, 1.0],
+        [1.0, 0.35, 0.05],
+        [0.05, 0.8, 1.0],
+        [1.0, 0.02, 0.02],
+    ];
+    h.set_content(pixels(256, 4, |x, y| {
+        let t = TINTS[y as usize];
+        let r = headroom_radiance(x);
+        [t[0] * r, t[1] * r, t[2] * r, 1.0]
+    }))
+    .unwrap();
+    let img = frame(&h, 0.0);
+    (0..4)
+        .map(|y| {
+            (0..256)
+                .map(|x| {
+                    let p = img.rgba_f32(x, y);
+                    [srgb_decode(p[0]), srgb_decode(p[1]), srgb_decode(p[2])]
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// On the extended path each curve keeps the SDR picture (every pixel whose
+/// SDR result is below 0.8 unchanged, within f16 rounding), grows brighter
+/// (luminance) monotonically along every ramp, reaches at least 0.95 × headroom for very bright light,
+/// and keeps each colour's hue (within 2°, measured: within f16 rounding).
+#[test]
+fn curves_keep_the_sdr_picture_and_reach_the_headroom() {
+    for curve in [
+        Tonemapper::Agx,
+        Tonemapper::Aces,
+        Tonemapper::KhronosNeutral,
+        Tonemapper::Reinhard,
+    ] {
+        let sdr = headroom_frame(curve, 1.0, AlphaMode::Opaque);
+        let hdr = headroom_frame(curve, 4.0, AlphaMode::Opaque);
+        let mut sdr_pixels = 0;
+        for (row, (s_row, h_row)) in sdr.iter().zip(&hdr).enumerate() {
+            let (mut last, mut brightest) = (0.0f32, 0.0f32);
+            for (x, (s, h)) in s_row.iter().zip(h_row).enumerate() {
+                let what = format!("{curve:?} row {row} x {x}");
+                let s_max = s[0].max(s[1]).max(s[2]);
+                let h_max = h[0].max(h[1]).max(h[2]);
+                assert!(s_max <= 1.0 + 1e-3, "{what}: SDR result {s_max} above 1");
+                if s_max < 0.8 {
+                    sdr_pixels += 1;
+                    for c in 0..3 {
+                        assert!(
+                            (s[c] - h[c]).abs() <= 1e-3 * s[c].max(0.01),
+                            "{what}: {s:?} → {h:?}"
+                        );
+                    }
+                }
+                // Brightness (luminance) rises along every ramp.
+                let y = 0.2126 * h[0] + 0.7152 * h[1] + 0.0722 * h[2];
+                assert!(
+                    y >= last - 1e-3 * last.max(1.0),
+                    "{what}: luminance {y} after {last}"
+                );
+                last = y;
+                brightest = brightest.max(h_max);
+                assert!(h_max <= 4.0 * 1.002, "{what}: {h_max} above the headroom");
+                let (s_sat, h_sat) = (
+                    s_max - s[0].min(s[1]).min(s[2]),
+                    h_max - h[0].min(h[1]).min(h[2]),
+                );
+                if row > 0 && s_sat > 0.05 && h_sat > 0.05 {
+                    let dh = (hue(*s) - hue(*h)).abs();
+                    assert!(
+                        dh.min(360.0 - dh) <= 2.0,
+                        "{what}: hue {} → {}",
+                        hue(*s),
+                        hue(*h)
+                    );
+                }
+            }
+            assert!(
+                last >= 0.95 * 4.0,
+                "{curve:?} row {row}: brightest {last} < 0.95 × 4"
+            );
+        }
+        assert!(
+            sdr_pixels > 300,
+            "{curve:?}: only {sdr_pixels} pixels below 0.8"
+        );
+    }
+}
+
+/// Premultiplied extended output: the straight colour is at most the
+/// headroom and alpha at most 1, so the stored value is at most
+/// encode(headroom) × alpha.
+#[test]
+fn premultiplied_extended_output_stays_within_alpha_times_headroom() {
+    let out = headroom_frame(Tonemapper::Agx, 4.0, AlphaMode::Premultiplied);
+    let brightest = out
+        .iter()
+        .flatten()
+        .map(|p| p[0].max(p[1]).max(p[2]))
+        .fold(0.0, f32::max);
+    assert!(brightest > 3.8 && brightest <= 4.0 * 1.002, "{brightest}");
+}
+
+/// The standard path ignores the headroom: the same bytes at 1 and 4.
+#[test]
+fn the_standard_path_ignores_the_headroom() {
+    let frame_at = |headroom: f64| {
+        let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
+        o.tonemapper = Tonemapper::Agx;
+        o.canvas.headroom = headroom;
+        let mut h = headless_with(o, F::Rgba8Unorm, (256, 1));
+        h.set_content(pixels(256, 1, |x, _| {
+            let r = headroom_radiance(x);
+            [r, 0.5 * r, 0.1 * r, 1.0]
+        }))
+        .unwrap();
+        frame(&h, 0.0).data
+    };
+    assert_eq!(frame_at(1.0), frame_at(4.0));
+}

@@ -115,6 +115,23 @@ fn tonemap(c: V3, t: Tonemapper) -> V3 {
     }
 }
 
+/// The headroom the extended outputs are rendered with.
+const HEADROOM: f64 = 2.5;
+
+/// The curve on the extended path: its SDR result `s`, whose brightest
+/// channel gains (headroom − 1) t², t how far the curve takes grey of the
+/// input's brightest channel past 0.8 (0 there, 1 at white); the other
+/// channels in proportion.
+fn extend(c: V3, s: V3, t: Tonemapper, headroom: f64) -> V3 {
+    if t == Tonemapper::None {
+        return s;
+    }
+    let grey = tonemap([c[0].max(c[1]).max(c[2]); 3], t)[1];
+    let k = ((grey - 0.8).max(0.0) / 0.2).powi(2);
+    let m = s[0].max(s[1]).max(s[2]).max(1e-6);
+    map(s, |v| v * (1.0 + (headroom - 1.0) * k / m))
+}
+
 /// The sRGB transfer function, odd beyond [0, 1].
 fn srgb_encode(x: f64) -> f64 {
     let a = x.abs();
@@ -137,6 +154,14 @@ const SRGB_TO_P3: [[f64; 3]; 3] = [
 fn model(texel: [f64; 4], exposure: f64, t: Tonemapper, out: Out) -> [f64; 4] {
     let rgb = map([texel[0], texel[1], texel[2]], |x| x.max(0.0) * exposure);
     let mut rgb = tonemap(rgb, t);
+    if out.extended {
+        rgb = extend(
+            map([texel[0], texel[1], texel[2]], |x| x.max(0.0) * exposure),
+            rgb,
+            t,
+            HEADROOM,
+        );
+    }
     if out.p3 {
         rgb = mat(SRGB_TO_P3, rgb);
     }
@@ -203,6 +228,7 @@ fn render(out: Out, t: Tonemapper, exposure: f64) -> Image {
     let mut o = Options::PREDICTABLE;
     o.tonemapper = t;
     o.exposure = exposure;
+    o.canvas.headroom = HEADROOM;
     o.canvas.alpha_mode = if out.premultiplied {
         AlphaMode::Premultiplied
     } else {
@@ -309,7 +335,13 @@ fn premultiplied_outputs_match_the_model() {
 
 #[test]
 fn extended_and_display_p3_outputs_match_the_model() {
-    for t in [Tonemapper::None, Tonemapper::Reinhard, Tonemapper::Aces] {
+    for t in [
+        Tonemapper::None,
+        Tonemapper::Reinhard,
+        Tonemapper::Aces,
+        Tonemapper::Agx,
+        Tonemapper::KhronosNeutral,
+    ] {
         let extended = Out {
             format: F::Rgba16Float,
             premultiplied: true,

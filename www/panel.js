@@ -12,6 +12,7 @@ const SCHEMA = [
     ['canvas.alphaMode', 'select', ['opaque', 'premultiplied']],
     ['canvas.colorSpace', 'select', ['srgb', 'display-p3']],
     ['canvas.toneMapping', 'select', ['standard', 'extended']],
+    ['canvas.headroom', 'range', [1, 16, 0.5]],
     ['canvas.screenshots', 'bool'],
   ]],
   ['Frame', [
@@ -44,6 +45,8 @@ const RULES = {
     && { off: ['preferred'], why: "toneMapping 'extended' needs rgba16float" }),
   'canvas.toneMapping': (o) => byDisplay(o) || (o.canvas.format !== 'rgba16float'
     && { off: ['extended'], why: "'extended' needs format rgba16float" }),
+  'canvas.headroom': (o) => o.canvas.dynamicRange !== 'auto' && o.canvas.toneMapping !== 'extended'
+    && { off: true, why: "only on an HDR canvas (toneMapping 'extended' or dynamicRange 'auto')" },
   msaa: (o) => o.resolve === 'tonemapped'
     && { off: ['1'], why: "resolve 'tonemapped' needs msaa 4" },
   resolve: (o) => o.msaa !== 4

@@ -118,6 +118,22 @@ pub static SCHEMA: &[OptionSpec] = &[
         access: choice!(DynamicRange, canvas.dynamic_range),
     },
     OptionSpec {
+        path: "canvas.headroom",
+        kind: Kind::Number {
+            min: 1.0,
+            max: 100.0,
+            above_min: false,
+        },
+        default: Literal::Num(2.0),
+        effect: Effect::Uniforms,
+        doc: doc!(
+            "How many times SDR white the display can show, for `'extended'` tone mapping: \
+              the curve keeps the SDR picture and rolls highlights off up to this. \
+              Ignored with `'standard'`."
+        ),
+        access: number!(canvas.headroom),
+    },
+    OptionSpec {
         path: "canvas.screenshots",
         kind: Kind::Bool,
         default: Literal::Bool(false),

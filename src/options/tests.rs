@@ -46,6 +46,7 @@ fn every_canvas_field_parses() {
             tone_mapping: ToneMapping::Extended,
             screenshots: true,
             dynamic_range: DynamicRange::Standard,
+            headroom: 2.0,
         }
     );
     // Round trip through the JS-shaped tree.

@@ -52,7 +52,7 @@ pub enum DynamicRange {
 }
 
 /// The `canvas` group of options: everything that goes into `configure()`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CanvasOptions {
     pub format: CanvasFormat,
     pub alpha_mode: AlphaMode,
@@ -64,6 +64,11 @@ pub struct CanvasOptions {
     pub screenshots: bool,
     /// `Auto` chooses `format` and `tone_mapping` from the display.
     pub dynamic_range: DynamicRange,
+    /// How many times SDR white the display shows at most, for the
+    /// `Extended` path: the curves keep the SDR picture and roll the
+    /// highlights off into `[1, headroom]`. 1 to 100, default 2; ignored
+    /// with `Standard` tone mapping.
+    pub headroom: f64,
 }
 
 /// Multisampling of the scene pass.
@@ -213,6 +218,7 @@ impl Options {
             tone_mapping: ToneMapping::Standard,
             screenshots: false,
             dynamic_range: DynamicRange::Standard,
+            headroom: 2.0,
         },
         msaa: Msaa::Off,
         resolve: Resolve::Hardware,

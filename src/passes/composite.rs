@@ -26,6 +26,11 @@ uniform! {
         bloom_scale: f32,
         // Frame to bloom texture coordinates (see `bloom::coverage`).
         bloom_uv: [f32; 2],
+        // The curve's peak (1 but on the extended path: `canvas.headroom`).
+        headroom: f32,
+        _pad0: f32,
+        _pad1: f32,
+        _pad2: f32,
     }
 }
 
@@ -191,7 +196,7 @@ impl Pass for CompositePass {
         &self,
         queue: &wgpu::Queue,
         settings: &Options,
-        _output: &OutputSpec,
+        output: &OutputSpec,
         info: &FrameInfo,
     ) {
         let params = CompositeParams {
@@ -202,6 +207,13 @@ impl Pass for CompositePass {
             } else {
                 (settings.bloom.intensity / info.bloom_levels as f64) as f32
             },
+            headroom: match output.tone_mapping {
+                crate::options::ToneMapping::Extended => settings.canvas.headroom as f32,
+                crate::options::ToneMapping::Standard => 1.0,
+            },
+            _pad0: 0.0,
+            _pad1: 0.0,
+            _pad2: 0.0,
         };
         queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
     }

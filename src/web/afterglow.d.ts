@@ -18,6 +18,10 @@ export interface CanvasOptions {
    * follows changes; `format` and `toneMapping` then stay at their defaults.
    * `'standard'`: `format` and `toneMapping` as set. Default `'standard'`. */
   dynamicRange?: 'standard' | 'auto';
+  /** How many times SDR white the display can show, for `'extended'` tone mapping:
+   * the curve keeps the SDR picture and rolls highlights off up to this.
+   * Ignored with `'standard'`. A number from 1 to 100. Default `2`. */
+  headroom?: number;
 }
 
 /** Bloom: bright extract, blur, added back in the composite pass. */

@@ -296,3 +296,15 @@ pub fn halo_centre(img: &Image, at: (u32, u32)) -> (f64, f64) {
     }
     (sx / sum, sy / sum)
 }
+
+/// The sRGB transfer function's inverse, continued as an odd function past
+/// 1 as extended canvases read it.
+pub fn srgb_decode(x: f32) -> f32 {
+    let a = x.abs();
+    let d = if a <= 0.04045 {
+        a / 12.92
+    } else {
+        ((a + 0.055) / 1.055).powf(2.4)
+    };
+    d.copysign(x)
+}
