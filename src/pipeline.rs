@@ -162,6 +162,43 @@ pub fn uniform_buffer(gpu: &Gpu, label: &str, size: usize) -> wgpu::Buffer {
     })
 }
 
+/// A pass's uniform buffer, made anew for every frame the pass builds: a
+/// frame already recorded (into a caller's encoder not yet submitted)
+/// keeps the buffer, and so the values, it was recorded with when a change
+/// of options or size rebuilds the frame. Changes that only rewrite
+/// uniforms reach the current frame's buffer, like any `write_buffer`.
+pub struct FrameUniform {
+    label: &'static str,
+    size: usize,
+    current: std::sync::Mutex<wgpu::Buffer>,
+}
+
+impl FrameUniform {
+    pub fn new(gpu: &Gpu, label: &'static str, size: usize) -> FrameUniform {
+        FrameUniform {
+            label,
+            size,
+            current: std::sync::Mutex::new(uniform_buffer(gpu, label, size)),
+        }
+    }
+
+    /// A new buffer for a frame being built, which becomes the current one.
+    pub fn renew(&self, gpu: &Gpu) -> wgpu::Buffer {
+        let buffer = uniform_buffer(gpu, self.label, self.size);
+        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = buffer.clone();
+        buffer
+    }
+
+    /// The buffer of the frame built last.
+    pub fn current(&self) -> wgpu::Buffer {
+        self.current.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn write(&self, queue: &wgpu::Queue, bytes: &[u8]) {
+        queue.write_buffer(&self.current(), 0, bytes);
+    }
+}
+
 pub fn linear_sampler(gpu: &Gpu, label: &str) -> wgpu::Sampler {
     gpu.create_sampler(&wgpu::SamplerDescriptor {
         label: Some(label),

@@ -158,6 +158,14 @@ fn glowing() -> Options {
     o
 }
 
+/// Two images are the same, or the first pixel where they differ.
+fn same(a: &[u8], b: &[u8], what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}: sizes");
+    if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {
+        panic!("{what}: pixel {i} is {} and {}", a[i], b[i]);
+    }
+}
+
 /// The red value at `(x, y)` of a square image.
 fn at(red: &[u8], size: u32, x: u32, y: u32) -> u8 {
     red[(y * size + x) as usize]
@@ -182,51 +190,119 @@ fn the_light_glows_in_the_programs_own_output() {
     p.assert_no_gpu_errors();
 }
 
-/// Replaced textures live until the program submits: a reshaping option
-/// change, a second frame at another input size into the same encoder, and
-/// dropping the chain, each between `render` and `queue.submit`.
+/// One frame through a fresh chain with `options`, for comparing.
+fn reference(p: &Program, options: &Options, scene: &wgpu::TextureView, size: u32) -> Vec<u8> {
+    let out = p.output(size);
+    let mut post = PostChain::new(&p.device, &p.queue, OUT, options).unwrap();
+    let mut encoder = p.device.create_command_encoder(&Default::default());
+    post.render(
+        &mut encoder,
+        scene,
+        None,
+        &out.create_view(&Default::default()),
+        OUT,
+    )
+    .unwrap();
+    p.submit_and_read(encoder, &out)
+}
+
+/// Replaced textures live until the program submits, and a frame recorded
+/// before a change that rebuilds the chain is submitted as recorded: a
+/// reshaping option change, a second frame at another input size into the
+/// same encoder, and dropping the chain, each between `render` and
+/// `queue.submit`.
 #[test]
-fn replaced_textures_live_until_the_program_submits() {
+fn frames_recorded_before_a_change_are_submitted_as_recorded() {
     let p = program();
     let out = p.output(64);
     let view = out.create_view(&Default::default());
     let (scene, small) = (p.scene(64, 32, 32), p.scene(32, 16, 16));
+    let before = reference(&p, &glowing(), &scene, 64);
+    assert!(at(&before, 64, 38, 32) > 10, "a halo");
     let mut post = PostChain::new(&p.device, &p.queue, OUT, &glowing()).unwrap();
 
     for change in [
         |o: &mut Options| o.bloom.blur = BlurMode::Gaussian,
         |o: &mut Options| o.bloom.levels = 3,
     ] {
+        post.set_options(&glowing()).unwrap();
         let mut encoder = p.device.create_command_encoder(&Default::default());
         post.render(&mut encoder, &scene, None, &view, OUT).unwrap();
         let mut o = *post.options();
         change(&mut o);
         post.set_options(&o).unwrap();
-        // The frame recorded before the change is submitted whole (its
-        // uniforms, like any `queue.write_buffer`, are the new ones).
         let red = p.submit_and_read(encoder, &out);
-        assert!(
-            at(&red, 64, 32, 32) > 200,
-            "the frame recorded before the change"
+        same(
+            &red,
+            &before,
+            "the frame recorded before the change, as recorded",
         );
         p.assert_no_gpu_errors();
     }
+
+    post.set_options(&glowing()).unwrap();
+    let out_small = p.output(32);
     let mut encoder = p.device.create_command_encoder(&Default::default());
     post.render(&mut encoder, &scene, None, &view, OUT).unwrap();
-    post.render(&mut encoder, &small, None, &view, OUT).unwrap();
-    let red = p.submit_and_read(encoder, &out);
-    assert!(at(&red, 64, 32, 32) > 200, "the second frame, scaled up");
+    post.render(
+        &mut encoder,
+        &small,
+        None,
+        &out_small.create_view(&Default::default()),
+        OUT,
+    )
+    .unwrap();
+    let second = p.submit_and_read(encoder, &out_small);
+    same(
+        &p.submit_and_read(p.device.create_command_encoder(&Default::default()), &out),
+        &before,
+        "the first of two frames in one encoder",
+    );
+    same(
+        &second,
+        &reference(&p, &glowing(), &small, 32),
+        "the second",
+    );
     p.assert_no_gpu_errors();
 
     let mut encoder = p.device.create_command_encoder(&Default::default());
     post.render(&mut encoder, &scene, None, &view, OUT).unwrap();
     drop(post);
-    let red = p.submit_and_read(encoder, &out);
-    assert!(
-        at(&red, 64, 38, 32) > 10,
-        "recorded by a chain dropped since"
+    same(
+        &p.submit_and_read(encoder, &out),
+        &before,
+        "recorded by a chain dropped since",
     );
     p.assert_no_gpu_errors();
+}
+
+/// `Extended` with an `Rgba16Float` output: values above 1 come out (the
+/// output format stands for the canvas's; `canvas.format` need not say it).
+#[test]
+fn extended_output_needs_only_a_float_output() {
+    let p = program();
+    let float = wgpu::TextureFormat::Rgba16Float;
+    let mut o = glowing();
+    o.canvas.tone_mapping = afterglow::ToneMapping::Extended;
+    o.canvas.headroom = 4.0;
+    let mut post = PostChain::new(&p.device, &p.queue, float, &o).unwrap();
+    let out = p.texture(16, float, wgpu::TextureUsages::RENDER_ATTACHMENT);
+    let mut encoder = p.device.create_command_encoder(&Default::default());
+    post.render(
+        &mut encoder,
+        &p.scene(16, 8, 8),
+        None,
+        &out.create_view(&Default::default()),
+        float,
+    )
+    .unwrap();
+    p.queue.submit([encoder.finish()]);
+    p.assert_no_gpu_errors();
+    // On an 8-bit output the same options are refused, naming the option.
+    match PostChain::new(&p.device, &p.queue, OUT, &o) {
+        Err(Error::Option(e)) => assert_eq!(e.field, "canvas.toneMapping"),
+        other => panic!("expected an option error, got {:?}", other.map(|_| ())),
+    }
 }
 
 #[test]

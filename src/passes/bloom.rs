@@ -16,7 +16,7 @@
 //! look does not change with resolution or devicePixelRatio.
 
 use crate::pass::{Registration,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
-    uniform_buffer, Blend, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
+    Blend, FrameUniform, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
     UNIFORM,
 };
 use crate::error::Error;
@@ -165,7 +165,7 @@ pub struct BloomPass {
     pipeline_layout: wgpu::PipelineLayout,
     module: wgpu::ShaderModule,
     sampler: wgpu::Sampler,
-    params: wgpu::Buffer,
+    params: FrameUniform,
     /// Made on first use: a frame needs four of them at most.
     pipes: PipeCache<Stage>,
 }
@@ -193,7 +193,7 @@ impl BloomPass {
         let pipeline_layout = pipeline_layout(gpu, "bloom pipeline layout", &[&layout]);
         BloomPass {
             format,
-            params: uniform_buffer(gpu, "bloom params", std::mem::size_of::<BloomParams>()),
+            params: FrameUniform::new(gpu, "bloom params", std::mem::size_of::<BloomParams>()),
             sampler: linear_sampler(gpu, "bloom sampler"),
             layout,
             pipeline_layout,
@@ -263,6 +263,7 @@ impl BloomPass {
 
     /// A bind group that samples `source`.
     fn bind(&self, gpu: &Gpu, label: &str, source: &wgpu::TextureView) -> wgpu::BindGroup {
+        let params = self.params.current();
         gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(label),
             layout: &self.layout,
@@ -277,7 +278,7 @@ impl BloomPass {
                 },
                 wgpu::BindGroupEntry {
                     binding: 2,
-                    resource: self.params.as_entire_binding(),
+                    resource: params.as_entire_binding(),
                 },
             ],
         })
@@ -401,6 +402,7 @@ impl Pass for BloomPass {
             None => f.hdr("bloom extract")?,
         };
         let plan = plan_for(f.size(), &settings);
+        self.params.renew(f.gpu);
         let result = match settings.blur {
             BlurMode::Mip => self.build_mips(f, &source, plan)?,
             BlurMode::Gaussian => self.build_gaussian(f, &source, plan)?,
@@ -433,7 +435,7 @@ impl Pass for BloomPass {
             ratio: plan.ratio as f32,
             _pad0: [0.0; 2],
         };
-        queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+        self.params.write(queue, bytemuck::bytes_of(&params));
     }
 }
 

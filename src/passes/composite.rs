@@ -7,7 +7,7 @@
 //! once and never written back.
 
 use crate::pass::{Registration, Stage,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
-    uniform_buffer, Blend, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
+    Blend, FrameUniform, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
     UNIFORM,
 };
 use crate::error::Error;
@@ -79,7 +79,7 @@ pub struct CompositePass {
     module: wgpu::ShaderModule,
     pipes: PipeCache<Variant>,
     sampler: wgpu::Sampler,
-    params: wgpu::Buffer,
+    params: FrameUniform,
 }
 
 impl CompositePass {
@@ -102,7 +102,7 @@ impl CompositePass {
             module,
             pipes: PipeCache::new(),
             sampler: linear_sampler(gpu, "composite sampler"),
-            params: uniform_buffer(
+            params: FrameUniform::new(
                 gpu,
                 "composite params",
                 std::mem::size_of::<CompositeParams>(),
@@ -147,6 +147,7 @@ impl CompositePass {
         hdr: &wgpu::TextureView,
         bloom: &wgpu::TextureView,
     ) -> wgpu::BindGroup {
+        let params = self.params.current();
         gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("composite bind group"),
             layout: &self.layout,
@@ -161,7 +162,7 @@ impl CompositePass {
                 },
                 wgpu::BindGroupEntry {
                     binding: 2,
-                    resource: self.params.as_entire_binding(),
+                    resource: params.as_entire_binding(),
                 },
                 wgpu::BindGroupEntry {
                     binding: 3,
@@ -176,6 +177,7 @@ impl Pass for CompositePass {
     /// Reads the current HDR image and the bloom result, writes the output.
     fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
         let hdr = f.hdr("composite")?;
+        self.params.renew(f.gpu);
         // Without bloom the HDR image stands in for the bloom binding; the
         // shader does not sample it (bloom scale 0).
         let bloom = f.bloom.as_ref().map_or(hdr.clone(), |b| b.image.clone());
@@ -215,6 +217,6 @@ impl Pass for CompositePass {
             _pad1: 0.0,
             _pad2: 0.0,
         };
-        queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+        self.params.write(queue, bytemuck::bytes_of(&params));
     }
 }

@@ -39,7 +39,15 @@ use crate::output::OutputSpec;
 /// the chain, or when the chain is dropped) are released, not destroyed:
 /// wgpu keeps each alive until the commands recorded with it have been
 /// submitted and have run, so the program may record, change options and
-/// drop the chain in any order before its `queue.submit`.
+/// drop the chain in any order before its `queue.submit`. A frame already
+/// recorded keeps its own targets and uniforms when a change rebuilds the
+/// chain (another size, another view, a reshaping option); a change that
+/// only rewrites uniforms (`bloom.intensity`, `exposure`) reaches it too,
+/// as any `queue.write_buffer` before the submit does.
+///
+/// Views are taken whole: wgpu cannot tell a view's mip level or format,
+/// so pass views of mip 0 (the default view) and say the output view's
+/// format in `render`.
 ///
 /// `PostChain` is `Send` and `Sync`, like the wgpu objects it holds.
 ///
@@ -72,9 +80,13 @@ impl PostChain {
     /// `output_format`: `Rgba8Unorm(Srgb)`, `Bgra8Unorm(Srgb)` or
     /// `Rgba16Float`. `options` are the same as the JavaScript renderer's,
     /// checked against the same table; of the `canvas` group only
-    /// `alpha_mode` (premultiplied output) and `tone_mapping` (`Extended`
-    /// keeps values above 1, for `Rgba16Float`) apply. The scene pass's
-    /// `msaa` and `resolve` do not apply: the program renders the scene.
+    /// `alpha_mode` (premultiplied output), `tone_mapping` (`Extended`
+    /// keeps values above 1, for an `Rgba16Float` output) and `headroom`
+    /// (how far the curve reaches with `Extended`) apply: the output format
+    /// stands for `format`, and `color_space`, `dynamic_range` and
+    /// `screenshots` are the canvas's. The scene pass's `msaa` and
+    /// `resolve`, and the page's `render_scale` and `auto_resize`, do not
+    /// apply either: the program renders the scene at the size it chooses.
     ///
     /// Fails with [`Error::Argument`] naming `output_format` for another
     /// format, or [`Error::Option`] naming an option out of its range or
@@ -96,7 +108,7 @@ impl PostChain {
         output_format: wgpu::TextureFormat,
         options: &Options,
     ) -> Result<PostChain, Error> {
-        options.validate()?;
+        check_options(options, output_format)?;
         let mut gpu = Gpu::shared(None, device.clone(), queue.clone());
         gpu.caller_submits = true;
         let output = output_spec(output_format, options)?;
@@ -125,7 +137,7 @@ impl PostChain {
                 return Err(Error::argument(
                     argument,
                     format!(
-                        "is {value}; this device's textures are at most {max} pixels wide                          and high (Limits::max_texture_dimension_2d)"
+                        "is {value}; this device's textures are at most {max} pixels wide and high (Limits::max_texture_dimension_2d)"
                     ),
                 ));
             }
@@ -144,7 +156,7 @@ impl PostChain {
     /// rest only rewrites uniforms. A refused change leaves the options in
     /// use as they were.
     pub fn set_options(&mut self, options: &Options) -> Result<(), Error> {
-        options.validate()?;
+        check_options(options, self.chain.output().view_format)?;
         let output = output_spec(self.chain.output().view_format, options)?;
         if output != *self.chain.output() {
             self.chain.set_output(&self.gpu, output)?;
@@ -170,8 +182,9 @@ impl PostChain {
     /// scene when `None`), exposure, tonemapping and encoding of `hdr` into
     /// `output`, a view created with `output_format` (the format given to
     /// [`PostChain::new`]; wgpu cannot tell a view's format, so the program
-    /// says it). Views other than the last frame's rebind the chain (a
-    /// rebuild of its bind groups); the same views cost nothing.
+    /// says it). Views other than the last frame's rebuild the chain's
+    /// frame (new targets only where the size changed); the same views
+    /// cost nothing.
     ///
     /// Fails with [`Error::Argument`], recording nothing, naming `hdr`,
     /// `bloom`, `output` or `output_format` when one cannot be used
@@ -237,7 +250,7 @@ fn check_output(
         return Err(Error::argument(
             "output_format",
             format!(
-                "is {output_format:?}; this chain was created for {chain_format:?} views                  (create another PostChain for another format)"
+                "is {output_format:?}; this chain was created for {chain_format:?} views (create another PostChain for another format)"
             ),
         ));
     }
@@ -288,6 +301,22 @@ fn input(
         features,
     )?;
     Ok((t.format(), (t.width(), t.height())))
+}
+
+/// The options checked against the table, as the chain will use them: the
+/// output format stands for the canvas group's `format` (and nothing picks
+/// it from a display), so `Extended` goes with an `Rgba16Float` output
+/// whatever `canvas.format` says.
+fn check_options(options: &Options, output_format: wgpu::TextureFormat) -> Result<(), Error> {
+    use crate::options::{CanvasFormat, DynamicRange};
+    let mut o = *options;
+    o.canvas.format = if output_format == wgpu::TextureFormat::Rgba16Float {
+        CanvasFormat::Rgba16Float
+    } else {
+        CanvasFormat::Preferred
+    };
+    o.canvas.dynamic_range = DynamicRange::Standard;
+    Ok(o.validate()?)
 }
 
 /// The output description for a view format and the options.
