@@ -151,9 +151,16 @@ fn private_names<'a>(toks: &[&'a str]) -> Vec<&'a str> {
         match prev {
             "struct" => depth_struct = Some(braces),
             "fn" => {
-                let entry = i >= 3
-                    && toks[i - 3] == "@"
-                    && matches!(toks[i - 2], "vertex" | "fragment" | "compute");
+                // `@vertex fn`, `@compute @workgroup_size(64) fn`: a stage
+                // attribute among those since the last item.
+                let attributes = toks[..i - 1]
+                    .iter()
+                    .rev()
+                    .take_while(|t| !matches!(**t, "}" | ";"))
+                    .collect::<Vec<_>>();
+                let entry = attributes
+                    .windows(2)
+                    .any(|w| matches!(*w[0], "vertex" | "fragment" | "compute") && *w[1] == "@");
                 if !entry {
                     names.push(t);
                 }

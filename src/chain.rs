@@ -301,61 +301,113 @@ impl Chain {
         }
         let timing = built.timing.as_ref();
         for (index, step) in built.frame.steps.iter().enumerate() {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: per_frame_label(&step.name),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: step.color.as_ref().unwrap_or(output_view),
-                    depth_slice: None,
-                    resolve_target: step.resolve.as_ref(),
-                    ops: wgpu::Operations {
-                        // Every pass writes every pixel: clear, never load,
-                        // except where it adds onto the target.
-                        load: if step.load {
-                            wgpu::LoadOp::Load
-                        } else {
-                            wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
-                        },
-                        store: if step.store {
-                            wgpu::StoreOp::Store
-                        } else {
-                            wgpu::StoreOp::Discard
-                        },
-                    },
-                })],
-                depth_stencil_attachment: step.depth.as_ref().map(|view| {
-                    wgpu::RenderPassDepthStencilAttachment {
-                        view,
-                        depth_ops: Some(wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(1.0),
-                            // Depth is only tested within its pass.
-                            store: wgpu::StoreOp::Discard,
-                        }),
-                        stencil_ops: None,
-                    }
-                }),
-                timestamp_writes: timing.map(|t| t.writes(index)),
-                ..Default::default()
-            });
+            for c in &step.copies {
+                encoder.copy_buffer_to_buffer(&c.from, c.from_offset, &c.to, c.to_offset, c.size);
+            }
             match &step.draw {
-                Draw::Fullscreen {
+                Draw::Compute {
                     pipeline,
                     bind_group,
+                    workgroups,
                 } => {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: per_frame_label(&step.name),
+                        timestamp_writes: timing.map(|t| t.compute_writes(index)),
+                    });
                     pass.set_pipeline(pipeline);
                     pass.set_bind_group(0, bind_group, &[]);
-                    pass.draw(0..3, 0..1);
+                    pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
                 }
-                Draw::ByPass => {
-                    if let Some(owner) = self.pass(step.owner) {
-                        owner.draw(&mut pass)
-                    }
-                }
+                _ => self.record_render(encoder, step, output_view, timing, index),
             }
+        }
+        for pass in self.passes() {
+            pass.finish_frame(encoder);
         }
         if let Some(t) = timing {
             t.finish_frame(encoder);
         }
         true
+    }
+
+    /// Forgets what passes carry between frames (auto exposure jumps to
+    /// its target on the next frame): for a camera cut.
+    pub fn reset_history(&self) {
+        for pass in self.passes() {
+            pass.reset_history();
+        }
+    }
+
+    /// What the passes read back lately (the exposure in use).
+    pub fn report(&self) -> crate::pass::PassReport {
+        let mut report = crate::pass::PassReport::default();
+        for pass in self.passes() {
+            pass.report(&mut report);
+        }
+        report
+    }
+
+    /// Records one render step.
+    fn record_render(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        step: &crate::frame::Step,
+        output_view: &wgpu::TextureView,
+        timing: Option<&Timing>,
+        index: usize,
+    ) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: per_frame_label(&step.name),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: step.color.as_ref().unwrap_or(output_view),
+                depth_slice: None,
+                resolve_target: step.resolve.as_ref(),
+                ops: wgpu::Operations {
+                    // Every pass writes every pixel: clear, never load,
+                    // except where it adds onto the target.
+                    load: if step.load {
+                        wgpu::LoadOp::Load
+                    } else {
+                        wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                    },
+                    store: if step.store {
+                        wgpu::StoreOp::Store
+                    } else {
+                        wgpu::StoreOp::Discard
+                    },
+                },
+            })],
+            depth_stencil_attachment: step.depth.as_ref().map(|view| {
+                wgpu::RenderPassDepthStencilAttachment {
+                    view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        // Depth is only tested within its pass.
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
+                }
+            }),
+            timestamp_writes: timing.map(|t| t.writes(index)),
+            ..Default::default()
+        });
+        match &step.draw {
+            Draw::Fullscreen {
+                pipeline,
+                bind_group,
+            } => {
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(0, bind_group, &[]);
+                pass.draw(0..3, 0..1);
+            }
+            Draw::ByPass => {
+                if let Some(owner) = self.pass(step.owner) {
+                    owner.draw(&mut pass)
+                }
+            }
+            // Recorded by `encode`.
+            Draw::Compute { .. } => {}
+        }
     }
 
     /// Records and submits one frame: one encoder, one submit. `finish`
@@ -376,6 +428,9 @@ impl Chain {
         let drawn = self.encode(gpu, &mut encoder, output_view, time_seconds);
         let extra = finish(&mut encoder)?;
         gpu.queue.submit([encoder.finish()]);
+        for pass in self.passes() {
+            pass.after_submit();
+        }
         if let Some(t) = self.built.as_ref().and_then(|b| b.timing.as_ref()) {
             t.after_submit();
         }

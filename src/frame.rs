@@ -62,11 +62,37 @@ pub enum Draw {
     /// The pass that added the step draws (content that changes without
     /// the frame being rebuilt, such as the scene's).
     ByPass,
+    /// A compute pass: one dispatch of a pipeline with one bind group.
+    Compute {
+        pipeline: wgpu::ComputePipeline,
+        bind_group: wgpu::BindGroup,
+        workgroups: [u32; 3],
+    },
+}
+
+/// A copy between buffers recorded just before a step (a value another
+/// pass computed on the GPU, into a uniform of this one).
+#[derive(Clone)]
+pub struct BufferCopy {
+    pub from: wgpu::Buffer,
+    pub from_offset: u64,
+    pub to: wgpu::Buffer,
+    pub to_offset: u64,
+    pub size: u64,
+}
+
+/// A value of the frame that lives in GPU memory, at `offset` in `buffer`.
+#[derive(Clone)]
+pub struct GpuValue {
+    pub buffer: wgpu::Buffer,
+    pub offset: u64,
 }
 
 /// One render pass of the frame.
 pub struct Step {
     pub name: String,
+    /// Copies recorded before the step's pass.
+    pub copies: Vec<BufferCopy>,
     /// Index of the pass (in chain order) that added the step.
     pub owner: usize,
     /// The color attachment; `None`: the output of the frame.
@@ -156,6 +182,12 @@ pub struct FrameBuilder<'a> {
     /// emissive texture: selective bloom).
     pub bloom_source: Option<Image>,
     pub bloom: Option<BloomResult>,
+    /// The exposure multiplier (an `f32`) the frame is to use, when a pass
+    /// computes it on the GPU (auto exposure); passes that apply the
+    /// exposure copy it into their uniforms with [`FrameBuilder::copy_before`].
+    pub exposure: Option<GpuValue>,
+    /// Copies for the next step added.
+    copies: Vec<BufferCopy>,
 }
 
 /// A built frame: its textures (released when the frame is replaced),
@@ -232,6 +264,8 @@ impl<'a> FrameBuilder<'a> {
             msaa_color: None,
             bloom_source: None,
             bloom: None,
+            exposure: None,
+            copies: Vec::new(),
         }
     }
 
@@ -446,6 +480,7 @@ impl<'a> FrameBuilder<'a> {
                 self.declare(&name, pipe, decl, None, None, sampled);
                 self.steps.push(Step {
                     name,
+                    copies: std::mem::take(&mut self.copies),
                     owner: self.owner,
                     color: None,
                     resolve: None,
@@ -479,6 +514,7 @@ impl<'a> FrameBuilder<'a> {
         );
         self.steps.push(Step {
             name,
+            copies: std::mem::take(&mut self.copies),
             owner: self.owner,
             color: Some(color.target.view.clone()),
             resolve: color.resolve.map(|r| r.view.clone()),
@@ -486,6 +522,53 @@ impl<'a> FrameBuilder<'a> {
             store: color.store,
             depth: depth.map(|d| d.view.clone()),
             draw,
+        });
+    }
+
+    /// Records `size` bytes of `value` into `to` at `to_offset` before the
+    /// next step is added (so before its pass runs).
+    pub fn copy_before(&mut self, value: &GpuValue, to: &wgpu::Buffer, to_offset: u64, size: u64) {
+        self.copies.push(BufferCopy {
+            from: value.buffer.clone(),
+            from_offset: value.offset,
+            to: to.clone(),
+            to_offset,
+            size,
+        });
+    }
+
+    /// Adds a compute pass reading `sampled` (declared in the graph like a
+    /// render pass's sampled views; it has no attachments).
+    pub fn compute(
+        &mut self,
+        name: String,
+        pipeline: &wgpu::ComputePipeline,
+        bind_group: wgpu::BindGroup,
+        workgroups: [u32; 3],
+        sampled: &[&Image],
+    ) {
+        self.graph.passes.push(PassDecl {
+            name: name.clone(),
+            colors: Vec::new(),
+            depth: None,
+            pipeline_depth: None,
+            pipeline_samples: 1,
+            sampled: sampled.iter().map(|i| i.decl).collect(),
+        });
+        self.steps.push(Step {
+            name,
+            copies: std::mem::take(&mut self.copies),
+            owner: self.owner,
+            color: None,
+            resolve: None,
+            load: false,
+            store: false,
+            depth: None,
+            draw: Draw::Compute {
+                pipeline: pipeline.clone(),
+                bind_group,
+                workgroups,
+            },
         });
     }
 

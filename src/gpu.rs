@@ -286,6 +286,14 @@ impl Gpu {
         self.device.create_render_pipeline(desc)
     }
 
+    pub fn create_compute_pipeline(
+        &self,
+        desc: &wgpu::ComputePipelineDescriptor<'_>,
+    ) -> wgpu::ComputePipeline {
+        self.counters.pipelines.fetch_add(1, Ordering::Relaxed);
+        self.device.create_compute_pipeline(desc)
+    }
+
     pub fn create_buffer(&self, desc: &wgpu::BufferDescriptor<'_>) -> wgpu::Buffer {
         self.counters.buffers.fetch_add(1, Ordering::Relaxed);
         self.device.create_buffer(desc)

@@ -104,8 +104,8 @@ internal! {
 pub use wgpu;
 
 pub use options::{
-    Allowed, AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace,
-    DynamicRange, Msaa, Options, Resolve, ToneMapping, Tonemapper, Value,
+    Allowed, AlphaMode, AutoExposureOptions, BloomOptions, BlurMode, CanvasFormat, CanvasOptions,
+    ColorSpace, DynamicRange, Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, Value,
 };
 pub use post::{ArgumentError, Error, InternalError, OptionError, PostChain};
 

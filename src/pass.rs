@@ -34,6 +34,29 @@ pub trait Pass: wgpu::WasmNotSendSync {
 
     /// Draws a step this pass added with [`crate::frame::Draw::ByPass`].
     fn draw(&self, _pass: &mut wgpu::RenderPass<'_>) {}
+
+    /// Forgets what the pass carries from frame to frame (an adapted
+    /// exposure), for a camera cut.
+    fn reset_history(&self) {}
+
+    /// After the frame's passes, in the same encoder: copies for reading
+    /// results back.
+    fn finish_frame(&self, _encoder: &mut wgpu::CommandEncoder) {}
+
+    /// After the chain submitted a frame itself (not under `PostChain`,
+    /// whose caller submits): starts mapping what `finish_frame` copied.
+    fn after_submit(&self) {}
+
+    /// Adds what the pass last read back to the chain's report.
+    fn report(&self, _report: &mut PassReport) {}
+}
+
+/// What passes read back from the GPU, a few frames late.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassReport {
+    /// The exposure in use in EV (log2 of the multiplier), with auto
+    /// exposure on.
+    pub exposure_ev: Option<f64>,
 }
 
 /// A uniform block shared with WGSL: its WGSL struct name and the byte
@@ -74,6 +97,9 @@ pub enum Stage {
     /// (No shipped pass is one yet; the tests' example effect is.)
     #[cfg_attr(not(feature = "fixtures"), allow(dead_code))]
     HdrEffect,
+    /// Measures the final HDR image (auto exposure) before anything
+    /// applies the exposure.
+    Measure,
     /// Blurs the bright parts into the bloom slot.
     Bloom,
     /// Writes the output.

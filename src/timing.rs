@@ -1,5 +1,5 @@
 //! GPU time per pass, from timestamp queries written at the start and end
-//! of every render pass (the only place WebGPU allows them).
+//! of every render and compute pass (the only places WebGPU allows them).
 //!
 //! Reading results back is asynchronous: after a frame is submitted the
 //! resolved timestamps are copied to a mappable buffer and mapped; a later
@@ -77,6 +77,15 @@ impl Timing {
     /// The timestamp writes for pass number `index` of the frame.
     pub fn writes(&self, index: usize) -> wgpu::RenderPassTimestampWrites<'_> {
         wgpu::RenderPassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(index as u32 * 2),
+            end_of_pass_write_index: Some(index as u32 * 2 + 1),
+        }
+    }
+
+    /// The same, for a compute pass.
+    pub fn compute_writes(&self, index: usize) -> wgpu::ComputePassTimestampWrites<'_> {
+        wgpu::ComputePassTimestampWrites {
             query_set: &self.queries,
             beginning_of_pass_write_index: Some(index as u32 * 2),
             end_of_pass_write_index: Some(index as u32 * 2 + 1),

@@ -632,6 +632,48 @@ async fn render_content(
     (r, img)
 }
 
+/// Auto exposure in the browser: compute passes meter a scene of radiance
+/// 4 down to mid grey, the frame shows it, `stats().exposureEv` reports it
+/// (read back a few frames late), and `resetExposure()` jumps after a change.
+#[wasm_bindgen_test]
+async fn auto_exposure_meters_the_scene_to_mid_grey() {
+    let c = canvas(64, 64);
+    let options = r#"{"canvas":{"format":"rgba16float","toneMapping":"extended","screenshots":true},
+        "msaa":1,"tonemapper":"none","dither":false,"bloom":{"enabled":false},
+        "autoExposure":{"enabled":true,"speedBrighten":2,"speedDarken":2}}"#;
+    let r = create(&c, options).await;
+    r.set_content(Content::Solid([4.0, 4.0, 4.0, 1.0])).unwrap();
+    let ev = |r: &Renderer| {
+        let stats = js_sys::Reflect::get(&r.stats(None).unwrap(), &"exposureEv".into()).unwrap();
+        stats.as_f64()
+    };
+    let mut level = 0.0;
+    for n in 0..8 {
+        let img = match r.render_and_read(n as f64 / 60.0).await {
+            Ok(img) => img,
+            Err(e) => panic!("readback failed: {e}"),
+        };
+        level = srgb_decode(img.rgba_f32(32, 32)[1]);
+    }
+    assert!((level - 0.18).abs() < 0.01, "metered to mid grey: {level}");
+    let expected = (0.18f64 / 4.0).log2();
+    let reported = ev(&r).expect("exposureEv once read back");
+    assert!(
+        (reported - expected).abs() < 0.05,
+        "exposureEv {reported}, expected {expected}"
+    );
+    // Four times darker: adapting at 2 EV/s takes a second; a reset jumps.
+    r.set_content(Content::Solid([1.0, 1.0, 1.0, 1.0])).unwrap();
+    r.reset_exposure().unwrap();
+    let img = match r.render_and_read(9.0 / 60.0).await {
+        Ok(img) => img,
+        Err(e) => panic!("readback failed: {e}"),
+    };
+    let level = srgb_decode(img.rgba_f32(32, 32)[1]);
+    assert!((level - 0.18).abs() < 0.01, "jumped to mid grey: {level}");
+    assert_no_gpu_errors(&r);
+}
+
 /// On an extended float canvas AgX keeps its SDR picture and rolls the
 /// highlights off up to `canvas.headroom`, read back from the canvas
 /// texture: a grey ramp from radiance 1e-3 to 1e4 at headroom 1 and 4.

@@ -178,6 +178,7 @@ fn the_typescript_option_interfaces_are_the_schema() {
         ("", "RendererOptions"),
         ("canvas", "CanvasOptions"),
         ("bloom", "BloomOptions"),
+        ("autoExposure", "AutoExposureOptions"),
     ];
     let mut seen = BTreeSet::new();
     for (group, interface_name) in groups {

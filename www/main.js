@@ -132,6 +132,7 @@ async function main() {
       `canvas ${s.configuration?.width ?? 0}×${s.configuration?.height ?? 0} ${s.configuration?.format ?? ''}`,
       `gpu memory ${(s.gpuBytes / 1048576).toFixed(1)} MiB`,
     ];
+    if (s.exposureEv !== null) lines.push(`exposure ${s.exposureEv.toFixed(2)} EV (auto)`);
     if (s.gpuMs) {
       const total = Object.values(s.gpuMs).reduce((a, b) => a + b, 0);
       lines.push(`gpu   ${total.toFixed(3)} ms`);

@@ -24,6 +24,17 @@ const SCHEMA = [
     ['tonemapper', 'select', ['agx', 'aces', 'khronos-neutral', 'reinhard', 'none']],
     ['dither', 'bool'],
   ]],
+  ['Exposure', [
+    ['autoExposure.enabled', 'bool'],
+    ['autoExposure.compensation', 'range', [-4, 4, 0.25]],
+    ['autoExposure.minEv', 'range', [-20, 0, 0.5]],
+    ['autoExposure.maxEv', 'range', [0, 20, 0.5]],
+    ['autoExposure.speedBrighten', 'range', [0.25, 10, 0.25]],
+    ['autoExposure.speedDarken', 'range', [0.25, 10, 0.25]],
+    ['autoExposure.lowPercentile', 'range', [0, 0.45, 0.05]],
+    ['autoExposure.highPercentile', 'range', [0, 0.45, 0.05]],
+    ['autoExposure.metering', 'select', ['average', 'center']],
+  ]],
   ['Bloom', [
     ['bloom.enabled', 'bool'],
     ['bloom.threshold', 'range', [0, 4, 0.05]],
@@ -58,6 +69,11 @@ const RULES = {
 };
 for (const path of ['threshold', 'knee', 'intensity', 'radius', 'levels', 'blur']) {
   RULES[`bloom.${path}`] = (o) => !o.bloom.enabled && { off: true, why: 'bloom is off' };
+}
+for (const path of ['compensation', 'minEv', 'maxEv', 'speedBrighten', 'speedDarken',
+  'lowPercentile', 'highPercentile', 'metering']) {
+  RULES[`autoExposure.${path}`] = (o) => !o.autoExposure.enabled
+    && { off: true, why: 'auto exposure is off' };
 }
 const iterations = RULES['bloom.iterations'];
 RULES['bloom.iterations'] = (o) => (!o.bloom.enabled && { off: true, why: 'bloom is off' }) || iterations(o);

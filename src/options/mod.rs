@@ -28,7 +28,7 @@ pub use {
     table::SCHEMA,
 };
 pub use types::{
-    AlphaMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
+    AlphaMode, AutoExposureOptions, BloomOptions, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
     Options, Resolve, ToneMapping, Tonemapper,
 };
 pub use value::Value;

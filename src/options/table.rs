@@ -6,7 +6,7 @@
 
 use super::schema::{Access, Effect, Kind, Literal, OptionSpec};
 use super::types::{
-    AlphaMode, BlurMode, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
+    AlphaMode, BlurMode, Metering, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
     ToneMapping, Tonemapper,
 };
 
@@ -282,6 +282,110 @@ pub static SCHEMA: &[OptionSpec] = &[
         effect: Effect::Rebuild,
         doc: doc!("Gaussian mode: horizontal + vertical pass pairs."),
         access: whole!(bloom.iterations),
+    },
+    OptionSpec {
+        path: "autoExposure.enabled",
+        kind: Kind::Bool,
+        default: Literal::Bool(false),
+        effect: Effect::Rebuild,
+        doc: doc!(
+            "Adapts the exposure to the scene, metered on the GPU; `exposure` multiplies on top."
+        ),
+        access: flag!(auto_exposure.enabled),
+    },
+    OptionSpec {
+        path: "autoExposure.minEv",
+        kind: Kind::Number {
+            min: -20.0,
+            max: 0.0,
+            above_min: false,
+        },
+        default: Literal::Num(-10.0),
+        effect: Effect::Uniforms,
+        doc: doc!("The lowest exposure it may choose, in EV (log2 of the multiplier)."),
+        access: number!(auto_exposure.min_ev),
+    },
+    OptionSpec {
+        path: "autoExposure.maxEv",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 20.0,
+            above_min: false,
+        },
+        default: Literal::Num(10.0),
+        effect: Effect::Uniforms,
+        doc: doc!("The highest exposure it may choose, in EV."),
+        access: number!(auto_exposure.max_ev),
+    },
+    OptionSpec {
+        path: "autoExposure.compensation",
+        kind: Kind::Number {
+            min: -10.0,
+            max: 10.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.0),
+        effect: Effect::Uniforms,
+        doc: doc!("EV added to the metered exposure; positive is brighter."),
+        access: number!(auto_exposure.compensation),
+    },
+    OptionSpec {
+        path: "autoExposure.speedBrighten",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 100.0,
+            above_min: true,
+        },
+        default: Literal::Num(3.0),
+        effect: Effect::Uniforms,
+        doc: doc!("How fast it brightens when the scene darkens, in EV per second."),
+        access: number!(auto_exposure.speed_brighten),
+    },
+    OptionSpec {
+        path: "autoExposure.speedDarken",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 100.0,
+            above_min: true,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Uniforms,
+        doc: doc!("How fast it darkens when the scene brightens, in EV per second."),
+        access: number!(auto_exposure.speed_darken),
+    },
+    OptionSpec {
+        path: "autoExposure.lowPercentile",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 0.45,
+            above_min: false,
+        },
+        default: Literal::Num(0.1),
+        effect: Effect::Uniforms,
+        doc: doc!("Fraction of the darkest pixels left out of the average."),
+        access: number!(auto_exposure.low_percentile),
+    },
+    OptionSpec {
+        path: "autoExposure.highPercentile",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 0.45,
+            above_min: false,
+        },
+        default: Literal::Num(0.1),
+        effect: Effect::Uniforms,
+        doc: doc!("Fraction of the brightest pixels left out of the average (small lights)."),
+        access: number!(auto_exposure.high_percentile),
+    },
+    OptionSpec {
+        path: "autoExposure.metering",
+        kind: Kind::Choice(Metering::NAMES),
+        default: Literal::Str("average"),
+        effect: Effect::Uniforms,
+        doc: doc!(
+            "`'average'` weighs every pixel alike; `'center'` weighs the centre up to four times the corners."
+        ),
+        access: choice!(Metering, auto_exposure.metering),
     },
     OptionSpec {
         path: "renderScale",

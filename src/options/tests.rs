@@ -376,7 +376,8 @@ fn reshaping_options_are_the_ones_that_rebuild() {
             "bloom.radius",
             "bloom.levels",
             "bloom.blur",
-            "bloom.iterations"
+            "bloom.iterations",
+            "autoExposure.enabled"
         ]
     );
     let mut o = base;

@@ -171,6 +171,38 @@ pub struct BloomOptions {
     pub iterations: u32,
 }
 
+/// Where auto exposure looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metering {
+    /// Every pixel alike.
+    Average,
+    /// The centre of the frame weighs up to four times the corners.
+    Center,
+}
+
+/// The `autoExposure` group: an exposure that adapts to the scene, metered
+/// on the GPU (a log-luminance histogram between two percentiles, aimed at
+/// mid grey). `exposure` still multiplies on top.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AutoExposureOptions {
+    pub enabled: bool,
+    /// The lowest and highest exposure it may choose, in EV (log2 of the
+    /// multiplier).
+    pub min_ev: f64,
+    pub max_ev: f64,
+    /// EV added to the metered exposure (positive: brighter).
+    pub compensation: f64,
+    /// How fast it brightens (the scene got darker) and darkens, in EV
+    /// per second.
+    pub speed_brighten: f64,
+    pub speed_darken: f64,
+    /// Fractions of the pixels left out of the average: the darkest and
+    /// the brightest.
+    pub low_percentile: f64,
+    pub high_percentile: f64,
+    pub metering: Metering,
+}
+
 /// All renderer options. `Options::default()` takes every default from
 /// the schema table.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -185,6 +217,7 @@ pub struct Options {
     /// Adds sub-quantum noise before 8-bit output to break up banding.
     pub dither: bool,
     pub bloom: BloomOptions,
+    pub auto_exposure: AutoExposureOptions,
     /// Size of the offscreen targets relative to the canvas; the composite
     /// pass rescales.
     pub render_scale: f64,
@@ -235,6 +268,17 @@ impl Options {
             blur: BlurMode::Mip,
             iterations: 3,
         },
+        auto_exposure: AutoExposureOptions {
+            enabled: false,
+            min_ev: -10.0,
+            max_ev: 10.0,
+            compensation: 0.0,
+            speed_brighten: 3.0,
+            speed_darken: 1.0,
+            low_percentile: 0.1,
+            high_percentile: 0.1,
+            metering: Metering::Average,
+        },
         render_scale: 1.0,
         auto_resize: false,
     };
@@ -273,6 +317,7 @@ names! {
     AlphaMode { Opaque => "opaque", Premultiplied => "premultiplied" }
     ColorSpace { Srgb => "srgb", DisplayP3 => "display-p3" }
     ToneMapping { Standard => "standard", Extended => "extended" }
+    Metering { Average => "average", Center => "center" }
     DynamicRange { Standard => "standard", Auto => "auto" }
     Resolve { Hardware => "hardware", Tonemapped => "tonemapped" }
     Tonemapper { Agx => "agx", Aces => "aces", KhronosNeutral => "khronos-neutral", Reinhard => "reinhard", None => "none" }

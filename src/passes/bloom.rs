@@ -288,6 +288,12 @@ impl BloomPass {
 impl BloomPass {
     /// The extract from `source` into `target`.
     fn extract(&self, f: &mut FrameBuilder<'_>, stage: Stage, source: &Image, target: &Image) {
+        // An exposure metered on the GPU replaces the uniform's before the
+        // extract runs.
+        if let Some(exposure) = f.exposure.clone() {
+            let offset = std::mem::offset_of!(BloomParams, exposure) as u64;
+            f.copy_before(&exposure, &self.params.current(), offset, 4);
+        }
         f.fullscreen(
             "bloom extract".into(),
             &self.pipe(f.gpu, stage),

@@ -177,7 +177,13 @@ impl Pass for CompositePass {
     /// Reads the current HDR image and the bloom result, writes the output.
     fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
         let hdr = f.hdr("composite")?;
-        self.params.renew(f.gpu);
+        let params = self.params.renew(f.gpu);
+        // An exposure metered on the GPU replaces the uniform's before the
+        // pass runs.
+        if let Some(exposure) = f.exposure.clone() {
+            let offset = std::mem::offset_of!(CompositeParams, exposure) as u64;
+            f.copy_before(&exposure, &params, offset, 4);
+        }
         // Without bloom the HDR image stands in for the bloom binding; the
         // shader does not sample it (bloom scale 0).
         let bloom = f.bloom.as_ref().map_or(hdr.clone(), |b| b.image.clone());

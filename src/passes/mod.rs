@@ -5,6 +5,7 @@
 //! passes. This module lists them: the registries of their shaders and
 //! uniform layouts that the tests validate.
 
+pub mod auto_exposure;
 pub mod bloom;
 pub mod composite;
 pub mod content;
@@ -24,6 +25,7 @@ use crate::pass::Registration;
 pub const PASSES: &[&Registration] = &[
     &scene::PASS,
     &resolve::PASS,
+    &auto_exposure::PASS,
     &bloom::PASS,
     &composite::PASS,
 ];

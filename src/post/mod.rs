@@ -73,6 +73,34 @@ pub struct PostChain {
     chain: Chain,
     options: Options,
     output_size: (u32, u32),
+    clock: Clock,
+}
+
+/// Seconds since the chain was made: the time auto exposure adapts by
+/// (the program's frames come when they come).
+struct Clock {
+    #[cfg(not(target_arch = "wasm32"))]
+    start: std::time::Instant,
+    #[cfg(target_arch = "wasm32")]
+    start_ms: f64,
+}
+
+impl Clock {
+    fn new() -> Clock {
+        Clock {
+            #[cfg(not(target_arch = "wasm32"))]
+            start: std::time::Instant::now(),
+            #[cfg(target_arch = "wasm32")]
+            start_ms: js_sys::Date::now(),
+        }
+    }
+
+    fn seconds(&self) -> f64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.start.elapsed().as_secs_f64();
+        #[cfg(target_arch = "wasm32")]
+        return (js_sys::Date::now() - self.start_ms) / 1000.0;
+    }
 }
 
 impl PostChain {
@@ -118,6 +146,7 @@ impl PostChain {
             chain,
             options: *options,
             output_size: (0, 0),
+            clock: Clock::new(),
         })
     }
 
@@ -164,6 +193,12 @@ impl PostChain {
         self.chain.set_settings(&self.gpu, *options)?;
         self.options = *options;
         Ok(())
+    }
+
+    /// With `auto_exposure` on, jumps to the metered exposure on the next
+    /// frame instead of adapting to it (a camera cut, a new scene).
+    pub fn reset_exposure(&mut self) {
+        self.chain.reset_history();
     }
 
     /// The options in use.
@@ -231,9 +266,9 @@ impl PostChain {
         } else {
             self.chain.resize_scaled(&self.gpu, out_size, out_size)?;
         }
-        // The shaders' time only animates a scene; the caller's scene
-        // carries its own.
-        self.chain.encode(&self.gpu, encoder, output, 0.0);
+        // Time since the chain was made: what auto exposure adapts by.
+        self.chain
+            .encode(&self.gpu, encoder, output, self.clock.seconds());
         Ok(())
     }
 }

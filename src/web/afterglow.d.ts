@@ -24,6 +24,37 @@ export interface CanvasOptions {
   headroom?: number;
 }
 
+/** Auto exposure: the exposure adapts to the scene, metered on the GPU (a histogram of
+ * log luminance averaged between two percentiles, aimed at mid grey). */
+export interface AutoExposureOptions {
+  /** Adapts the exposure to the scene, metered on the GPU; `exposure` multiplies on top.
+   * Default `false`. */
+  enabled?: boolean;
+  /** The lowest exposure it may choose, in EV (log2 of the multiplier).
+   * A number from -20 to 0. Default `-10`. */
+  minEv?: number;
+  /** The highest exposure it may choose, in EV. A number from 0 to 20. Default `10`. */
+  maxEv?: number;
+  /** EV added to the metered exposure; positive is brighter. A number from -10 to 10.
+   * Default `0`. */
+  compensation?: number;
+  /** How fast it brightens when the scene darkens, in EV per second.
+   * A number above 0 up to 100. Default `3`. */
+  speedBrighten?: number;
+  /** How fast it darkens when the scene brightens, in EV per second.
+   * A number above 0 up to 100. Default `1`. */
+  speedDarken?: number;
+  /** Fraction of the darkest pixels left out of the average. A number from 0 to 0.45.
+   * Default `0.1`. */
+  lowPercentile?: number;
+  /** Fraction of the brightest pixels left out of the average (small lights).
+   * A number from 0 to 0.45. Default `0.1`. */
+  highPercentile?: number;
+  /** `'average'` weighs every pixel alike; `'center'` weighs the centre up to four times
+   * the corners. Default `'average'`. */
+  metering?: 'average' | 'center';
+}
+
 /** Bloom: bright extract, blur, added back in the composite pass. */
 export interface BloomOptions {
   /** Bloom on or off. Default `true`. */
@@ -64,6 +95,7 @@ export interface RendererOptions {
   /** Noise of one 8-bit step against banding (8-bit canvases). Default `true`. */
   dither?: boolean;
   bloom?: BloomOptions;
+  autoExposure?: AutoExposureOptions;
   /** Size of the offscreen targets relative to the canvas. A number from 0.25 to 2.
    * Default `1`. */
   renderScale?: number;
@@ -135,6 +167,10 @@ export interface RendererStats {
   gpuMs: Record<string, number> | null;
   /** Bytes of the renderer's own GPU textures (offscreen targets, content). */
   gpuBytes: number;
+  /** With `autoExposure` on, the exposure in use in EV (log2 of the multiplier,
+   * `exposure` included), read back a few frames late; `null` until known or
+   * with it off. */
+  exposureEv: number | null;
   configuration: CanvasConfiguration | null;
 }
 

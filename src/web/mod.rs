@@ -248,6 +248,16 @@ impl Renderer {
         }))
     }
 
+    /// With `autoExposure` on, jumps to the metered exposure on the next
+    /// frame instead of adapting to it (for a camera cut or a new scene).
+    #[wasm_bindgen(js_name = resetExposure)]
+    pub fn reset_exposure(&self) -> Result<(), JsValue> {
+        js(self.inner.with("resetExposure", |r| {
+            r.chain.reset_history();
+            Ok(())
+        }))
+    }
+
     /// Goes back to the built-in demo scene.
     #[wasm_bindgen(js_name = useDemoScene)]
     pub fn use_demo_scene(&self) -> Result<(), JsValue> {

@@ -400,6 +400,13 @@ impl WebRenderer {
             ("cpuMs", JsValue::from_f64(self.cpu_ms)),
             ("gpuMs", gpu_ms),
             ("gpuBytes", JsValue::from_f64(self.chain.gpu_bytes() as f64)),
+            (
+                "exposureEv",
+                match self.chain.report().exposure_ev {
+                    Some(ev) => JsValue::from_f64(ev),
+                    None => JsValue::NULL,
+                },
+            ),
             ("configuration", self.canvas.configuration()),
         ])
         .into()

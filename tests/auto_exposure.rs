@@ -1,0 +1,199 @@
+//! Auto exposure on lavapipe: how it settles after a step of the whole
+//! scene, how dark and bright scenes come out, and that a flickering small
+//! light does not make it pump. The exposure in use is read back from the
+//! GPU (`Chain::report`), a frame or a few late; frames are 1/60 s apart.
+#![cfg(not(target_arch = "wasm32"))]
+
+use afterglow::headless::{vulkan_gpu, Headless};
+use afterglow::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
+use afterglow::output::OutputSpec;
+use afterglow::Content;
+use wgpu::TextureFormat as F;
+
+#[allow(unused_imports)]
+mod common;
+use common::*;
+
+const FPS: f64 = 60.0;
+
+/// Linear float output, no curve, auto exposure on with `speeds`
+/// (brighten, darken).
+fn chain(speeds: (f64, f64)) -> Headless {
+    chain_with(options(speeds))
+}
+
+fn options(speeds: (f64, f64)) -> Options {
+    let mut o = Options::PREDICTABLE;
+    o.canvas.format = CanvasFormat::Rgba16Float;
+    o.canvas.tone_mapping = ToneMapping::Extended;
+    o.auto_exposure.enabled = true;
+    o.auto_exposure.speed_brighten = speeds.0;
+    o.auto_exposure.speed_darken = speeds.1;
+    o.auto_exposure.min_ev = -16.0;
+    o.auto_exposure.max_ev = 16.0;
+    o
+}
+
+fn chain_with(o: Options) -> Headless {
+    let gpu = pollster::block_on(vulkan_gpu()).expect("lavapipe");
+    let output = OutputSpec::new(
+        F::Rgba16Float,
+        AlphaMode::Opaque,
+        ToneMapping::Extended,
+        Default::default(),
+    )
+    .unwrap();
+    Headless::new(gpu, output, o, (64, 64)).unwrap()
+}
+
+/// Renders frame `n` and returns the exposure in use as last read back.
+fn step(h: &Headless, n: u32) -> Option<f64> {
+    assert!(h.render(n as f64 / FPS));
+    let _ = h.gpu.device.poll(wgpu::PollType::wait_indefinitely());
+    assert_eq!(h.gpu.error_count(), 0, "{:?}", h.gpu.last_error());
+    h.chain.report().exposure_ev
+}
+
+fn grey(v: f32) -> Content {
+    Content::Solid([v, v, v, 1.0])
+}
+
+/// EV of every frame from `from` for `frames` frames.
+fn run(h: &Headless, from: u32, frames: u32) -> Vec<f64> {
+    (from..from + frames).filter_map(|n| step(h, n)).collect()
+}
+
+/// After a +6 EV and a −6 EV step of the whole scene the exposure reaches
+/// within 0.1 EV of where it settles within 1.1 × 6 / speed + 0.5 s, and
+/// never goes more than 0.05 EV past it.
+#[test]
+fn a_six_stop_step_settles_in_time_without_overshooting() {
+    let speeds = (3.0, 1.5);
+    let mut h = chain(speeds);
+    h.set_content(grey(0.18)).unwrap();
+    let start = run(&h, 0, 10);
+    let first = *start.last().expect("an exposure read back");
+    assert!(first.abs() < 0.05, "mid grey meters to 0 EV: {first}");
+    let mut n = 10;
+    // Brighter by 6 EV: the exposure darkens to -6; then back (brightens).
+    for (radiance, target, speed) in [(0.18 * 64.0, -6.0, speeds.1), (0.18, 0.0, speeds.0)] {
+        h.set_content(grey(radiance)).unwrap();
+        let limit = 1.1 * 6.0 / speed + 0.5;
+        let frames = ((limit + 1.5) * FPS) as u32;
+        let evs: Vec<f64> = (n..n + frames).filter_map(|i| step(&h, i)).collect();
+        n += frames;
+        let settled = *evs.last().unwrap();
+        assert!(
+            (settled - target).abs() < 0.05,
+            "settles at {settled}, not {target}"
+        );
+        // The readback lags: allow its frames on top of the limit.
+        let within = evs.iter().position(|e| (e - settled).abs() <= 0.1).unwrap();
+        let seconds = within as f64 / FPS;
+        assert!(
+            seconds <= limit + 0.1,
+            "{radiance}: within 0.1 EV after {seconds} s (limit {limit})"
+        );
+        let past = evs
+            .iter()
+            .map(|e| {
+                if target < evs[0] {
+                    settled - e
+                } else {
+                    e - settled
+                }
+            })
+            .fold(f64::MIN, f64::max);
+        assert!(past <= 0.05, "{radiance}: {past} EV past the settled value");
+        eprintln!("step to {radiance}: within 0.1 EV after {seconds:.2} s (limit {limit:.2}), overshoot {past:.3}");
+    }
+}
+
+/// A dark scene (radiance 0.01) and a bright one (100) come out at the
+/// same level, within 10 %, once settled.
+#[test]
+fn dark_and_bright_scenes_settle_to_the_same_level() {
+    let mut levels = vec![];
+    for radiance in [0.01f32, 100.0] {
+        let mut h = chain((3.0, 3.0));
+        h.set_content(grey(radiance)).unwrap();
+        run(&h, 0, 30);
+        let img = pollster::block_on(h.render_and_read(30.0 / FPS)).unwrap();
+        let p = img.rgba_f32(32, 32);
+        levels.push(srgb_decode(p[1]) as f64);
+    }
+    let ratio = levels[0] / levels[1];
+    assert!((ratio - 1.0).abs() < 0.1, "levels {levels:?}");
+    assert!((levels[0] - 0.18).abs() < 0.02, "mid grey: {levels:?}");
+}
+
+/// A static scene with one small light switching on and off every frame:
+/// the exposure moves by at most 0.01 EV (standard deviation) over 600
+/// frames.
+#[test]
+fn a_flickering_small_light_does_not_pump() {
+    let mut h = chain((3.0, 1.0));
+    let scene = |on: bool| {
+        pixels(64, 64, move |x, y| {
+            let light = on && (30..32).contains(&x) && (30..32).contains(&y);
+            let v = if light {
+                1000.0
+            } else {
+                0.05 + 0.002 * x as f32
+            };
+            [v, v, v, 1.0]
+        })
+    };
+    h.set_content(scene(false)).unwrap();
+    run(&h, 0, 60);
+    let mut evs = vec![];
+    for n in 60..660 {
+        h.set_content(scene(n % 2 == 0)).unwrap();
+        if let Some(ev) = step(&h, n) {
+            evs.push(ev);
+        }
+    }
+    let mean = evs.iter().sum::<f64>() / evs.len() as f64;
+    let sd = (evs.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / evs.len() as f64).sqrt();
+    eprintln!("flicker: mean {mean:.3} EV, standard deviation {sd:.5} EV");
+    assert!(sd <= 0.01, "standard deviation {sd} EV");
+}
+
+/// `reset_history` jumps to the target on the next frame; `exposure`
+/// multiplies on top; off, nothing meters and the manual exposure rules.
+#[test]
+fn reset_jumps_and_the_manual_exposure_multiplies_on_top() {
+    let mut o = options((0.5, 0.5));
+    let mut h = chain_with(o);
+    h.set_content(grey(0.18)).unwrap();
+    run(&h, 0, 10);
+    h.set_content(grey(0.18 * 16.0)).unwrap();
+    let slow = run(&h, 10, 10);
+    assert!(
+        slow.last().unwrap() > &-1.0,
+        "still adapting slowly: {slow:?}"
+    );
+    h.chain.reset_history();
+    let after = run(&h, 20, 6);
+    assert!(
+        (after.last().unwrap() + 4.0).abs() < 0.05,
+        "jumped to -4: {after:?}"
+    );
+
+    o.exposure = 2.0;
+    h.set_settings(o).unwrap();
+    let doubled = run(&h, 26, 6);
+    assert!(
+        (doubled.last().unwrap() + 3.0).abs() < 0.05,
+        "-4 EV and x2: {doubled:?}"
+    );
+
+    o.auto_exposure.enabled = false;
+    h.set_settings(o).unwrap();
+    let img = pollster::block_on(h.render_and_read(40.0 / FPS)).unwrap();
+    let level = srgb_decode(img.rgba_f32(32, 32)[1]);
+    assert!(
+        (level - 0.18 * 16.0 * 2.0).abs() < 0.05,
+        "manual exposure only: {level}"
+    );
+}
