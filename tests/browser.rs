@@ -542,7 +542,7 @@ async fn bad_options_are_rejected_with_the_field_named() {
         "OptionError",
         &[(
             "allowed",
-            r#"["canvas","msaa","resolve","exposure","tonemapper","dither","bloom","renderScale","autoResize"]"#,
+            r#"["canvas","msaa","resolve","exposure","tonemapper","dither","bloom","autoExposure","renderScale","autoResize"]"#,
         )],
     );
     let e = assert_error(

@@ -36,11 +36,15 @@ function badForEveryKind() {
   ];
 }
 
+// The numeric options whose range reaches below zero (in EV).
+const SIGNED = new Set(['autoExposure.minEv', 'autoExposure.compensation']);
+
 // Values refused for one kind of option only.
-function badFor(value) {
+function badFor(value, path) {
   switch (typeof value) {
     case 'number':
-      return [['a numeric string', String(value)], ['true', true], ['-5e-324', -5e-324]];
+      return [['a numeric string', String(value)], ['true', true],
+        SIGNED.has(path) ? ['-1e6', -1e6] : ['-5e-324', -5e-324]];
     case 'boolean':
       return [['the string "true"', 'true'], ['1', 1], ['0', 0]];
     case 'string':
@@ -71,7 +75,7 @@ function optionPaths(options, prefix = '') {
 export function hostileCases(defaults, foreign) {
   const cases = [];
   for (const [path, value] of optionPaths(defaults)) {
-    for (const [label, bad] of [...badForEveryKind(), ...badFor(value)]) {
+    for (const [label, bad] of [...badForEveryKind(), ...badFor(value, path)]) {
       cases.push([`setOptions ${path} = ${label}`, path, (r) => r.setOptions(at(path, bad))]);
     }
     const [group, key] = path.includes('.') ? path.split('.') : [null, path];
