@@ -84,27 +84,11 @@ fn downsample13(s: Taps) -> vec3f {
     return r;
 }
 
-// Threshold with a quadratic soft knee: 0 well below, linear well above,
-// smooth in between.
-fn threshold(c: vec3f) -> vec3f {
-    let brightness = max(c.r, max(c.g, c.b));
-    let knee = params.knee;
-    var soft = clamp(brightness - params.threshold + knee, 0.0, 2.0 * knee);
-    soft = soft * soft / (4.0 * knee + 1e-5);
-    let contribution = max(soft, brightness - params.threshold) / max(brightness, 1e-5);
-    return c * max(contribution, 0.0);
-}
-
-// Where the soft ceiling starts to bite, in scene units after exposure:
-// a texel of radiance x contributes x / (1 + x / CEILING), within 3 % of x
-// up to 30 and never more than CEILING.
-const CEILING: f32 = 1000.0;
-
-// One texel as the bloom sees it: finite, exposed, ceiled, thresholded.
+// One texel as the bloom sees it: finite, exposed, ceiled, thresholded
+// (bright.wgsl).
 fn bright(c: vec3f) -> vec3f {
     let x = max(finite3(c), vec3f(0.0)) * params.exposure;
-    let m = max(x.r, max(x.g, x.b));
-    return threshold(x / (1.0 + m / CEILING));
+    return bright_pass(x, params.threshold, params.knee);
 }
 
 // One source texel, bright-passed; black outside the target (so light

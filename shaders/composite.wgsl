@@ -24,6 +24,9 @@ const SRGB_TO_P3 = mat3x3f(
 override FLAGS: u32 = 0u;
 override TONEMAPPER: u32 = 0u;
 override BLOOM: bool = false;
+// ENERGY: the energy-conserving bloom, which takes from each pixel the light
+// it gave to the bloom, so blooming moves light rather than adding it.
+override ENERGY: bool = false;
 
 struct CompositeParams {
     exposure: f32,
@@ -35,15 +38,19 @@ struct CompositeParams {
     // How far the curve reaches: 1 (SDR white), or canvas.headroom on the
     // extended path.
     headroom: f32,
-    _pad0: f32,
-    _pad1: f32,
-    _pad2: f32,
+    // The bloom extract's threshold and knee width (bright.wgsl).
+    threshold: f32,
+    knee: f32,
+    // How much of a pixel's blooming light it gives away (energy mode).
+    bloom_subtract: f32,
 }
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
 @group(0) @binding(1) var linear_sampler: sampler;
 @group(0) @binding(2) var<uniform> params: CompositeParams;
 @group(0) @binding(3) var bloom: texture_2d<f32>;
+// What bloomed: the HDR image, or the caller's bloom texture.
+@group(0) @binding(4) var bright_source: texture_2d<f32>;
 
 // sRGB transfer function (IEC 61966-2-1), continued as an odd function
 // beyond [0, 1] the way extended-range canvases expect.
@@ -86,6 +93,19 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     // Premultiplied linear radiance.
     var rgb = max(scene.rgb, vec3f(0.0)) * params.exposure;
     if BLOOM {
+        if ENERGY {
+            // The bloom is the blur of what the extract took from every
+            // pixel; take it from this one, so the frame's light is kept.
+            var source: vec3f;
+            if has(FLAG_ONE_TO_ONE) {
+                source = textureLoad(bright_source, vec2i(in.position.xy), 0).rgb;
+            } else {
+                source = textureSampleLevel(bright_source, linear_sampler, in.uv, 0.0).rgb;
+            }
+            let x = max(finite3(source), vec3f(0.0)) * params.exposure;
+            // (A bloom texture brighter than the scene cannot take it below 0.)
+            rgb = max(rgb - params.bloom_subtract * bright_pass(x, params.threshold, params.knee), vec3f(0.0));
+        }
         let glow = finite4(textureSampleLevel(bloom, linear_sampler, in.uv * params.bloom_uv, 0.0)).rgb;
         rgb += max(glow, vec3f(0.0)) * params.bloom_scale;
     }

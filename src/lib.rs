@@ -104,8 +104,9 @@ internal! {
 pub use wgpu;
 
 pub use options::{
-    Allowed, AlphaMode, AutoExposureOptions, BloomOptions, BlurMode, CanvasFormat, CanvasOptions,
-    ColorSpace, DynamicRange, Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, Value,
+    Allowed, AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
+    CanvasOptions, ColorSpace, DynamicRange, Metering, Msaa, Options, Resolve, ToneMapping,
+    Tonemapper, Value,
 };
 pub use post::{ArgumentError, Error, InternalError, OptionError, PostChain};
 

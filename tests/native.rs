@@ -5,7 +5,9 @@
 #![allow(clippy::needless_range_loop, clippy::field_reassign_with_default)]
 
 use afterglow::headless::{vulkan_gpu, Headless};
-use afterglow::options::{AlphaMode, BlurMode, Msaa, Options, Resolve, ToneMapping, Tonemapper};
+use afterglow::options::{
+    AlphaMode, BloomMode, BlurMode, Msaa, Options, Resolve, ToneMapping, Tonemapper,
+};
 use afterglow::output::OutputSpec;
 use afterglow::readback::Image;
 use afterglow::Content;
@@ -1010,4 +1012,63 @@ fn the_standard_path_ignores_the_headroom() {
         frame(&h, 0.0).data
     };
     assert_eq!(frame_at(1.0), frame_at(4.0));
+}
+
+/// `bloom.mode: 'energy-conserving'`: the frame's total linear radiance
+/// before the curve is the scene's own within 0.5 % (the additive mode adds
+/// light), and the light still spreads into a halo.
+#[test]
+fn energy_conserving_bloom_keeps_the_frames_light() {
+    let scene = || {
+        pixels(128, 128, |x, y| {
+            let v = if (63..66).contains(&x) && (63..66).contains(&y) {
+                50.0
+            } else if (30..32).contains(&x) && (90..92).contains(&y) {
+                20.0
+            } else {
+                0.05
+            };
+            [v, 0.8 * v, 0.6 * v, 1.0]
+        })
+    };
+    let input: f64 = (0..128u32)
+        .flat_map(|y| (0..128u32).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let v: f64 = if (63..66).contains(&x) && (63..66).contains(&y) {
+                50.0
+            } else if (30..32).contains(&x) && (90..92).contains(&y) {
+                20.0
+            } else {
+                0.05
+            };
+            v * (1.0 + 0.8 + 0.6)
+        })
+        .sum();
+    let total = |mode: BloomMode| {
+        let mut o = measuring(1.0, BlurMode::Mip);
+        o.bloom.mode = mode;
+        let mut h = headless_with(o, F::Rgba16Float, (128, 128));
+        h.set_content(scene()).unwrap();
+        let img = frame(&h, 0.0);
+        let mut sum = 0.0f64;
+        for y in 0..128 {
+            for x in 0..128 {
+                let p = img.rgba_f32(x, y);
+                sum += (0..3).map(|c| srgb_decode(p[c]) as f64).sum::<f64>();
+            }
+        }
+        (sum, srgb_decode(img.rgba_f32(72, 64)[0]))
+    };
+    let (energy, halo) = total(BloomMode::EnergyConserving);
+    let (additive, _) = total(BloomMode::Additive);
+    eprintln!("scene {input:.1}, energy-conserving {energy:.1}, additive {additive:.1}");
+    assert!(
+        (energy / input - 1.0).abs() < 0.005,
+        "energy-conserving: {energy} vs {input}"
+    );
+    assert!(
+        additive > input * 1.05,
+        "additive adds light: {additive} vs {input}"
+    );
+    assert!(halo > 0.1, "the light spreads: {halo} 7 px from the square");
 }

@@ -44,6 +44,7 @@ const SCHEMA = [
     ['bloom.levels', 'range', [1, 12, 1]],
     ['bloom.blur', 'select', ['mip', 'gaussian']],
     ['bloom.iterations', 'range', [1, 16, 1]],
+    ['bloom.mode', 'select', ['additive', 'energy-conserving']],
   ]],
 ];
 
@@ -67,7 +68,7 @@ const RULES = {
   'bloom.iterations': (o) => o.bloom.blur !== 'gaussian'
     && { off: true, why: "only with blur 'gaussian'" },
 };
-for (const path of ['threshold', 'knee', 'intensity', 'radius', 'levels', 'blur']) {
+for (const path of ['threshold', 'knee', 'intensity', 'radius', 'levels', 'blur', 'mode']) {
   RULES[`bloom.${path}`] = (o) => !o.bloom.enabled && { off: true, why: 'bloom is off' };
 }
 for (const path of ['compensation', 'minEv', 'maxEv', 'speedBrighten', 'speedDarken',

@@ -5,7 +5,7 @@
 use super::schema::{Allowed, OptionError};
 use super::table::{keys_of, spec, SCHEMA};
 use super::types::{
-    AlphaMode, AutoExposureOptions, BloomOptions, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
     Options, Resolve, ToneMapping, Tonemapper,
 };
 use super::value::{quote_list, Value};
@@ -47,6 +47,7 @@ default_from_table! {
     Tonemapper => tonemapper;
     BloomOptions => bloom;
     BlurMode => bloom.blur;
+    BloomMode => bloom.mode;
     AutoExposureOptions => auto_exposure;
     Metering => auto_exposure.metering;
 }

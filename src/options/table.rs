@@ -6,7 +6,7 @@
 
 use super::schema::{Access, Effect, Kind, Literal, OptionSpec};
 use super::types::{
-    AlphaMode, BlurMode, Metering, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
+    AlphaMode, BloomMode, BlurMode, Metering, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
     ToneMapping, Tonemapper,
 };
 
@@ -282,6 +282,17 @@ pub static SCHEMA: &[OptionSpec] = &[
         effect: Effect::Rebuild,
         doc: doc!("Gaussian mode: horizontal + vertical pass pairs."),
         access: whole!(bloom.iterations),
+    },
+    OptionSpec {
+        path: "bloom.mode",
+        kind: Kind::Choice(BloomMode::NAMES),
+        default: Literal::Str("additive"),
+        effect: Effect::Rebuild,
+        doc: doc!(
+            "`'additive'` adds the blur of the bright light; `'energy-conserving'` moves that light \
+              to its neighbours (mixing by `intensity`, at most 1), keeping the frame's total."
+        ),
+        access: choice!(BloomMode, bloom.mode),
     },
     OptionSpec {
         path: "autoExposure.enabled",

@@ -377,6 +377,7 @@ fn reshaping_options_are_the_ones_that_rebuild() {
             "bloom.levels",
             "bloom.blur",
             "bloom.iterations",
+            "bloom.mode",
             "autoExposure.enabled"
         ]
     );
@@ -432,7 +433,7 @@ fn errors_say_what_is_allowed() {
     let Allowed::OneOf(keys) = &e.allowed else {
         panic!("{e:?}")
     };
-    assert_eq!(keys.len(), 8);
+    assert_eq!(keys.len(), 9);
     assert!(keys.contains(&s("intensity")));
     let e = Options::from_value(&obj(vec![("bloom", Value::Number(1.0))])).unwrap_err();
     assert_eq!(e.allowed, Allowed::Range("an object".into()));

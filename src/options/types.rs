@@ -169,6 +169,19 @@ pub struct BloomOptions {
     pub blur: BlurMode,
     /// Gaussian mode: horizontal + vertical pass pairs.
     pub iterations: u32,
+    /// How the blur joins the scene.
+    pub mode: BloomMode,
+}
+
+/// How the bloom joins the scene.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BloomMode {
+    /// The blur of the bright light is added: glow is extra light.
+    Additive,
+    /// Each pixel gives the light that blooms to its neighbours: the scene
+    /// is mixed towards its blur (by `intensity`, at most 1), and the
+    /// frame's total light stays the scene's own.
+    EnergyConserving,
 }
 
 /// Where auto exposure looks.
@@ -267,6 +280,7 @@ impl Options {
             levels: 7,
             blur: BlurMode::Mip,
             iterations: 3,
+            mode: BloomMode::Additive,
         },
         auto_exposure: AutoExposureOptions {
             enabled: false,
@@ -322,4 +336,5 @@ names! {
     Resolve { Hardware => "hardware", Tonemapped => "tonemapped" }
     Tonemapper { Agx => "agx", Aces => "aces", KhronosNeutral => "khronos-neutral", Reinhard => "reinhard", None => "none" }
     BlurMode { Mip => "mip", Gaussian => "gaussian" }
+    BloomMode { Additive => "additive", EnergyConserving => "energy-conserving" }
 }

@@ -22,12 +22,12 @@ use crate::pass::{Registration,     entry, layout, linear_sampler, pipeline, pip
 use crate::error::Error;
 use crate::frame::{BloomResult, FrameBuilder, FrameInfo, Image};
 use crate::gpu::Gpu;
-use crate::options::BlurMode;
+use crate::options::{BloomMode, BlurMode};
 use crate::output::OutputSpec;
 use crate::options::Options;
 
 /// The WGSL of the bloom passes after the full-screen stage.
-pub const SHADER_PARTS: &[&str] = &[wgsl!("bloom.wgsl")];
+pub const SHADER_PARTS: &[&str] = &[wgsl!("bright.wgsl"), wgsl!("bloom.wgsl")];
 
 /// Height of the bloom base (mip 0) at 1080p, and near it above: the
 /// chain has about the same shape in screen terms at every resolution from
@@ -167,7 +167,7 @@ pub struct BloomPass {
     sampler: wgpu::Sampler,
     params: FrameUniform,
     /// Made on first use: a frame needs four of them at most.
-    pipes: PipeCache<Stage>,
+    pipes: PipeCache<(Stage, wgpu::TextureFormat)>,
 }
 
 impl BloomPass {
@@ -202,7 +202,19 @@ impl BloomPass {
         }
     }
 
-    fn pipe(&self, gpu: &Gpu, stage: Stage) -> Pipe {
+    /// The format of the bloom targets: the small one the device renders
+    /// (`rg11b10ufloat` where it can), but `rgba16float` for the
+    /// energy-conserving mode, whose light must come back whole (the
+    /// 6-bit mantissas of `rg11b10ufloat` lose about 4 % of it along the
+    /// chain on lavapipe; 16-bit floats, 0.25 %).
+    fn target_format(&self, settings: &Options) -> wgpu::TextureFormat {
+        match settings.bloom.mode {
+            BloomMode::Additive => self.format,
+            BloomMode::EnergyConserving => wgpu::TextureFormat::Rgba16Float,
+        }
+    }
+
+    fn pipe(&self, gpu: &Gpu, stage: Stage, format: wgpu::TextureFormat) -> Pipe {
         let (label, fs, blend, constant) = match stage {
             Stage::Extract(partial) => (
                 "bloom: extract pipeline",
@@ -241,7 +253,7 @@ impl BloomPass {
                 None,
             ),
         };
-        self.pipes.get(stage, || {
+        self.pipes.get((stage, format), || {
             let constants = constant.map(|c| [c]);
             pipeline(
                 gpu,
@@ -251,7 +263,7 @@ impl BloomPass {
                     module: &self.module,
                     vertex_entry: "vs_fullscreen",
                     fragment_entry: fs,
-                    color_format: self.format,
+                    color_format: format,
                     blend,
                     depth: None,
                     samples: 1,
@@ -296,7 +308,7 @@ impl BloomPass {
         }
         f.fullscreen(
             "bloom extract".into(),
-            &self.pipe(f.gpu, stage),
+            &self.pipe(f.gpu, stage, self.target_format(f.settings)),
             self.bind(f.gpu, "bloom extract bind group", &source.view),
             Some(target),
             &[source],
@@ -313,13 +325,14 @@ impl BloomPass {
         plan: BloomPlan,
     ) -> Result<BloomResult, Error> {
         let gpu = f.gpu;
-        let tex = f.texture("bloom", plan.size, self.format, 1, plan.levels, TARGET_USAGE)?;
+        let format = self.target_format(f.settings);
+        let tex = f.texture("bloom", plan.size, format, 1, plan.levels, TARGET_USAGE)?;
         let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
         let partial = plan.extent() != f.size();
         self.extract(f, Stage::Extract(partial), source, &mips[0]);
-        let downsample = self.pipe(gpu, Stage::Downsample);
+        let downsample = self.pipe(gpu, Stage::Downsample, format);
         let narrow = tent_radius(&f.settings.bloom) <= 0.5;
-        let upsample = self.pipe(gpu, Stage::Upsample(narrow));
+        let upsample = self.pipe(gpu, Stage::Upsample(narrow), format);
         for i in 1..mips.len() {
             let label = format!("bloom downsample {i} bind group");
             f.fullscreen(
@@ -357,14 +370,18 @@ impl BloomPass {
         plan: BloomPlan,
     ) -> Result<BloomResult, Error> {
         let gpu = f.gpu;
-        let ping = f.texture("bloom ping", plan.size, self.format, 1, 1, TARGET_USAGE)?;
-        let pong = f.texture("bloom pong", plan.size, self.format, 1, 1, TARGET_USAGE)?;
+        let format = self.target_format(f.settings);
+        let ping = f.texture("bloom ping", plan.size, format, 1, 1, TARGET_USAGE)?;
+        let pong = f.texture("bloom pong", plan.size, format, 1, 1, TARGET_USAGE)?;
         let (ping, pong) = (f.view(&ping, 0), f.view(&pong, 0));
         // Made once per size: one bind group reading each target.
         let read_ping = self.bind(gpu, "bloom read ping bind group", &ping.view);
         let read_pong = self.bind(gpu, "bloom read pong bind group", &pong.view);
         self.extract(f, Stage::ExtractSmooth, source, &ping);
-        let (blur_h, blur_v) = (self.pipe(gpu, Stage::BlurH), self.pipe(gpu, Stage::BlurV));
+        let (blur_h, blur_v) = (
+            self.pipe(gpu, Stage::BlurH, format),
+            self.pipe(gpu, Stage::BlurV, format),
+        );
         for k in 0..f.settings.bloom.iterations {
             f.fullscreen(
                 format!("bloom blur {k} horizontal"),

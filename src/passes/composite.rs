@@ -14,10 +14,14 @@ use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
 use crate::output::OutputSpec;
-use crate::options::Options;
+use crate::options::{BloomMode, Options};
 
 /// The WGSL of the composite pass after the full-screen stage.
-pub const SHADER_PARTS: &[&str] = &[wgsl!("tonemap.wgsl"), wgsl!("composite.wgsl")];
+pub const SHADER_PARTS: &[&str] = &[
+    wgsl!("tonemap.wgsl"),
+    wgsl!("bright.wgsl"),
+    wgsl!("composite.wgsl"),
+];
 
 uniform! {
     /// `CompositeParams` in composite.wgsl (layout checked by tests/shaders.rs).
@@ -28,9 +32,13 @@ uniform! {
         bloom_uv: [f32; 2],
         // The curve's peak (1 but on the extended path: `canvas.headroom`).
         headroom: f32,
-        _pad0: f32,
-        _pad1: f32,
-        _pad2: f32,
+        // The bloom extract's threshold and knee width, for the
+        // energy-conserving mode, which takes back what blooms.
+        threshold: f32,
+        knee: f32,
+        // How much of each pixel's bloomed light it gives away (0 in the
+        // additive mode).
+        bloom_subtract: f32,
     }
 }
 
@@ -45,6 +53,13 @@ pub struct Variant {
     pub tonemapper: u32,
     /// `BLOOM`: the bloom result is added.
     pub bloom: bool,
+    /// `ENERGY`: what blooms is taken from the pixel it came from.
+    pub energy: bool,
+}
+
+/// The energy-conserving mode's mix towards the blur: `intensity`, at most 1.
+fn energy_weight(settings: &Options) -> f32 {
+    settings.bloom.intensity.min(1.0) as f32
 }
 
 impl Variant {
@@ -60,6 +75,7 @@ impl Variant {
             flags: output.shader_flags(settings.dither) | one_to_one,
             tonemapper: settings.tonemapper.shader_index(),
             bloom: info.bloom_levels > 0,
+            energy: info.bloom_levels > 0 && settings.bloom.mode == BloomMode::EnergyConserving,
         }
     }
 }
@@ -93,6 +109,7 @@ impl CompositePass {
                 entry(1, FILTERING_SAMPLER),
                 entry(2, UNIFORM),
                 entry(3, FILTERABLE_TEXTURE),
+                entry(4, FILTERABLE_TEXTURE),
             ],
         );
         let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
@@ -129,6 +146,7 @@ impl CompositePass {
                         ("FLAGS", f64::from(v.flags)),
                         ("TONEMAPPER", f64::from(v.tonemapper)),
                         ("BLOOM", if v.bloom { 1.0 } else { 0.0 }),
+                        ("ENERGY", if v.energy { 1.0 } else { 0.0 }),
                     ],
                 },
             )
@@ -146,6 +164,7 @@ impl CompositePass {
         gpu: &Gpu,
         hdr: &wgpu::TextureView,
         bloom: &wgpu::TextureView,
+        bright_source: &wgpu::TextureView,
     ) -> wgpu::BindGroup {
         let params = self.params.current();
         gpu.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -168,6 +187,10 @@ impl CompositePass {
                     binding: 3,
                     resource: wgpu::BindingResource::TextureView(bloom),
                 },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: wgpu::BindingResource::TextureView(bright_source),
+                },
             ],
         })
     }
@@ -187,14 +210,17 @@ impl Pass for CompositePass {
         // Without bloom the HDR image stands in for the bloom binding; the
         // shader does not sample it (bloom scale 0).
         let bloom = f.bloom.as_ref().map_or(hdr.clone(), |b| b.image.clone());
-        let group = self.bind(f.gpu, &hdr.view, &bloom.view);
+        // What bloomed (the energy-conserving mode takes it back): the
+        // caller's bloom texture, or the HDR image itself.
+        let source = f.bloom_source.clone().unwrap_or_else(|| hdr.clone());
+        let group = self.bind(f.gpu, &hdr.view, &bloom.view, &source.view);
         let pipe = self.pipe(f.gpu, Variant::of(f.settings, f.output, &f.info));
         f.fullscreen(
             "composite".into(),
             &pipe,
             group,
             None,
-            &[&hdr, &bloom],
+            &[&hdr, &bloom, &source],
             false,
         );
         Ok(())
@@ -213,15 +239,22 @@ impl Pass for CompositePass {
             bloom_scale: if info.bloom_levels == 0 {
                 0.0
             } else {
-                (settings.bloom.intensity / info.bloom_levels as f64) as f32
+                let weight = match settings.bloom.mode {
+                    BloomMode::Additive => settings.bloom.intensity as f32,
+                    BloomMode::EnergyConserving => energy_weight(settings),
+                };
+                weight / info.bloom_levels as f32
             },
             headroom: match output.tone_mapping {
                 crate::options::ToneMapping::Extended => settings.canvas.headroom as f32,
                 crate::options::ToneMapping::Standard => 1.0,
             },
-            _pad0: 0.0,
-            _pad1: 0.0,
-            _pad2: 0.0,
+            threshold: settings.bloom.threshold as f32,
+            knee: (settings.bloom.threshold * settings.bloom.knee) as f32,
+            bloom_subtract: match settings.bloom.mode {
+                BloomMode::EnergyConserving if info.bloom_levels > 0 => energy_weight(settings),
+                _ => 0.0,
+            },
         };
         self.params.write(queue, bytemuck::bytes_of(&params));
     }

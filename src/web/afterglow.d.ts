@@ -57,6 +57,10 @@ export interface AutoExposureOptions {
 
 /** Bloom: bright extract, blur, added back in the composite pass. */
 export interface BloomOptions {
+  /** `'additive'` adds the blur of the bright light; `'energy-conserving'` moves that light
+   * to its neighbours (mixing by `intensity`, at most 1), keeping the frame's total.
+   * Default `'additive'`. */
+  mode?: 'additive' | 'energy-conserving';
   /** Bloom on or off. Default `true`. */
   enabled?: boolean;
   /** Brightness (after exposure) above which light blooms. A number from 0 to 10000.
