@@ -56,6 +56,17 @@ mod native {
         o.bloom.blur = BlurMode::Gaussian;
         configs.push(("gaussian bloom, 3 iterations", o));
         let mut o = base;
+        o.auto_exposure.enabled = true;
+        configs.push(("default + auto exposure", o));
+        let mut o = base;
+        o.msaa = Msaa::Off;
+        o.auto_exposure.enabled = true;
+        configs.push(("msaa 1 + auto exposure", o));
+        let mut o = base;
+        o.msaa = Msaa::Off;
+        o.bloom.mode = afterglow::options::BloomMode::EnergyConserving;
+        configs.push(("msaa 1, energy-conserving bloom", o));
+        let mut o = base;
         o.bloom.enabled = false;
         configs.push(("bloom off", o));
         let mut o = base;
