@@ -23,6 +23,7 @@ export { Renderer } from './afterglow.js';
 export type {
   AfterglowError,
   ArgumentError,
+  AutoExposureOptions,
   BloomOptions,
   CanvasConfiguration,
   CanvasError,

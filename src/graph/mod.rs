@@ -14,6 +14,10 @@
 //!   every texture has the usage its role needs (`RENDER_ATTACHMENT` to be
 //!   rendered to, `TEXTURE_BINDING` to be sampled).
 
+// A release build for the web leaves these checks to the browser (see
+// `FrameBuilder::finish`): there they are compiled but never called.
+#![cfg_attr(all(target_arch = "wasm32", not(debug_assertions)), allow(dead_code))]
+
 use std::fmt;
 
 use crate::formats::name as name_of;

@@ -109,9 +109,10 @@ export interface RendererOptions {
 }
 
 /** Every option with its effective value. */
-export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom'>> & {
+export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure'>> & {
   canvas: Required<CanvasOptions>;
   bloom: Required<BloomOptions>;
+  autoExposure: Required<AutoExposureOptions>;
 };
 
 /** What the canvas context was configured with (from `getConfiguration()`),
