@@ -64,6 +64,16 @@ struct Histogram {
 @group(0) @binding(2) var<storage, read_write> state: ExposureState;
 @group(0) @binding(3) var<uniform> params: AutoExposureParams;
 
+// What `debug: 'exposure'` draws (the composite copies it into its
+// `ExposureView` uniform): the bins scaled to the fullest, and the metered
+// range, the metered average (both in bins) and the exposure in use.
+struct ExposureView {
+    bins: array<vec4f, 16>,
+    // (first bin kept, last bin kept, average, ev)
+    meter: vec4f,
+}
+@group(0) @binding(4) var<storage, read_write> view: ExposureView;
+
 var<workgroup> local_weight: array<atomic<u32>, 64>;
 var<workgroup> local_fraction: array<atomic<u32>, 64>;
 
@@ -126,6 +136,14 @@ fn cs_meter(@builtin(local_invocation_index) index: u32) {
         total += bins[i].x;
     }
     var ev = state.ev;
+    var fullest = 1.0;
+    for (var i = 0u; i < BINS; i++) {
+        fullest = max(fullest, bins[i].x);
+    }
+    for (var i = 0u; i < BINS; i++) {
+        view.bins[i / 4u][i % 4u] = bins[i].x / fullest;
+    }
+    view.meter = vec4f(0.0);
     if total > 0.0 {
         // The weight between the two percentiles, and its log luminance.
         let low = total * params.low_percentile;
@@ -134,10 +152,16 @@ fn cs_meter(@builtin(local_invocation_index) index: u32) {
         var seen = 0.0;
         var kept = 0.0;
         var sum = 0.0;
+        var first = -1.0;
+        var last = 0.0;
         for (var i = 0u; i < BINS; i++) {
             let w = bins[i].x;
             if w > 0.0 {
                 let take = max(min(seen + w, high) - max(seen, low), 0.0);
+                if take > 0.0 {
+                    first = select(first, f32(i), first < 0.0);
+                    last = f32(i);
+                }
                 let mean = LOG_MIN + (f32(i) + bins[i].y / (w * FRACTION_STEPS)) * width;
                 sum += take * mean;
                 kept += take;
@@ -146,6 +170,7 @@ fn cs_meter(@builtin(local_invocation_index) index: u32) {
         }
         if kept > 0.0 {
             let average = sum / kept;
+            view.meter = vec4f(first, last, (average - LOG_MIN) / width, 0.0);
             let target_ev = clamp(log2(0.18) + params.compensation - average, params.min_ev, params.max_ev);
             if params.reset == 1u || state.metered == 0u {
                 ev = target_ev;
@@ -163,4 +188,5 @@ fn cs_meter(@builtin(local_invocation_index) index: u32) {
     ev = clamp(ev, params.min_ev, params.max_ev);
     state.ev = ev;
     state.multiplier = exp2(ev) * params.exposure;
+    view.meter.w = ev;
 }

@@ -27,6 +27,9 @@ override BLOOM: bool = false;
 // ENERGY: the energy-conserving bloom, which takes from each pixel the light
 // it gave to the bloom, so blooming moves light rather than adding it.
 override ENERGY: bool = false;
+// DEBUG: 0 the picture, 1 the bloom alone, 2 auto exposure's histogram over
+// the picture.
+override DEBUG: u32 = 0u;
 
 struct CompositeParams {
     exposure: f32,
@@ -51,6 +54,41 @@ struct CompositeParams {
 @group(0) @binding(3) var bloom: texture_2d<f32>;
 // What bloomed: the HDR image, or the caller's bloom texture.
 @group(0) @binding(4) var bright_source: texture_2d<f32>;
+
+// Auto exposure's histogram (auto_exposure.wgsl), for DEBUG 2: the bins
+// scaled to the fullest, and (first bin kept, last bin kept, metered
+// average in bins, ev).
+struct ExposureView {
+    bins: array<vec4f, 16>,
+    meter: vec4f,
+}
+@group(0) @binding(5) var<uniform> exposure_view: ExposureView;
+
+// The histogram over the lower part of the frame (display values): a bar
+// per bin, white inside the metered range, grey outside, the metered
+// average as an orange line, over the picture darkened.
+fn exposure_overlay(rgb: vec3f, uv: vec2f) -> vec3f {
+    let left = 0.03;
+    let right = 0.97;
+    let top = 0.72;
+    let bottom = 0.97;
+    if uv.x < left || uv.x > right || uv.y < top || uv.y > bottom {
+        return rgb;
+    }
+    let position = (uv.x - left) / (right - left) * 64.0;
+    let bin = min(u32(position), 63u);
+    let height = exposure_view.bins[bin / 4u][bin % 4u];
+    let level = (bottom - uv.y) / (bottom - top);
+    let meter = exposure_view.meter;
+    if abs(position - meter.z) < 0.25 {
+        return vec3f(1.0, 0.45, 0.05);
+    }
+    if level <= height {
+        let kept = f32(bin) >= meter.x && f32(bin) <= meter.y;
+        return vec3f(select(0.35, 0.9, kept));
+    }
+    return min(rgb, vec3f(1.0)) * 0.3;
+}
 
 // sRGB transfer function (IEC 61966-2-1), continued as an odd function
 // beyond [0, 1] the way extended-range canvases expect.
@@ -92,6 +130,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     scene = finite4(scene);
     // Premultiplied linear radiance.
     var rgb = max(scene.rgb, vec3f(0.0)) * params.exposure;
+    var bloom_light = vec3f(0.0);
     if BLOOM {
         if ENERGY {
             // The bloom is the blur of what the extract took from every
@@ -107,9 +146,16 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
             rgb = max(rgb - params.bloom_subtract * bright_pass(x, params.threshold, params.knee), vec3f(0.0));
         }
         let glow = finite4(textureSampleLevel(bloom, linear_sampler, in.uv * params.bloom_uv, 0.0)).rgb;
-        rgb += max(glow, vec3f(0.0)) * params.bloom_scale;
+        bloom_light = max(glow, vec3f(0.0)) * params.bloom_scale;
+        rgb += bloom_light;
+    }
+    if DEBUG == 1u {
+        rgb = bloom_light;
     }
     rgb = tonemap(rgb, TONEMAPPER, params.headroom);
+    if DEBUG == 2u {
+        rgb = exposure_overlay(rgb, in.uv);
+    }
     if has(FLAG_DISPLAY_P3) {
         rgb = SRGB_TO_P3 * rgb;
     }

@@ -186,6 +186,9 @@ pub struct FrameBuilder<'a> {
     /// computes it on the GPU (auto exposure); passes that apply the
     /// exposure copy it into their uniforms with [`FrameBuilder::copy_before`].
     pub exposure: Option<GpuValue>,
+    /// What `debug: 'exposure'` draws (`passes::auto_exposure::VIEW_SIZE`
+    /// bytes), published by auto exposure.
+    pub exposure_view: Option<GpuValue>,
     /// Copies for the next step added.
     copies: Vec<BufferCopy>,
 }
@@ -265,6 +268,7 @@ impl<'a> FrameBuilder<'a> {
             bloom_source: None,
             bloom: None,
             exposure: None,
+            exposure_view: None,
             copies: Vec::new(),
         }
     }

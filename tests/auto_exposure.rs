@@ -35,6 +35,10 @@ fn options(speeds: (f64, f64)) -> Options {
 }
 
 fn chain_with(o: Options) -> Headless {
+    chain_sized(o, (64, 64))
+}
+
+fn chain_sized(o: Options, size: (u32, u32)) -> Headless {
     let gpu = pollster::block_on(vulkan_gpu()).expect("lavapipe");
     let output = OutputSpec::new(
         F::Rgba16Float,
@@ -43,7 +47,7 @@ fn chain_with(o: Options) -> Headless {
         Default::default(),
     )
     .unwrap();
-    Headless::new(gpu, output, o, (64, 64)).unwrap()
+    Headless::new(gpu, output, o, size).unwrap()
 }
 
 /// Renders frame `n` and returns the exposure in use as last read back.
@@ -195,5 +199,78 @@ fn reset_jumps_and_the_manual_exposure_multiplies_on_top() {
     assert!(
         (level - 0.18 * 16.0 * 2.0).abs() < 0.05,
         "manual exposure only: {level}"
+    );
+}
+
+/// `debug: 'exposure'` draws the histogram over the lower part of the
+/// frame: a white bar at the bin of the scene's one luminance (the
+/// fullest, so as high as the strip), the metered average as an orange
+/// line, the picture darkened beside them, and the picture above.
+#[test]
+fn the_exposure_view_draws_the_metered_histogram() {
+    let mut o = options((3.0, 3.0));
+    o.debug = afterglow::options::DebugView::Exposure;
+    let mut h = chain_sized(o, (256, 64));
+    h.set_content(grey(0.18)).unwrap();
+    run(&h, 0, 4);
+    let img = pollster::block_on(h.render_and_read(4.0 / FPS)).unwrap();
+    let pixel = |x: u32, y: u32| {
+        let p = img.rgba_f32(x, y);
+        [srgb_decode(p[0]), srgb_decode(p[1]), srgb_decode(p[2])]
+    };
+    // log2(0.18) = -2.47 falls in bin 27 of 64 (half an EV each from -16);
+    // the strip spans 3 % to 97 % of the width, 3.76 px a bin here.
+    let x_of = |position: f32| ((0.03 + 0.94 * position / 64.0) * 256.0) as u32;
+    let average = pixel(x_of(27.05), 60);
+    assert!(
+        average[0] > 0.95 && (average[1] - 0.45).abs() < 0.02,
+        "the average line: {average:?}"
+    );
+    let bar = pixel(x_of(27.6), 60);
+    assert!(
+        bar.iter().all(|c| (c - 0.9).abs() < 0.01),
+        "the kept bin's bar: {bar:?}"
+    );
+    let beside = pixel(x_of(40.5), 50);
+    assert!(
+        (beside[1] - 0.18 * 0.3).abs() < 0.01,
+        "the picture darkened: {beside:?}"
+    );
+    let above = pixel(128, 10);
+    assert!(
+        (above[1] - 0.18).abs() < 0.01,
+        "the picture above the strip: {above:?}"
+    );
+}
+
+/// `debug: 'bloom'` shows the bloom alone: black for a scene that does not
+/// bloom, the halo and not the light for one that does.
+#[test]
+fn the_bloom_view_shows_the_bloom_alone() {
+    let mut o = options((3.0, 3.0));
+    o.auto_exposure.enabled = false;
+    o.bloom.enabled = true;
+    o.bloom.intensity = 1.0;
+    o.debug = afterglow::options::DebugView::Bloom;
+    let mut h = chain_with(o);
+    let frame_of = |h: &mut Headless, light: f32| {
+        h.set_content(pixels(64, 64, move |x, y| {
+            let v = if (x, y) == (32, 32) { light } else { 0.1 };
+            [v, v, v, 1.0]
+        }))
+        .unwrap();
+        pollster::block_on(h.render_and_read(0.0)).unwrap()
+    };
+    let dark = frame_of(&mut h, 0.1);
+    for (x, y) in [(2, 2), (32, 32), (60, 10)] {
+        assert_eq!(dark.rgba_f32(x, y)[0], 0.0, "nothing blooms at ({x}, {y})");
+    }
+    let lit = frame_of(&mut h, 200.0);
+    let level = |x: u32, y: u32| srgb_decode(lit.rgba_f32(x, y)[0]);
+    assert!(level(38, 32) > 1e-3, "the halo: {}", level(38, 32));
+    assert!(
+        level(32, 32) < 100.0,
+        "the light itself is not there: {}",
+        level(32, 32)
     );
 }

@@ -23,6 +23,7 @@ const SCHEMA = [
     ['exposure', 'range', [0.05, 8, 0.05]],
     ['tonemapper', 'select', ['agx', 'aces', 'khronos-neutral', 'reinhard', 'none']],
     ['dither', 'bool'],
+    ['debug', 'select', ['none', 'bloom', 'exposure']],
   ]],
   ['Exposure', [
     ['autoExposure.enabled', 'bool'],

@@ -28,7 +28,7 @@ pub use {
     table::SCHEMA,
 };
 pub use types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
     Options, Resolve, ToneMapping, Tonemapper,
 };
 pub use value::Value;

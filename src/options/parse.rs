@@ -5,7 +5,7 @@
 use super::schema::{Allowed, OptionError};
 use super::table::{keys_of, spec, SCHEMA};
 use super::types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
     Options, Resolve, ToneMapping, Tonemapper,
 };
 use super::value::{quote_list, Value};
@@ -48,6 +48,7 @@ default_from_table! {
     BloomOptions => bloom;
     BlurMode => bloom.blur;
     BloomMode => bloom.mode;
+    DebugView => debug;
     AutoExposureOptions => auto_exposure;
     Metering => auto_exposure.metering;
 }

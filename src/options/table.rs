@@ -6,7 +6,7 @@
 
 use super::schema::{Access, Effect, Kind, Literal, OptionSpec};
 use super::types::{
-    AlphaMode, BloomMode, BlurMode, Metering, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
+    AlphaMode, BloomMode, BlurMode, DebugView, Metering, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
     ToneMapping, Tonemapper,
 };
 
@@ -420,6 +420,17 @@ pub static SCHEMA: &[OptionSpec] = &[
               in the page)."
         ),
         access: flag!(auto_resize),
+    },
+    OptionSpec {
+        path: "debug",
+        kind: Kind::Choice(DebugView::NAMES),
+        default: Literal::Str("none"),
+        effect: Effect::Rebuild,
+        doc: doc!(
+            "What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's histogram \
+              over the lower part, the metered range in white, its average in orange."
+        ),
+        access: choice!(DebugView, debug),
     },
 ];
 

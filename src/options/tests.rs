@@ -378,7 +378,8 @@ fn reshaping_options_are_the_ones_that_rebuild() {
             "bloom.blur",
             "bloom.iterations",
             "bloom.mode",
-            "autoExposure.enabled"
+            "autoExposure.enabled",
+            "debug"
         ]
     );
     let mut o = base;

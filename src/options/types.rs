@@ -184,6 +184,18 @@ pub enum BloomMode {
     EnergyConserving,
 }
 
+/// What the frame shows, for seeing what the chain does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DebugView {
+    /// The picture.
+    None,
+    /// The bloom alone, through the curve.
+    Bloom,
+    /// The picture with auto exposure's histogram over its lower part: the
+    /// metered range in white, the metered average in orange.
+    Exposure,
+}
+
 /// Where auto exposure looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Metering {
@@ -237,6 +249,8 @@ pub struct Options {
     /// Keep the canvas at its displayed size in device pixels
     /// (ResizeObserver on `device-pixel-content-box`).
     pub auto_resize: bool,
+    /// What the frame shows (`None`: the picture).
+    pub debug: DebugView,
 }
 
 impl Options {
@@ -295,6 +309,7 @@ impl Options {
         },
         render_scale: 1.0,
         auto_resize: false,
+        debug: DebugView::None,
     };
 }
 
@@ -332,6 +347,7 @@ names! {
     ColorSpace { Srgb => "srgb", DisplayP3 => "display-p3" }
     ToneMapping { Standard => "standard", Extended => "extended" }
     Metering { Average => "average", Center => "center" }
+    DebugView { None => "none", Bloom => "bloom", Exposure => "exposure" }
     DynamicRange { Standard => "standard", Auto => "auto" }
     Resolve { Hardware => "hardware", Tonemapped => "tonemapped" }
     Tonemapper { Agx => "agx", Aces => "aces", KhronosNeutral => "khronos-neutral", Reinhard => "reinhard", None => "none" }

@@ -49,6 +49,8 @@ uniform! {
     }
 }
 
+/// Bytes of `ExposureView`: 64 bins and the meter (see the shader).
+pub const VIEW_SIZE: u64 = 17 * 16;
 /// Byte offset of `multiplier` in `ExposureState`.
 const MULTIPLIER_OFFSET: u64 = 4;
 const STATE_SIZE: u64 = 16;
@@ -75,6 +77,8 @@ pub struct AutoExposurePass {
     meter_pipeline: wgpu::ComputePipeline,
     histogram: wgpu::Buffer,
     state: wgpu::Buffer,
+    /// What `debug: 'exposure'` draws, written by the meter.
+    view: wgpu::Buffer,
     params: wgpu::Buffer,
     /// The settings part of the uniforms, written by `write_params`; the
     /// time step and reset flag are added per frame.
@@ -113,6 +117,7 @@ impl AutoExposurePass {
                 },
                 storage(1),
                 storage(2),
+                storage(4),
                 wgpu::BindGroupLayoutEntry {
                     binding: 3,
                     visibility: wgpu::ShaderStages::COMPUTE,
@@ -147,6 +152,7 @@ impl AutoExposurePass {
             layout,
             histogram: buffer("auto exposure histogram", HISTOGRAM_SIZE, U::STORAGE),
             state: buffer("auto exposure state", STATE_SIZE, U::STORAGE | U::COPY_SRC),
+            view: buffer("auto exposure view", VIEW_SIZE, U::STORAGE | U::COPY_SRC),
             params: crate::pass::uniform_buffer(
                 gpu,
                 "auto exposure params",
@@ -190,6 +196,10 @@ impl Pass for AutoExposurePass {
                     binding: 3,
                     resource: self.params.as_entire_binding(),
                 },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: self.view.as_entire_binding(),
+                },
             ],
         });
         let (w, h) = f.size();
@@ -212,6 +222,10 @@ impl Pass for AutoExposurePass {
         f.exposure = Some(GpuValue {
             buffer: self.state.clone(),
             offset: MULTIPLIER_OFFSET,
+        });
+        f.exposure_view = Some(GpuValue {
+            buffer: self.view.clone(),
+            offset: 0,
         });
         Ok(())
     }

@@ -7,14 +7,14 @@
 //! once and never written back.
 
 use crate::pass::{Registration, Stage,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
-    Blend, FrameUniform, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
+    Blend, FrameUniform, uniform_buffer, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
     UNIFORM,
 };
 use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
 use crate::output::OutputSpec;
-use crate::options::{BloomMode, Options};
+use crate::options::{BloomMode, DebugView, Options};
 
 /// The WGSL of the composite pass after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[
@@ -42,6 +42,15 @@ uniform! {
     }
 }
 
+uniform! {
+    /// `ExposureView` in composite.wgsl and auto_exposure.wgsl: what
+    /// `debug: 'exposure'` draws (layout checked by tests/shaders.rs).
+    struct ExposureView {
+        bins: [[f32; 4]; 16],
+        meter: [f32; 4],
+    }
+}
+
 /// What a composite pipeline is specialised for: the output view's format
 /// and the shader's override constants.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -55,6 +64,8 @@ pub struct Variant {
     pub bloom: bool,
     /// `ENERGY`: what blooms is taken from the pixel it came from.
     pub energy: bool,
+    /// `DEBUG`: 0 the picture, 1 the bloom alone, 2 the exposure histogram.
+    pub debug: u32,
 }
 
 /// The energy-conserving mode's mix towards the blur: `intensity`, at most 1.
@@ -76,6 +87,11 @@ impl Variant {
             tonemapper: settings.tonemapper.shader_index(),
             bloom: info.bloom_levels > 0,
             energy: info.bloom_levels > 0 && settings.bloom.mode == BloomMode::EnergyConserving,
+            debug: match settings.debug {
+                DebugView::None => 0,
+                DebugView::Bloom => 1,
+                DebugView::Exposure => 2,
+            },
         }
     }
 }
@@ -86,7 +102,12 @@ pub const PASS: Registration = Registration {
     #[cfg(feature = "fixtures")]
     shaders: || vec![("composite", crate::shaders::compose(SHADER_PARTS))],
     #[cfg(feature = "fixtures")]
-    uniforms: || vec![crate::pass::uniform_layout::<CompositeParams>(SHADER_PARTS)],
+    uniforms: || {
+        vec![
+            crate::pass::uniform_layout::<CompositeParams>(SHADER_PARTS),
+            crate::pass::uniform_layout::<ExposureView>(SHADER_PARTS),
+        ]
+    },
 };
 
 pub struct CompositePass {
@@ -96,6 +117,9 @@ pub struct CompositePass {
     pipes: PipeCache<Variant>,
     sampler: wgpu::Sampler,
     params: FrameUniform,
+    /// Auto exposure's histogram, for `debug: 'exposure'` (copied in from
+    /// its pass each frame; zeros without it).
+    exposure_view: wgpu::Buffer,
 }
 
 impl CompositePass {
@@ -110,6 +134,7 @@ impl CompositePass {
                 entry(2, UNIFORM),
                 entry(3, FILTERABLE_TEXTURE),
                 entry(4, FILTERABLE_TEXTURE),
+                entry(5, UNIFORM),
             ],
         );
         let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
@@ -123,6 +148,11 @@ impl CompositePass {
                 gpu,
                 "composite params",
                 std::mem::size_of::<CompositeParams>(),
+            ),
+            exposure_view: uniform_buffer(
+                gpu,
+                "composite exposure view",
+                std::mem::size_of::<ExposureView>(),
             ),
         }
     }
@@ -147,6 +177,7 @@ impl CompositePass {
                         ("TONEMAPPER", f64::from(v.tonemapper)),
                         ("BLOOM", if v.bloom { 1.0 } else { 0.0 }),
                         ("ENERGY", if v.energy { 1.0 } else { 0.0 }),
+                        ("DEBUG", v.debug as f64),
                     ],
                 },
             )
@@ -191,6 +222,10 @@ impl CompositePass {
                     binding: 4,
                     resource: wgpu::BindingResource::TextureView(bright_source),
                 },
+                wgpu::BindGroupEntry {
+                    binding: 5,
+                    resource: self.exposure_view.as_entire_binding(),
+                },
             ],
         })
     }
@@ -206,6 +241,10 @@ impl Pass for CompositePass {
         if let Some(exposure) = f.exposure.clone() {
             let offset = std::mem::offset_of!(CompositeParams, exposure) as u64;
             f.copy_before(&exposure, &params, offset, 4);
+        }
+        if let (DebugView::Exposure, Some(view)) = (f.settings.debug, f.exposure_view.clone()) {
+            let size = std::mem::size_of::<ExposureView>() as u64;
+            f.copy_before(&view, &self.exposure_view, 0, size);
         }
         // Without bloom the HDR image stands in for the bloom binding; the
         // shader does not sample it (bloom scale 0).

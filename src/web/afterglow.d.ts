@@ -106,6 +106,10 @@ export interface RendererOptions {
   /** Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement`
    * in the page). Default `false`. */
   autoResize?: boolean;
+  /** What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's histogram
+   * over the lower part, the metered range in white, its average in orange.
+   * Default `'none'`. */
+  debug?: 'none' | 'bloom' | 'exposure';
 }
 
 /** Every option with its effective value. */
