@@ -61,6 +61,20 @@ fn scene(uv: vec2f, time: f32) -> vec4f {
 }
 `;
 
+// A scene whose light swings six stops either way every 20 s: with
+// autoExposure on, the exposure follows it (the stats show the EV) and
+// the picture stays readable; with it off, it goes black and white.
+const CHANGING_LIGHT_SHADER = `// Light swinging over 12 stops every 20 s.
+fn scene(uv: vec2f, time: f32) -> vec4f {
+  let stops = 6.0 * sin(time * 0.314);
+  let p = (uv - 0.5) * vec2f(resolution().x / resolution().y, 1.0);
+  let sky = mix(vec3f(0.55, 0.65, 0.9), vec3f(0.12, 0.1, 0.08), uv.y);
+  let sun = 30.0 * smoothstep(0.08, 0.0, length(p - vec2f(0.25, -0.15)));
+  let stripes = 0.5 + 0.5 * step(0.5, fract(p.x * 8.0));
+  return vec4f((sky * stripes + sun) * 0.18 * exp2(stops), 1.0);
+}
+`;
+
 async function main() {
   if (!navigator.gpu) {
     showMessage('This page needs WebGPU, which this browser does not offer (or only on https). ' +
@@ -227,6 +241,16 @@ async function main() {
       }
     }
   }
+  $('changing-light').addEventListener('click', async () => {
+    $('wgsl').value = CHANGING_LIGHT_SHADER;
+    try {
+      renderer.setOptions({ autoExposure: { enabled: true } });
+      panel.sync();
+    } catch (e) {
+      showError(e.message);
+    }
+    await applyShader();
+  });
   $('apply-shader').addEventListener('click', () => applyShader().finally(() => {
     $('wgsl-status').textContent = '';
   }));

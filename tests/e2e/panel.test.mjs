@@ -195,6 +195,17 @@ test('shader compiles and screenshots show a status line while they run', async 
   assert.ok(seen.some((t) => /shader/i.test(t)), `status lines: ${seen}`);
 });
 
+test('the changing-light scene turns auto exposure on and the stats show its EV', async () => {
+  await page.click('#changing-light');
+  await page.waitForFunction(() => document.getElementById('status').textContent === '');
+  assert.equal(await page.isChecked('[data-option="autoExposure.enabled"]'), true, 'the panel follows');
+  await page.waitForFunction(() => typeof window.afterglow.stats().exposureEv === 'number', null, { timeout: 20000 });
+  await page.waitForFunction(() => /EV \(auto\)/.test(document.getElementById('stats').textContent), null, { timeout: 5000 });
+  assert.deepEqual(await pageErrors(), []);
+  await page.click('#reset');
+  await page.click('#demo');
+});
+
 test('at 390 px the panel starts folded and, unfolded, leaves the canvas in view', async () => {
   const narrow = await browser.newPage({ viewport: { width: 390, height: 844 } });
   const errors = [];
