@@ -49,6 +49,12 @@ uniform! {
     }
 }
 
+// `prepare` writes `dt` and `reset` as one pair.
+const _: () = assert!(
+    std::mem::offset_of!(AutoExposureParams, reset)
+        == std::mem::offset_of!(AutoExposureParams, dt) + 4
+);
+
 /// Bytes of `ExposureView`: 64 bins and the meter (see the shader).
 pub const VIEW_SIZE: u64 = 17 * 16;
 /// Byte offset of `multiplier` in `ExposureState`.
@@ -79,10 +85,9 @@ pub struct AutoExposurePass {
     state: wgpu::Buffer,
     /// What `debug: 'exposure'` draws, written by the meter.
     view: wgpu::Buffer,
+    /// The uniforms: written whole by `write_params`, their `dt` and
+    /// `reset` again by `prepare` every frame.
     params: wgpu::Buffer,
-    /// The settings part of the uniforms, written by `write_params`; the
-    /// time step and reset flag are added per frame.
-    settings: Mutex<AutoExposureParams>,
     clock: Mutex<Clock>,
     readback: ExposureReadback,
     /// The frame built last meters (auto exposure is on).
@@ -158,7 +163,6 @@ impl AutoExposurePass {
                 "auto exposure params",
                 std::mem::size_of::<AutoExposureParams>(),
             ),
-            settings: Mutex::new(bytemuck::Zeroable::zeroed()),
             clock: Mutex::default(),
             readback: ExposureReadback::new(gpu),
             active: Default::default(),
@@ -230,28 +234,28 @@ impl Pass for AutoExposurePass {
         Ok(())
     }
 
-    fn write_params(&self, _: &wgpu::Queue, s: &Options, _: &OutputSpec, info: &FrameInfo) {
+    fn write_params(&self, queue: &wgpu::Queue, s: &Options, _: &OutputSpec, info: &FrameInfo) {
         let a = &s.auto_exposure;
-        if let Ok(mut settings) = self.settings.lock() {
-            *settings = AutoExposureParams {
-                min_ev: a.min_ev as f32,
-                max_ev: a.max_ev as f32,
-                compensation: a.compensation as f32,
-                speed_brighten: a.speed_brighten as f32,
-                speed_darken: a.speed_darken as f32,
-                low_percentile: a.low_percentile as f32,
-                high_percentile: a.high_percentile as f32,
-                exposure: s.exposure as f32,
-                dt: 0.0,
-                reset: 0,
-                center: u32::from(a.metering == Metering::Center),
-                stride: stride(info.size),
-            };
-        }
+        let params = AutoExposureParams {
+            min_ev: a.min_ev as f32,
+            max_ev: a.max_ev as f32,
+            compensation: a.compensation as f32,
+            speed_brighten: a.speed_brighten as f32,
+            speed_darken: a.speed_darken as f32,
+            low_percentile: a.low_percentile as f32,
+            high_percentile: a.high_percentile as f32,
+            exposure: s.exposure as f32,
+            // Written by `prepare` before every frame.
+            dt: 0.0,
+            reset: 0,
+            center: u32::from(a.metering == Metering::Center),
+            stride: stride(info.size),
+        };
+        queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
     }
 
-    /// The time step since the last frame and a pending reset, with the
-    /// settings.
+    /// The time step since the last frame and a pending reset (`dt` and
+    /// `reset`, next to each other in the uniforms).
     fn prepare(&self, queue: &wgpu::Queue, _info: &FrameInfo, time: f32) {
         let Ok(mut clock) = self.clock.lock() else {
             return;
@@ -263,13 +267,10 @@ impl Pass for AutoExposurePass {
             _ => NOMINAL_DT,
         };
         clock.last_time = Some(time);
-        let mut params = match self.settings.lock() {
-            Ok(s) => *s,
-            Err(_) => return,
-        };
-        params.dt = dt.min(MAX_DT) as f32;
-        params.reset = u32::from(std::mem::take(&mut clock.reset));
-        queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+        let reset = u32::from(std::mem::take(&mut clock.reset));
+        let frame: [u32; 2] = [(dt.min(MAX_DT) as f32).to_bits(), reset];
+        let offset = std::mem::offset_of!(AutoExposureParams, dt) as u64;
+        queue.write_buffer(&self.params, offset, bytemuck::bytes_of(&frame));
     }
 
     fn reset_history(&self) {
