@@ -244,3 +244,110 @@ mod tests {
         assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24));
     }
 }
+
+/// Results read back every frame without ever stalling one: a frame copies
+/// into a mappable buffer when it is free, the buffer is mapped after the
+/// submit, and a later frame takes the bytes. While a mapping is pending,
+/// frames copy nothing. Per-pass GPU timing and auto exposure's EV both
+/// read back this way.
+pub struct StagedReadback {
+    buffer: wgpu::Buffer,
+    shared: Arc<Mutex<Staged>>,
+    /// Whether this frame's encoder copied into the buffer.
+    copied: Mutex<bool>,
+}
+
+#[derive(Default)]
+struct Staged {
+    /// The buffer is mapped or being mapped: do not copy into it.
+    busy: bool,
+    /// Set by the map callback.
+    mapped: bool,
+    failed: bool,
+}
+
+impl StagedReadback {
+    pub fn new(gpu: &Gpu, label: &str, size: u64) -> StagedReadback {
+        StagedReadback {
+            buffer: gpu.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                mapped_at_creation: false,
+            }),
+            shared: Arc::default(),
+            copied: Mutex::new(false),
+        }
+    }
+
+    /// Records a copy of the buffer's size from `source` if it is free.
+    pub fn copy(&self, encoder: &mut wgpu::CommandEncoder, source: &wgpu::Buffer) {
+        let free = self.shared.lock().map(|s| !s.busy).unwrap_or(false);
+        if free {
+            encoder.copy_buffer_to_buffer(source, 0, &self.buffer, 0, self.buffer.size());
+        }
+        if let Ok(mut c) = self.copied.lock() {
+            *c = free;
+        }
+    }
+
+    /// After the submit: starts mapping the buffer if this frame copied
+    /// into it. (Where the caller submits, as under `PostChain`, nothing
+    /// is mapped and `take` never has anything.)
+    pub fn after_submit(&self) {
+        let copied = self
+            .copied
+            .lock()
+            .map(|mut c| std::mem::take(&mut *c))
+            .unwrap_or(false);
+        if !copied {
+            return;
+        }
+        if let Ok(mut s) = self.shared.lock() {
+            s.busy = true;
+        }
+        let shared = self.shared.clone();
+        self.buffer
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |r| {
+                if let Ok(mut s) = shared.lock() {
+                    s.mapped = r.is_ok();
+                    s.failed = r.is_err();
+                }
+            });
+    }
+
+    /// The bytes of a finished mapping, if one has arrived, freeing the
+    /// buffer for the next copy.
+    pub fn take(&self) -> Option<Vec<u8>> {
+        let (mapped, failed) = match self.shared.lock() {
+            Ok(s) => (s.mapped, s.failed),
+            Err(_) => return None,
+        };
+        if !mapped && !failed {
+            return None;
+        }
+        // A failed mapping is kept by wgpu until unmap: free it for the next.
+        let bytes = if mapped {
+            self.buffer.slice(..).get_mapped_range().ok().map(|v| v.to_vec())
+        } else {
+            None
+        };
+        self.buffer.unmap();
+        if let Ok(mut s) = self.shared.lock() {
+            *s = Staged::default();
+        }
+        bytes
+    }
+}
+
+/// A buffer still being mapped is left to finish, so its pending map is
+/// not aborted; otherwise it is returned at once.
+impl Drop for StagedReadback {
+    fn drop(&mut self) {
+        let busy = self.shared.lock().map(|s| s.busy).unwrap_or(true);
+        if !busy {
+            self.buffer.destroy();
+        }
+    }
+}

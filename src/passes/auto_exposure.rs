@@ -11,7 +11,7 @@
 //! survives resizes and rebuilds; a new chain (device loss) meters its
 //! first frame and jumps to the target, as `reset_history` does.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo, GpuValue};
@@ -19,6 +19,7 @@ use crate::gpu::Gpu;
 use crate::options::{Metering, Options};
 use crate::output::OutputSpec;
 use crate::pass::{shader_module, uniform, Pass, Registration, Stage};
+use crate::readback::StagedReadback;
 
 pub const SHADER_PARTS: &[&str] = &[wgsl!("auto_exposure.wgsl")];
 
@@ -286,7 +287,7 @@ impl Pass for AutoExposurePass {
     }
 
     fn after_submit(&self) {
-        self.readback.map();
+        self.readback.staged.after_submit();
     }
 
     fn report(&self, stats: &mut crate::pass::PassReport) {
@@ -301,80 +302,39 @@ fn stride(size: (u32, u32)) -> u32 {
     size.0.max(size.1).div_ceil(SAMPLES_ALONG).max(1)
 }
 
-/// The exposure in use, read back without stalling: a copy into a mappable
-/// buffer when it is free, mapped after the submit, picked up later.
+/// The exposure in use, as last read back (`StagedReadback`: never a
+/// stall), from `ExposureState`.
 struct ExposureReadback {
-    buffer: wgpu::Buffer,
-    /// (a copy is in the buffer or being mapped, the buffer is mapped).
-    shared: Arc<Mutex<(bool, bool)>>,
-    copied: Mutex<bool>,
+    staged: StagedReadback,
     latest: Mutex<Option<f64>>,
 }
 
 impl ExposureReadback {
     fn new(gpu: &Gpu) -> ExposureReadback {
         ExposureReadback {
-            buffer: gpu.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("auto exposure readback"),
-                size: STATE_SIZE,
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                mapped_at_creation: false,
-            }),
-            shared: Arc::default(),
-            copied: Mutex::new(false),
+            staged: StagedReadback::new(gpu, "auto exposure readback", STATE_SIZE),
             latest: Mutex::new(None),
         }
     }
 
-    /// Collects a finished mapping, then copies this frame's state if the
+    /// Takes a finished mapping, then copies this frame's state if the
     /// buffer is free.
     fn copy(&self, encoder: &mut wgpu::CommandEncoder, state: &wgpu::Buffer) {
         self.collect();
-        let free = self.shared.lock().map(|s| !s.0).unwrap_or(false);
-        if free {
-            encoder.copy_buffer_to_buffer(state, 0, &self.buffer, 0, STATE_SIZE);
-            if let Ok(mut s) = self.shared.lock() {
-                s.0 = true;
-            }
-        }
-        if let Ok(mut c) = self.copied.lock() {
-            *c = free;
-        }
-    }
-
-    fn map(&self) {
-        let copied = self.copied.lock().map(|mut c| std::mem::take(&mut *c)).unwrap_or(false);
-        if !copied {
-            return;
-        }
-        let shared = self.shared.clone();
-        self.buffer.slice(..).map_async(wgpu::MapMode::Read, move |result| {
-            if let Ok(mut s) = shared.lock() {
-                match result {
-                    Ok(()) => s.1 = true,
-                    Err(_) => s.0 = false,
-                }
-            }
-        });
+        self.staged.copy(encoder, state);
     }
 
     fn collect(&self) {
-        let mapped = self.shared.lock().map(|s| s.1).unwrap_or(false);
-        if !mapped {
+        let Some(data) = self.staged.take() else {
             return;
-        }
-        let value = self.buffer.slice(..).get_mapped_range().ok().and_then(|data| {
-            let ev = f32::from_le_bytes(data.get(0..4)?.try_into().ok()?);
-            let multiplier = f32::from_le_bytes(data.get(4..8)?.try_into().ok()?);
-            let metered = u32::from_le_bytes(data.get(8..12)?.try_into().ok()?);
-            (metered == 1 && multiplier > 0.0).then_some((ev, multiplier))
-        });
-        self.buffer.unmap();
-        if let Ok(mut s) = self.shared.lock() {
-            *s = (false, false);
-        }
-        if let (Some((_, multiplier)), Ok(mut latest)) = (value, self.latest.lock()) {
-            *latest = Some((multiplier as f64).log2());
+        };
+        let word = |i: usize| Some(<[u8; 4]>::try_from(data.get(4 * i..4 * i + 4)?).ok()?);
+        let multiplier = word(1).map(f32::from_le_bytes);
+        let metered = word(2).map(u32::from_le_bytes);
+        if let (Some(m), Some(1), Ok(mut latest)) = (multiplier, metered, self.latest.lock()) {
+            if m > 0.0 {
+                *latest = Some((m as f64).log2());
+            }
         }
     }
 
