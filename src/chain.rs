@@ -428,12 +428,6 @@ impl Chain {
         let drawn = self.encode(gpu, &mut encoder, output_view, time_seconds);
         let extra = finish(&mut encoder)?;
         gpu.queue.submit([encoder.finish()]);
-        for pass in self.passes() {
-            pass.after_submit();
-        }
-        if let Some(t) = self.built.as_ref().and_then(|b| b.timing.as_ref()) {
-            t.after_submit();
-        }
         Ok((drawn, extra))
     }
 

@@ -43,10 +43,6 @@ pub trait Pass: wgpu::WasmNotSendSync {
     /// results back.
     fn finish_frame(&self, _encoder: &mut wgpu::CommandEncoder) {}
 
-    /// After the chain submitted a frame itself (not under `PostChain`,
-    /// whose caller submits): starts mapping what `finish_frame` copied.
-    fn after_submit(&self) {}
-
     /// Adds what the pass last read back to the chain's report.
     fn report(&self, _report: &mut PassReport) {}
 }

@@ -246,15 +246,14 @@ mod tests {
 }
 
 /// Results read back every frame without ever stalling one: a frame copies
-/// into a mappable buffer when it is free, the buffer is mapped after the
-/// submit, and a later frame takes the bytes. While a mapping is pending,
-/// frames copy nothing. Per-pass GPU timing and auto exposure's EV both
-/// read back this way.
+/// into a mappable buffer when it is free and asks wgpu to map it once the
+/// encoder is submitted (by the chain, or by the program under
+/// `PostChain`), and a later frame takes the bytes. While a mapping is
+/// pending, frames copy nothing. Per-pass GPU timing and auto exposure's EV
+/// both read back this way.
 pub struct StagedReadback {
     buffer: wgpu::Buffer,
     shared: Arc<Mutex<Staged>>,
-    /// Whether this frame's encoder copied into the buffer.
-    copied: Mutex<bool>,
 }
 
 #[derive(Default)]
@@ -264,6 +263,32 @@ struct Staged {
     /// Set by the map callback.
     mapped: bool,
     failed: bool,
+}
+
+/// The map callback's hold on the shared state. An encoder dropped
+/// without a submit drops its pending mapping, callback and all: the
+/// buffer is then free again for the next frame's copy.
+struct Pending(Option<Arc<Mutex<Staged>>>);
+
+impl Pending {
+    fn finish(mut self, ok: bool) {
+        if let Some(shared) = self.0.take() {
+            if let Ok(mut s) = shared.lock() {
+                s.mapped = ok;
+                s.failed = !ok;
+            }
+        }
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(shared) = self.0.take() {
+            if let Ok(mut s) = shared.lock() {
+                s.busy = false;
+            }
+        }
+    }
 }
 
 impl StagedReadback {
@@ -276,45 +301,25 @@ impl StagedReadback {
                 mapped_at_creation: false,
             }),
             shared: Arc::default(),
-            copied: Mutex::new(false),
         }
     }
 
-    /// Records a copy of the buffer's size from `source` if it is free.
+    /// Records a copy of the buffer's size from `source` if it is free,
+    /// and its mapping after `encoder` is submitted.
     pub fn copy(&self, encoder: &mut wgpu::CommandEncoder, source: &wgpu::Buffer) {
-        let free = self.shared.lock().map(|s| !s.busy).unwrap_or(false);
-        if free {
-            encoder.copy_buffer_to_buffer(source, 0, &self.buffer, 0, self.buffer.size());
-        }
-        if let Ok(mut c) = self.copied.lock() {
-            *c = free;
-        }
-    }
-
-    /// After the submit: starts mapping the buffer if this frame copied
-    /// into it. (Where the caller submits, as under `PostChain`, nothing
-    /// is mapped and `take` never has anything.)
-    pub fn after_submit(&self) {
-        let copied = self
-            .copied
-            .lock()
-            .map(|mut c| std::mem::take(&mut *c))
-            .unwrap_or(false);
-        if !copied {
+        let Ok(mut s) = self.shared.lock() else {
+            return;
+        };
+        if s.busy {
             return;
         }
-        if let Ok(mut s) = self.shared.lock() {
-            s.busy = true;
-        }
-        let shared = self.shared.clone();
-        self.buffer
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |r| {
-                if let Ok(mut s) = shared.lock() {
-                    s.mapped = r.is_ok();
-                    s.failed = r.is_err();
-                }
-            });
+        s.busy = true;
+        drop(s);
+        encoder.copy_buffer_to_buffer(source, 0, &self.buffer, 0, self.buffer.size());
+        let pending = Pending(Some(self.shared.clone()));
+        encoder.map_buffer_on_submit(&self.buffer, wgpu::MapMode::Read, .., move |r| {
+            pending.finish(r.is_ok())
+        });
     }
 
     /// The bytes of a finished mapping, if one has arrived, freeing the

@@ -83,12 +83,6 @@ impl Timing {
         self.read.copy(encoder, &self.resolve);
     }
 
-    /// After submitting: starts mapping the read buffer if this frame
-    /// copied into it.
-    pub fn after_submit(&self) {
-        self.read.after_submit();
-    }
-
     /// Reads a mapped result, if one has arrived, and frees the buffer.
     fn collect(&self) {
         let Some(bytes) = self.read.take() else {

@@ -74,11 +74,21 @@ impl Program {
     /// An `Rgba16Float` scene, black but for one texel of radiance 32 at
     /// (`x`, `y`).
     fn scene(&self, size: u32, x: u32, y: u32) -> wgpu::TextureView {
-        let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
-        let t = self.texture(size, HDR, usage);
         let mut texels = vec![0u16; (size * size * 4) as usize];
         let i = ((y * size + x) * 4) as usize;
         texels[i..i + 4].copy_from_slice(&[0x5000, 0x5000, 0x5000, 0x3c00]);
+        self.hdr_texture(size, &texels)
+    }
+
+    /// An `Rgba16Float` scene of one grey, `half` (an f16's bits).
+    fn grey(&self, size: u32, half: u16) -> wgpu::TextureView {
+        let texel = [half, half, half, 0x3c00];
+        self.hdr_texture(size, &texel.repeat((size * size) as usize))
+    }
+
+    fn hdr_texture(&self, size: u32, texels: &[u16]) -> wgpu::TextureView {
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        let t = self.texture(size, HDR, usage);
         let bytes: Vec<u8> = texels.iter().flat_map(|t| t.to_le_bytes()).collect();
         self.queue.write_texture(
             t.as_image_copy(),
@@ -303,6 +313,45 @@ fn extended_output_needs_only_a_float_output() {
         Err(Error::Option(e)) => assert_eq!(e.field, "canvas.toneMapping"),
         other => panic!("expected an option error, got {:?}", other.map(|_| ())),
     }
+}
+
+/// With auto exposure on, `exposure_ev` arrives a few frames late from the
+/// program's own submits and polls: a grey of 0.5 is metered to mid grey
+/// (log2(0.18 / 0.5) = −1.47 EV). An encoder dropped without a submit
+/// leaves the read back working for the next frames.
+#[test]
+fn the_exposure_in_use_reaches_the_program() {
+    let p = program();
+    let mut o = glowing();
+    o.auto_exposure.enabled = true;
+    let mut post = PostChain::new(&p.device, &p.queue, OUT, &o).unwrap();
+    assert_eq!(post.exposure_ev(), None, "before any frame");
+    let scene = p.grey(32, 0x3800);
+    let out = p.output(32);
+    let view = out.create_view(&Default::default());
+    let mut ev = None;
+    for frame in 0..5 {
+        let mut encoder = p.device.create_command_encoder(&Default::default());
+        post.render(&mut encoder, &scene, None, &view, OUT).unwrap();
+        if frame == 0 {
+            // Dropped unsubmitted; the next frame jumps to the target.
+            drop(encoder);
+            post.reset_exposure();
+            continue;
+        }
+        p.queue.submit([encoder.finish()]);
+        let _ = p.device.poll(wgpu::PollType::wait_indefinitely());
+        ev = post.exposure_ev().or(ev);
+    }
+    let expected = (0.18f64 / 0.5).log2();
+    match ev {
+        Some(ev) => assert!((ev - expected).abs() < 0.1, "{ev} EV, expected {expected}"),
+        None => panic!("no exposure read back after four submitted frames"),
+    }
+    o.auto_exposure.enabled = false;
+    post.set_options(&o).unwrap();
+    assert_eq!(post.exposure_ev(), None, "with auto exposure off");
+    p.assert_no_gpu_errors();
 }
 
 #[test]

@@ -137,7 +137,16 @@ async function main() {
   };
   requestAnimationFrame(frame);
 
-  // Stats overlay.
+  // Stats overlay. What the display gets: on an HDR display with the
+  // extended canvas, highlights above SDR white up to canvas.headroom.
+  const hdrDisplay = matchMedia('(dynamic-range: high)');
+  const displayLine = (config) => {
+    const display = hdrDisplay.matches ? 'HDR display' : 'SDR display';
+    if (config?.toneMapping?.mode === 'extended') {
+      return `${display}, extended: highlights up to ${renderer.options().canvas.headroom}× SDR white`;
+    }
+    return `${display}, standard: SDR white is the peak`;
+  };
   setInterval(() => {
     const s = renderer.stats({ gpu: true });
     const lines = [
@@ -147,6 +156,7 @@ async function main() {
       `gpu memory ${(s.gpuBytes / 1048576).toFixed(1)} MiB`,
     ];
     if (s.exposureEv !== null) lines.push(`exposure ${s.exposureEv.toFixed(2)} EV (auto)`);
+    lines.push(displayLine(s.configuration));
     if (s.gpuMs) {
       const total = Object.values(s.gpuMs).reduce((a, b) => a + b, 0);
       lines.push(`gpu   ${total.toFixed(3)} ms`);

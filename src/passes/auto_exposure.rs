@@ -286,10 +286,6 @@ impl Pass for AutoExposurePass {
         }
     }
 
-    fn after_submit(&self) {
-        self.readback.staged.after_submit();
-    }
-
     fn report(&self, stats: &mut crate::pass::PassReport) {
         if let Some(ev) = self.readback.latest() {
             stats.exposure_ev = Some(ev);

@@ -201,6 +201,19 @@ impl PostChain {
         self.chain.reset_history();
     }
 
+    /// With `auto_exposure` on, the exposure in use in EV (log2 of the
+    /// multiplier, `exposure` not included), read back without stalling a
+    /// frame: it arrives once the GPU has run a submitted frame and the
+    /// device was polled (`Device::poll`, or any later `Queue::submit`),
+    /// so it lags a few frames. `None` until known and with auto exposure
+    /// off.
+    pub fn exposure_ev(&self) -> Option<f64> {
+        if !self.options.auto_exposure.enabled {
+            return None;
+        }
+        self.chain.report().exposure_ev
+    }
+
     /// The options in use.
     pub fn options(&self) -> &Options {
         &self.options

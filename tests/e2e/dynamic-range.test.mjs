@@ -81,9 +81,17 @@ test('an HDR display gets rgba16float with extended tone mapping, and follows th
   assert.equal(s.toneMapping, 'standard');
   assert.deepEqual(s.viewFormats, [`${s.format}-srgb`]);
 
+  // The stats overlay says what the display gets (it refreshes every 250 ms).
+  const overlaySays = (pattern) => page.waitForFunction((p) => new RegExp(p).test(document.getElementById('stats').textContent),
+    pattern, { timeout: 5000 });
+  await overlaySays('SDR display, standard: SDR white is the peak');
+
   await emulate('high');
   s = await canvasState(page, 'rgba16float');
   assert.equal(s.toneMapping, 'extended');
+  await overlaySays('HDR display, extended: highlights up to 2× SDR white');
+  await page.evaluate(() => window.afterglow.setOptions({ canvas: { headroom: 4 } }));
+  await overlaySays('highlights up to 4× SDR white');
   // Still rendering after the changes.
   await page.waitForFunction((n) => window.afterglow.stats().frames > n + 3, frames, { timeout: 10000 });
 
