@@ -77,18 +77,38 @@ struct ExposureView {
 var<workgroup> local_weight: array<atomic<u32>, 64>;
 var<workgroup> local_fraction: array<atomic<u32>, 64>;
 
-@compute @workgroup_size(16, 16)
+// Samples per invocation and axis: a workgroup of 8x8 meters 64x64
+// samples. Fewer, longer invocations: a software rasterizer (SwiftShader)
+// pays for each invocation of a shader with barriers far more than for a
+// loop iteration.
+const BLOCK: u32 = 8u;
+
+@compute @workgroup_size(8, 8)
 fn cs_histogram(
     @builtin(global_invocation_id) id: vec3u,
     @builtin(local_invocation_index) index: u32,
 ) {
-    if index < BINS {
-        atomicStore(&local_weight[index], 0u);
-        atomicStore(&local_fraction[index], 0u);
+    atomicStore(&local_weight[index], 0u);
+    atomicStore(&local_fraction[index], 0u);
+    workgroupBarrier();
+    for (var j = 0u; j < BLOCK; j++) {
+        for (var i = 0u; i < BLOCK; i++) {
+            count_sample(id.xy * BLOCK + vec2u(i, j));
+        }
     }
     workgroupBarrier();
+    let w = atomicLoad(&local_weight[index]);
+    if w > 0u {
+        atomicAdd(&histogram.weight[index], w);
+        atomicAdd(&histogram.fraction[index], atomicLoad(&local_fraction[index]));
+    }
+}
+
+// Adds the sample at `sample` (in samples: every `stride`-th texel) to the
+// workgroup's bins.
+fn count_sample(sample: vec2u) {
     let size = textureDimensions(hdr);
-    let texel = id.xy * params.stride + params.stride / 2u;
+    let texel = sample * params.stride + params.stride / 2u;
     if all(texel < size) {
         let c = max(finite3(textureLoad(hdr, texel, 0).rgb), vec3f(0.0));
         let luminance = dot(c, vec3f(0.2126, 0.7152, 0.0722));
@@ -105,14 +125,6 @@ fn cs_histogram(
             let fraction = u32(fract(position) * FRACTION_STEPS);
             atomicAdd(&local_weight[bin], weight);
             atomicAdd(&local_fraction[bin], weight * fraction);
-        }
-    }
-    workgroupBarrier();
-    if index < BINS {
-        let w = atomicLoad(&local_weight[index]);
-        if w > 0u {
-            atomicAdd(&histogram.weight[index], w);
-            atomicAdd(&histogram.fraction[index], atomicLoad(&local_fraction[index]));
         }
     }
 }
