@@ -5,11 +5,12 @@
 // the exposure, compressed by a soft ceiling far above ordinary highlights
 // (so one extreme texel, a "firefly", cannot flood the frame) and
 // thresholded; only then are texels averaged into the base, a whole
-// number of frame texels per base texel and axis (an area average for the
-// mip chain, a tent for the Gaussian blur), with
-// weights that sum to the same total for every source texel. A light's
-// bloom is then linear in its energy and does not depend on where it falls
-// on the pixel grid, so small moving lights glow steadily. (Thresholding
+// number of frame texels per base texel and axis (for the mip chain, a box
+// whose light is then moved to where it sat in the box, see fs_centre; a
+// tent for the Gaussian blur), with weights that sum to the same total for
+// every source texel. A light's bloom is then linear in its energy, centred
+// on it and nearly independent of where it falls on the pixel grid, so
+// small moving lights glow steadily. (Thresholding
 // after a wide average, as the 13-tap Karis-weighted extract of Jimenez,
 // "Next Generation Post Processing in Call of Duty: Advanced Warfare",
 // SIGGRAPH 2014, does, dilutes a light smaller than the filter below the
@@ -105,28 +106,83 @@ fn bright_at(q: vec2i, last: vec2i) -> vec3f {
 // run-time branch (see composite.wgsl); false at 1080p, 720p and 2160p.
 override PARTIAL_BOXES: bool = true;
 
-// Bright extract for the mip chain: the average of the ratio x ratio
-// thresholded texels under this base texel (a box), so every source texel
-// is read once and counts the same. The base covers whole boxes: texels
-// past the frame's last row or column count as black. The chain's 13-tap
-// downsamples and tent upsamples smooth after.
+// Bright extract for the mip chain, first of two steps: the average of
+// the ratio x ratio thresholded texels under this base texel (a box, so
+// every source texel is read once), and where in the box their light
+// sits (its luminance-weighted centroid), packed into alpha. Texels past
+// the frame's last row or column count as black.
 @fragment
 fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
     let m = min(i32(params.ratio), 16);
     let last = vec2i(textureDimensions(src)) - 1;
     let first = vec2i(floor(in.position.xy)) * m;
     var sum = vec3f(0.0);
+    var moment = vec2f(0.0);
+    var weight = 0.0;
     for (var j = 0; j < m; j++) {
         for (var i = 0; i < m; i++) {
             let q = first + vec2i(i, j);
+            var c: vec3f;
             if PARTIAL_BOXES {
-                sum += bright_at(q, last);
+                c = bright_at(q, last);
             } else {
-                sum += bright(textureLoad(src, q, 0).rgb);
+                c = bright(textureLoad(src, q, 0).rgb);
             }
+            let l = dot(c, vec3f(0.2126, 0.7152, 0.0722));
+            sum += c;
+            moment += l * vec2f(f32(i), f32(j));
+            weight += l;
         }
     }
-    return vec4f(sum / f32(m * m), 1.0);
+    // The centroid in [0, 1] across the box (texel centres at (i + 0.5) / m).
+    let centroid = select(vec2f(0.5), (moment / max(weight, 1e-30) + 0.5) / f32(m), weight > 0.0);
+    return vec4f(sum / f32(m * m), pack_centroid(centroid));
+}
+
+// A centroid in [0, 1]^2 in steps of 1/32 per axis (the texel centres
+// of a box of 4, 8 or 16 texels exactly), as a whole number below 1089:
+// exact in a 16-bit float's alpha.
+fn pack_centroid(c: vec2f) -> f32 {
+    let q = round(clamp(c, vec2f(0.0), vec2f(1.0)) * 32.0);
+    return q.x + 33.0 * q.y;
+}
+
+// The centroid's offset from its base texel's centre, in base texels
+// (-0.5 to 0.5 per axis).
+fn unpack_centroid(a: f32) -> vec2f {
+    let p = u32(round(a));
+    return vec2f(f32(p % 33u), f32(p / 33u)) / 32.0 - 0.5;
+}
+
+// The quadratic B-spline at distance t (in base texels).
+fn spline2(t: vec2f) -> vec2f {
+    let a = abs(t);
+    let outer = 0.5 * (1.5 - a) * (1.5 - a);
+    return select(select(outer, vec2f(0.0), a >= vec2f(1.5)), 0.75 - a * a, a <= vec2f(0.5));
+}
+
+// Second step: each base texel's light is spread over the two nearest
+// base texels per axis, as a tent centred on its centroid would put it
+// (bilinear weights), so a light's bloom is centred on the light, not on
+// the box it falls in. This texel gathers what its 3x3 neighbours give it.
+// Linear filters after this (the 13-tap downsamples, the tent upsamples,
+// the composite's bilinear sample) keep the light's centre where it is.
+@fragment
+fn fs_centre(in: FullscreenOut) -> @location(0) vec4f {
+    let b = vec2i(floor(in.position.xy));
+    let last = vec2i(textureDimensions(src)) - 1;
+    var sum = vec3f(0.0);
+    for (var dy = -1; dy <= 1; dy++) {
+        for (var dx = -1; dx <= 1; dx++) {
+            let d = vec2i(dx, dy);
+            let n = b + d;
+            let t = textureLoad(src, clamp(n, vec2i(0), last), 0);
+            let w = spline2(vec2f(d) + unpack_centroid(t.a));
+            let inside = all(n >= vec2i(0)) && all(n <= last);
+            sum += select(0.0, w.x * w.y, inside) * t.rgb;
+        }
+    }
+    return vec4f(sum, 1.0);
 }
 
 // Bright extract for the Gaussian blur, which has no pyramid to smooth a

@@ -307,26 +307,28 @@ fn bright_pixel_halo_is_symmetric_and_monotonic() {
     }
 }
 
-/// Wherever a pixel falls in its 4×4 box of the bloom base, its halo is
-/// centred within 1.5 px of it (the box's centre; the Gaussian mode's tent
-/// extract keeps it centred).
+/// Wherever a pixel falls in its 4×4 box of the bloom base (all 16
+/// positions), its halo sits on it: the halo's centre within 0.25 px of the
+/// pixel's, and 4 px to its left and right, above and below, within 10 %
+/// of each other. (A box extract put the halo on the box's centre: up to
+/// 2.4 px off, and 8× brighter on one side than on the other.)
 #[test]
-fn a_halo_is_centred_within_the_bloom_base_texel() {
+fn a_pixels_halo_sits_on_it_wherever_it_falls_in_its_box() {
     for blur in [BlurMode::Mip, BlurMode::Gaussian] {
-        let (mut worst, mut most) = (0.0f64, 0.0f64);
-        for c in 64..68u32 {
-            let mut h = headless_with(measuring(1.0, blur), F::Rgba16Float, (128, 128));
-            h.set_content(bright_pixel(128, (c, c), 200.0)).unwrap();
-            let (x, y) = halo_centre(&frame(&h, 0.0), (c, c));
-            let off = (x - (c as f64 + 0.5))
-                .abs()
-                .max((y - (c as f64 + 0.5)).abs());
-            worst = worst.max(off);
-            most = most.max((x - y).abs());
+        let mut h = headless_with(measuring(1.0, blur), F::Rgba16Float, (128, 128));
+        let (mut worst_off, mut worst_ratio) = (0.0f64, 0.0f64);
+        for dy in 0..4 {
+            for dx in 0..4 {
+                let at = (64 + dx, 64 + dy);
+                h.set_content(bright_pixel(128, at, 200.0)).unwrap();
+                let (off, ratio) = halo_balance(&frame(&h, 0.0), at);
+                assert!(off <= 0.25, "{blur:?} at {at:?}: halo centre {off:.2} px off");
+                assert!(ratio <= 1.1, "{blur:?} at {at:?}: 4 px either side differ {ratio:.3}×");
+                worst_off = worst_off.max(off);
+                worst_ratio = worst_ratio.max(ratio);
+            }
         }
-        let bound = if blur == BlurMode::Mip { 1.6 } else { 0.3 };
-        assert!(worst <= bound, "{blur:?}: halo {worst:.2} px off its pixel");
-        assert!(most <= 0.05, "{blur:?}: x and y differ by {most:.3} px");
+        println!("{blur:?}: halo centre at most {worst_off:.3} px off, mirror ratio at most {worst_ratio:.3}");
     }
 }
 
@@ -610,6 +612,7 @@ fn the_frame_graph_names_every_pass() {
         [
             "scene",
             "bloom extract",
+            "bloom centre",
             "bloom downsample 1",
             "bloom downsample 2",
             "bloom downsample 3",
@@ -621,7 +624,11 @@ fn the_frame_graph_names_every_pass() {
     );
     let g = h.chain.graph().unwrap();
     assert_eq!(g.validate(), Ok(()));
-    let down2 = &g.passes[3];
+    // The extract renders boxes, the centre pass moves their light into mip 0.
+    let centre = &g.passes[2];
+    assert_eq!(g.view_name(&centre.sampled[0]), "bloom extract");
+    assert_eq!(g.view_name(&centre.colors[0].view), "bloom mip 0");
+    let down2 = &g.passes[4];
     assert_eq!(g.view_name(&down2.colors[0].view), "bloom mip 2");
     assert_eq!(g.view_name(&down2.sampled[0]), "bloom mip 1");
 }
@@ -770,7 +777,7 @@ fn a_moving_subpixel_light_blooms_steadily_and_linearly() {
     for (radiance, mean, cv) in steady {
         assert!(mean > 0.0, "radiance {radiance}: no halo");
         assert!(
-            cv <= 0.05,
+            cv <= 0.025,
             "radiance {radiance}: halo per lit pixel varies by {cv:.3}"
         );
     }

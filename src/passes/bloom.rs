@@ -1,9 +1,12 @@
 //! Bloom passes. The bright extract thresholds single texels of the HDR
 //! image before any averaging (see bloom.wgsl), then:
 //!
-//! - `mip` (default): an area-average extract into mip 0 of one quarter-resolution texture, a
-//!   13-tap downsample into each next mip, then a tent upsample added back
-//!   up the chain. Every pass renders into a one-mip view and samples
+//! - `mip` (default): an area-average extract of quarter-resolution boxes
+//!   that also records where in each box its light sits, a pass that puts
+//!   the light back there (into mip 0 of one quarter-resolution texture:
+//!   the glow is centred on its light, not on its box), a 13-tap
+//!   downsample into each next mip, then a tent upsample added back up
+//!   the chain. Every pass renders into a one-mip view and samples
 //!   another one-mip view of the same texture: different subresources, so
 //!   legal within the same-subresource rule.
 //! - `gaussian`: a smoother (tent) extract into a ping target (half the frame up to
@@ -145,6 +148,8 @@ pub const PASS: Registration = Registration {
 enum Stage {
     /// `PARTIAL_BOXES`: the last boxes reach past the frame (the source's size).
     Extract(bool),
+    /// The extract's light moved to its centroid (`fs_centre`).
+    Centre,
     ExtractSmooth,
     Downsample,
     /// `NARROW_TENT`: the tent's radius is at most half a source texel.
@@ -222,6 +227,12 @@ impl BloomPass {
                 Blend::Replace,
                 Some(("PARTIAL_BOXES", if partial { 1.0 } else { 0.0 })),
             ),
+            Stage::Centre => (
+                "bloom: centre pipeline",
+                "fs_centre",
+                Blend::Replace,
+                None,
+            ),
             Stage::ExtractSmooth => (
                 "bloom: smooth extract pipeline",
                 "fs_extract_smooth",
@@ -298,8 +309,15 @@ impl BloomPass {
 }
 
 impl BloomPass {
-    /// The extract from `source` into `target`.
-    fn extract(&self, f: &mut FrameBuilder<'_>, stage: Stage, source: &Image, target: &Image) {
+    /// The extract from `source` into `target`, of `format`.
+    fn extract(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        stage: Stage,
+        format: wgpu::TextureFormat,
+        source: &Image,
+        target: &Image,
+    ) {
         // An exposure metered on the GPU replaces the uniform's before the
         // extract runs.
         if let Some(exposure) = f.exposure.clone() {
@@ -308,7 +326,7 @@ impl BloomPass {
         }
         f.fullscreen(
             "bloom extract".into(),
-            &self.pipe(f.gpu, stage, self.target_format(f.settings)),
+            &self.pipe(f.gpu, stage, format),
             self.bind(f.gpu, "bloom extract bind group", &source.view),
             Some(target),
             &[source],
@@ -328,8 +346,27 @@ impl BloomPass {
         let format = self.target_format(f.settings);
         let tex = f.texture("bloom", plan.size, format, 1, plan.levels, TARGET_USAGE)?;
         let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
+        // The extract's boxes with their light's centroids, then the light
+        // moved to them (bloom.wgsl).
+        let boxes = f.texture(
+            "bloom extract",
+            plan.size,
+            EXTRACT_FORMAT,
+            1,
+            1,
+            TARGET_USAGE,
+        )?;
+        let boxes = f.view(&boxes, 0);
         let partial = plan.extent() != f.size();
-        self.extract(f, Stage::Extract(partial), source, &mips[0]);
+        self.extract(f, Stage::Extract(partial), EXTRACT_FORMAT, source, &boxes);
+        f.fullscreen(
+            "bloom centre".into(),
+            &self.pipe(gpu, Stage::Centre, format),
+            self.bind(gpu, "bloom centre bind group", &boxes.view),
+            Some(&mips[0]),
+            &[&boxes],
+            false,
+        );
         let downsample = self.pipe(gpu, Stage::Downsample, format);
         let narrow = tent_radius(&f.settings.bloom) <= 0.5;
         let upsample = self.pipe(gpu, Stage::Upsample(narrow), format);
@@ -377,7 +414,7 @@ impl BloomPass {
         // Made once per size: one bind group reading each target.
         let read_ping = self.bind(gpu, "bloom read ping bind group", &ping.view);
         let read_pong = self.bind(gpu, "bloom read pong bind group", &pong.view);
-        self.extract(f, Stage::ExtractSmooth, source, &ping);
+        self.extract(f, Stage::ExtractSmooth, format, source, &ping);
         let (blur_h, blur_v) = (
             self.pipe(gpu, Stage::BlurH, format),
             self.pipe(gpu, Stage::BlurV, format),
@@ -406,6 +443,10 @@ impl BloomPass {
         })
     }
 }
+
+/// The mip chain's extract: the boxes' light and, in alpha, its centroid
+/// (a whole number below 1089, exact in 16 bits).
+const EXTRACT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 /// The bloom targets are rendered into and sampled.
 const TARGET_USAGE: wgpu::TextureUsages =

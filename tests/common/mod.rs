@@ -97,10 +97,9 @@ pub fn energy(img: &Image, skip: (u32, u32)) -> f64 {
 /// The halo around the pixel at (`c`, `c`): present, symmetric within 20%
 /// (+0.002) from 5 px out along both axes, round (diagonal vs axis within
 /// 35%), and falling monotonically with distance (f16 rounding allowed).
-/// The quarter-resolution grid centres a single pixel's blur where its
-/// 4×4 box is centred: half a pixel off for a pixel at 1 or 2 (mod 4), as
-/// callers place it, which shows right next to it, hence the 5 px (see
-/// [`halo_centre`] for the other phases).
+/// Next to the pixel the halo's shape still shows the bloom base's grid
+/// (one base texel is 4 px), hence the 5 px; [`halo_balance`] measures how
+/// it sits on the pixel at every position in its box.
 pub fn check_halo(img: &Image, c: u32, what: &str) {
     assert!(red(img, c + 6, c) > 1e-3, "{what}: no halo 6 px away");
     for d in 5..40u32.min(c) {
@@ -279,22 +278,31 @@ pub fn check_frame_objects(
     }
 }
 
-/// The centre (x, y) of the halo's light in `img`, the 5×5 pixels around
-/// `at` left out, in pixel coordinates (a pixel's centre at +0.5).
-pub fn halo_centre(img: &Image, at: (u32, u32)) -> (f64, f64) {
+/// How a single pixel's halo sits on it: the distance of the halo's
+/// light-weighted centre (linear light, the 5×5 pixels around `at` left
+/// out) from the pixel's centre, in pixels, and the largest mirror ratio of
+/// the halo 4 px to either side of the pixel along each axis (1 where it
+/// is symmetric).
+pub fn halo_balance(img: &Image, at: (u32, u32)) -> (f64, f64) {
+    let value = |x: u32, y: u32| srgb_decode(red(img, x, y)) as f64;
     let (mut sum, mut sx, mut sy) = (0.0f64, 0.0f64, 0.0f64);
     for y in 0..img.height {
         for x in 0..img.width {
             if x.abs_diff(at.0) <= 2 && y.abs_diff(at.1) <= 2 {
                 continue;
             }
-            let v = red(img, x, y) as f64;
+            let v = value(x, y);
             sum += v;
             sx += v * (x as f64 + 0.5);
             sy += v * (y as f64 + 0.5);
         }
     }
-    (sx / sum, sy / sum)
+    let (cx, cy) = (at.0 as f64 + 0.5, at.1 as f64 + 0.5);
+    let off = (sx / sum - cx).hypot(sy / sum - cy);
+    let mirror = |a: f64, b: f64| a.max(b) / a.min(b).max(1e-12);
+    let (x, y) = at;
+    let ratio = mirror(value(x + 4, y), value(x - 4, y)).max(mirror(value(x, y + 4), value(x, y - 4)));
+    (off, ratio)
 }
 
 /// The sRGB transfer function's inverse, continued as an odd function past
