@@ -15,7 +15,9 @@
 // Per frame: a screenshot of the canvas; the halo is the sum over the
 // annulus 3–30 px around the dot's centre of the mean of R, G and B, once
 // decoded from sRGB to linear light and once as the 8-bit encoded values,
-// divided by the number of pixels whose centre the dot covers (1 to 4). A
+// divided by the number of pixels whose centre the dot covers (1 to 4);
+// the halo's centre is the mean position of that light (linear), and its
+// distance from the dot's centre says whether the glow sits on its light. A
 // bloom that is shift-invariant and energy-conserving gives the same halo
 // per lit pixel in every frame (variation 0), and twice the halo for twice
 // the radiance (ratio 2), in linear light and without a tonemapper. A
@@ -74,14 +76,17 @@ const toLinear = (v) => {
 };
 const LINEAR = Array.from({ length: 256 }, (_, v) => toLinear(v));
 
-/** Halo light in the annulus around the dot at time t; the brightest
- * value of the picture, and the value of the pixel under the dot's centre
- * (always lit: no point of a pixel is farther than 0.71 px from its
- * centre). */
+/** Halo light in the annulus around the dot at time t; how far the
+ * halo's light-weighted centre (in linear light, over the annulus) is from
+ * the dot's; the brightest value of the picture, and the value of the
+ * pixel under the dot's centre (always lit: no point of a pixel is farther
+ * than 0.71 px from its centre). */
 function measure(png, t) {
   const [cx, cy] = dotCentre(t);
   let halo = 0;
   let encoded = 0;
+  let sx = 0;
+  let sy = 0;
   let peak = -1;
   let centre = -1;
   for (let y = 0; y < png.height; y++) {
@@ -93,11 +98,20 @@ function measure(png, t) {
       const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
       if (d >= ANNULUS[0] && d <= ANNULUS[1]) {
         halo += v;
+        sx += v * (x + 0.5);
+        sy += v * (y + 0.5);
         encoded += (png.data[i] + png.data[i + 1] + png.data[i + 2]) / 3;
       }
     }
   }
-  return { halo, encoded, peak, centre };
+  const offset = halo > 0 ? Math.hypot(sx / halo - cx, sy / halo - cy) : NaN;
+  return { halo, encoded, offset, peak, centre };
+}
+
+/** Mean and worst distance of the halo's centre from the dot, in px. */
+function offsets(frames) {
+  const d = frames.map((f) => f.offset);
+  return { mean: mean(d), worst: Math.max(...d) };
 }
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -154,7 +168,7 @@ async function main() {
             if (opts.shots && (i === 0 || i === opts.frames - 1)) {
               writeFileSync(join(opts.shots, `dot-${page.key}-${tonemapper}-${radiance}-${i}.png`), shot);
             }
-            const { halo, encoded, peak, centre } = measure(png, i);
+            const { halo, encoded, offset, peak, centre } = measure(png, i);
             // The screenshot shows this frame: the pixel under the dot's
             // centre is as bright as the brightest (a stale or flipped
             // picture has its dot elsewhere).
@@ -162,14 +176,15 @@ async function main() {
               const [cx, cy] = dotCentre(i).map((v) => v.toFixed(2));
               throw fail(`frame ${i}: the pixel under the dot (${cx}, ${cy}) is ${centre.toFixed(3)}, the brightest ${peak.toFixed(3)}: not this frame's picture`);
             }
-            frames.push({ halo, encoded, lit: litPixels(i) });
+            frames.push({ halo, encoded, offset, lit: litPixels(i) });
           }
           await tab.close();
           results[tonemapper][radiance][page.key] = frames;
           const s = steadiness(frames);
           const e = steadiness(frames, 'encoded');
+          const o = offsets(frames);
           log(`${tonemapper}, radiance ${radiance}: ${page.name} halo per lit pixel ${s.mean.toFixed(3)}, variation ${s.cv.toFixed(3)}; `
-            + `8-bit ${e.mean.toFixed(1)}, variation ${e.cv.toFixed(3)}`);
+            + `8-bit ${e.mean.toFixed(1)}, variation ${e.cv.toFixed(3)}; halo centre ${o.mean.toFixed(2)} px off (worst ${o.worst.toFixed(2)})`);
         }
       }
     }
@@ -199,6 +214,13 @@ function report(results, columns, opts, version, minutes) {
         return `**${(total(high) / total(low)).toFixed(2)}**`;
       });
       lines.push(`| ${tonemapper}, ${unit} | halo at ${high} ÷ at ${low} | ${ratios.join(' | ')} |`);
+    }
+    for (const radiance of RADIANCES) {
+      const cells = columns.map((p) => {
+        const o = offsets(results[tonemapper][radiance][p.key]);
+        return `${o.mean.toFixed(2)}, **${o.worst.toFixed(2)}**`;
+      });
+      lines.push(`| ${tonemapper}, linear light | radiance ${radiance}: halo centre's distance from the dot, px: mean, **worst** | ${cells.join(' | ')} |`);
     }
   }
   lines.push('');

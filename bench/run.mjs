@@ -6,10 +6,14 @@
 //
 //   node bench/run.mjs [--quick] [--frames N] [--rounds N] [--cpu-calls N] [--shots DIR]
 //
-// Every configuration opens the four pages, checks that each renders a
-// bloomed frame (a bright disc centre, a halo above the background), then
-// measures them round-robin, a different page first in every round, so
-// that drift of the shared machine spreads over all of them.
+// Every configuration opens the four pages and two floors (plain WebGPU,
+// no library: the scene straight into the canvas, and the scene into
+// rgba16float then one load-and-clamp pass into the canvas; the CPU
+// measurement adds a frame that only clears the canvas), checks that each
+// library renders a bloomed frame (a bright disc centre, a halo above the
+// background) and each floor the discs, then measures them round-robin, a
+// different page first in every round, so that drift of the shared
+// machine spreads over all of them.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -17,6 +21,14 @@ import { DISCS } from './scene.js';
 import { PAGES, baseUrl, label, launch, median, openPage as open, pkgVersion as pkg } from './browser.mjs';
 
 const REFERENCE = 'three-webgl';
+
+// What is measured: the libraries, then the floors (bench/pages/floor.js).
+const LIBRARIES = PAGES.map((p) => ({ ...p, key: p.id, query: {} }));
+const FLOOR_CANVAS = { id: 'floor', key: 'floor-canvas', name: 'floor: scene → canvas', query: { floor: 'canvas' }, floor: true };
+const FLOOR_HDR = { id: 'floor', key: 'floor-hdr', name: 'floor: scene → rgba16float → canvas', query: { floor: 'hdr' }, floor: true };
+const FLOOR_CLEAR = { id: 'floor', key: 'floor-clear', name: 'floor: clear only', query: { floor: 'clear' }, floor: true };
+const GPU_ENTRIES = [...LIBRARIES, FLOOR_CANVAS, FLOOR_HDR];
+const CPU_ENTRIES = [...LIBRARIES, FLOOR_CLEAR];
 
 const usage = 'usage: node bench/run.mjs [--quick] [--frames N] [--rounds N] [--cpu-calls N] [--shots DIR]';
 
@@ -58,7 +70,7 @@ const CPU_CONFIG = { width: 64, height: 64, msaa: 1 };
 
 /** Opens one page at `config`; timers must be fine-grained for timing. */
 async function openPage(browser, base, page, config) {
-  const opened = await open(browser, base, page, config);
+  const opened = await open(browser, base, page, config, page.query);
   // Without cross-origin isolation performance.now() is coarsened to 100 µs.
   if (!opened.info.isolated) opened.problems.push('the page is not cross-origin isolated: timers are coarse');
   return opened;
@@ -85,7 +97,7 @@ function probe(png, u, v) {
 async function checkFrame(opened, config, page, shots) {
   await opened.tab.evaluate(async () => { window.frame(0); await window.sync(); });
   const shot = await opened.tab.locator('#view').screenshot();
-  if (shots) writeFileSync(join(shots, `${page.id}-${config.width}x${config.height}-msaa${config.msaa}.png`), shot);
+  if (shots) writeFileSync(join(shots, `${page.key}-${config.width}x${config.height}-msaa${config.msaa}.png`), shot);
   const png = PNG.sync.read(shot);
   const aspect = config.width / config.height;
   const d = DISCS[0];
@@ -96,7 +108,7 @@ async function checkFrame(opened, config, page, shots) {
   const background = probe(png, 0.5, 0.97);
   const values = { centre: +centre.toFixed(1), halo: +halo.toFixed(1), background: +background.toFixed(1) };
   if (centre < 180) throw opened.fail(`the disc centre is not bright (${JSON.stringify(values)}): a black or broken frame`);
-  if (halo < background + 8) throw opened.fail(`no bloom halo around the disc (${JSON.stringify(values)})`);
+  if (!page.floor && halo < background + 8) throw opened.fail(`no bloom halo around the disc (${JSON.stringify(values)})`);
   if (background > 100) throw opened.fail(`the background is not dim (${JSON.stringify(values)})`);
   if (opened.problems.length) throw opened.fail('errors while rendering');
   return values;
@@ -121,49 +133,49 @@ async function main() {
       const key = label(config);
       results[key] = {};
       const opened = {};
-      for (const page of PAGES) {
-        opened[page.id] = await openPage(browser, base, page, config);
-        infos[page.id] = opened[page.id].info;
-        const values = await checkFrame(opened[page.id], config, page, opts.shots);
-        const { backend, readyMs } = opened[page.id].info;
-        log(`${key}: ${page.name} (${backend}, ready in ${(readyMs / 1000).toFixed(1)} s) renders a bloomed frame ${JSON.stringify(values)}`);
-        results[key][page.id] = { synced: [], raf: [] };
+      for (const page of GPU_ENTRIES) {
+        opened[page.key] = await openPage(browser, base, page, config);
+        infos[page.key] = opened[page.key].info;
+        const values = await checkFrame(opened[page.key], config, page, opts.shots);
+        const { backend, readyMs } = opened[page.key].info;
+        log(`${key}: ${page.name} (${backend}, ready in ${(readyMs / 1000).toFixed(1)} s) renders ${page.floor ? 'the discs' : 'a bloomed frame'} ${JSON.stringify(values)}`);
+        results[key][page.key] = { synced: [], raf: [] };
       }
       for (let round = 0; round < opts.rounds; round++) {
-        for (let k = 0; k < PAGES.length; k++) {
-          const page = PAGES[(round + k) % PAGES.length];
-          const { tab, fail, problems } = opened[page.id];
+        for (let k = 0; k < GPU_ENTRIES.length; k++) {
+          const page = GPU_ENTRIES[(round + k) % GPU_ENTRIES.length];
+          const { tab, fail, problems } = opened[page.key];
           await tab.bringToFront();
           const start = round * opts.frames * 2 / 60;
           const synced = await tab.evaluate(([n, s]) => window.benchSynced(n, s), [opts.frames, start]);
           const raf = await tab.evaluate(([n, s]) => window.benchRaf(n, s), [opts.frames, start + opts.frames / 60]);
           if (problems.length) throw fail('errors while measuring');
-          results[key][page.id].synced.push(synced);
-          results[key][page.id].raf.push([raf]);
+          results[key][page.key].synced.push(synced);
+          results[key][page.key].raf.push([raf]);
           log(`${key} round ${round + 1}: ${page.name} synced ${median(synced).toFixed(1)} ms, rAF ${raf.toFixed(1)} ms`);
         }
       }
-      for (const page of PAGES) await opened[page.id].tab.close();
+      for (const page of GPU_ENTRIES) await opened[page.key].tab.close();
     }
 
     const cpu = {};
     const opened = {};
-    for (const page of PAGES) {
-      opened[page.id] = await openPage(browser, base, page, CPU_CONFIG);
-      cpu[page.id] = [];
+    for (const page of CPU_ENTRIES) {
+      opened[page.key] = await openPage(browser, base, page, CPU_CONFIG);
+      cpu[page.key] = [];
     }
     for (let round = 0; round < opts.rounds; round++) {
-      for (let k = 0; k < PAGES.length; k++) {
-        const page = PAGES[(round + k) % PAGES.length];
-        const { tab, fail, problems } = opened[page.id];
+      for (let k = 0; k < CPU_ENTRIES.length; k++) {
+        const page = CPU_ENTRIES[(round + k) % CPU_ENTRIES.length];
+        const { tab, fail, problems } = opened[page.key];
         await tab.bringToFront();
         const r = await tab.evaluate((n) => window.benchCpu(n), opts.cpuCalls);
         if (problems.length) throw fail('errors while measuring');
-        cpu[page.id].push([r.median]);
+        cpu[page.key].push([r.median]);
         log(`CPU round ${round + 1}: ${page.name} ${r.median.toFixed(3)} ms per frame() call`);
       }
     }
-    for (const page of PAGES) await opened[page.id].tab.close();
+    for (const page of CPU_ENTRIES) await opened[page.key].tab.close();
 
     const minutes = ((Date.now() - started) / 60000).toFixed(1);
     console.log(report({ opts, results, cpu, infos, chromium: browser.version(), three: pkg('three'), postprocessing: pkg('postprocessing'), minutes }));
@@ -173,30 +185,52 @@ async function main() {
 }
 
 /** "median ms · ratio× (lowest–highest ratio of one round)": the ratio is of
- * the medians over all rounds; the range compares each round's median with
- * three.js WebGL's in the same round, to show how steady the ratio is. */
+ * the medians over all rounds to those of `refRounds`; the range compares
+ * each round's median with the reference's in the same round, to show how
+ * steady the ratio is. */
 function cell(rounds, refRounds, digits) {
   const value = median(rounds.flat());
-  const ratio = value / median(refRounds.flat());
-  const perRound = rounds.map((r, i) => median(r) / median(refRounds[i]));
+  return `${value.toFixed(digits)} ms · ${ratio(rounds, refRounds)}`;
+}
+
+/** "ratio× (lowest–highest)" of `rounds` to `refRounds`, as in `cell`. */
+function ratio(rounds, refRounds) {
+  const r = median(rounds.flat()) / median(refRounds.flat());
+  const perRound = rounds.map((x, i) => median(x) / median(refRounds[i]));
   const range = perRound.length > 1 && rounds !== refRounds
     ? ` (${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)})` : '';
-  return `${value.toFixed(digits)} ms · ${ratio.toFixed(2)}×${range}`;
+  return `${r.toFixed(2)}×${range}`;
 }
 
 function report({ opts, results, cpu, infos, chromium: version, three, postprocessing, minutes }) {
   const lines = [];
-  const names = PAGES.map((p) => (p.id === 'three-webgpu' && infos[p.id]?.backend !== 'WebGPU'
-    ? `${p.name} (ran on ${infos[p.id]?.backend})` : p.name));
-  lines.push(`| per frame: median · ratio to three.js WebGL (range over rounds) | ${names.join(' | ')} |`);
-  lines.push(`|---|${PAGES.map(() => '---:').join('|')}|`);
+  const name = (p) => (p.key === 'three-webgpu' && infos[p.key]?.backend !== 'WebGPU'
+    ? `${p.name} (ran on ${infos[p.key]?.backend})` : p.name);
+  const modes = [['synchronised', 'synced'], ['rAF-driven', 'raf']];
+  lines.push(`| per frame: median · ratio to three.js WebGL (range over rounds) | ${GPU_ENTRIES.map(name).join(' | ')} |`);
+  lines.push(`|---|${GPU_ENTRIES.map(() => '---:').join('|')}|`);
   for (const [key, byPage] of Object.entries(results)) {
-    for (const [what, field] of [['synchronised', 'synced'], ['rAF-driven', 'raf']]) {
+    for (const [what, field] of modes) {
       const ref = byPage[REFERENCE][field];
-      lines.push(`| ${key}, ${what} | ${PAGES.map((p) => cell(byPage[p.id][field], ref, 0)).join(' | ')} |`);
+      lines.push(`| ${key}, ${what} | ${GPU_ENTRIES.map((p) => cell(byPage[p.key][field], ref, 0)).join(' | ')} |`);
     }
   }
-  lines.push(`| CPU per frame() call, ${label(CPU_CONFIG)} | ${PAGES.map((p) => cell(cpu[p.id], cpu[REFERENCE], 3)).join(' | ')} |`);
+  lines.push('');
+  lines.push(`| CPU per frame() call, ${label(CPU_CONFIG)}: median · ratio to three.js WebGL | ${CPU_ENTRIES.map(name).join(' | ')} |`);
+  lines.push(`|---|${CPU_ENTRIES.map(() => '---:').join('|')}|`);
+  lines.push(`| all rounds | ${CPU_ENTRIES.map((p) => cell(cpu[p.key], cpu[REFERENCE], 3)).join(' | ')} |`);
+  lines.push('');
+  lines.push(`| ratio to the floors (range over rounds) | ${LIBRARIES.map(name).join(' | ')} |`);
+  lines.push(`|---|${LIBRARIES.map(() => '---:').join('|')}|`);
+  for (const [key, byPage] of Object.entries(results)) {
+    for (const [what, field] of modes) {
+      for (const floor of [FLOOR_HDR, FLOOR_CANVAS]) {
+        const ref = byPage[floor.key][field];
+        lines.push(`| ${key}, ${what}, ÷ ${floor.name} | ${LIBRARIES.map((p) => ratio(byPage[p.key][field], ref)).join(' | ')} |`);
+      }
+    }
+  }
+  lines.push(`| CPU per frame() call, ${label(CPU_CONFIG)}, ÷ ${FLOOR_CLEAR.name} | ${LIBRARIES.map((p) => ratio(cpu[p.key], cpu[FLOOR_CLEAR.key])).join(' | ')} |`);
   lines.push('');
   lines.push(`Chromium ${version} (SwiftShader), three ${three}, postprocessing ${postprocessing}; `
     + `${opts.rounds} round(s) × ${opts.frames} synchronised + ${opts.frames} rAF-driven frames per configuration and page, `
