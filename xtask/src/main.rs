@@ -14,10 +14,11 @@
 //! - `size`   builds and prints the package's size (wasm and JS glue), raw
 //!   and gzipped.
 //! - `bench`  set-up, build, then the side-by-side benchmark in headless
-//!   Chromium (`bench/run.mjs`): afterglow against three.js and
-//!   postprocessing on the same content, printed as a markdown table.
-//!   `bench --dot` runs the small-light comparison instead (`bench/dot.mjs`):
-//!   how steadily and linearly a moving sub-pixel dot blooms in each.
+//!   Chromium (`bench/run.mjs`): afterglow against three.js,
+//!   postprocessing and plain-WebGPU floors on the same content, printed
+//!   as markdown tables. `bench --dot` runs the small-light comparison
+//!   instead (`bench/dot.mjs`): how steadily and linearly a moving
+//!   sub-pixel dot blooms in each, and how far its halo's centre is from it.
 //! - `soak`   set-up, build, then `bench/soak.mjs` in headless Chromium:
 //!   20,000 frames, two storms of 1,000 resizes around a 5 s idle wait,
 //!   1,000 option changes, 100 device losses and 80 create/destroy
