@@ -30,6 +30,11 @@ override ENERGY: bool = false;
 // DEBUG: 0 the picture, 1 the bloom alone, 2 auto exposure's histogram over
 // the picture.
 override DEBUG: u32 = 0u;
+// GRADE: white balance, contrast and saturation (a `grading` option is away
+// from its default); VIGNETTE: the vignette (its intensity is above 0).
+// Off, they cost nothing.
+override GRADE: bool = false;
+override VIGNETTE: bool = false;
 
 struct CompositeParams {
     exposure: f32,
@@ -46,6 +51,16 @@ struct CompositeParams {
     knee: f32,
     // How much of a pixel's blooming light it gives away (energy mode).
     bloom_subtract: f32,
+    // Grading: white balance on linear sRGB, saturation, contrast.
+    white_balance: mat3x3f,
+    saturation: f32,
+    contrast: f32,
+    // Vignette, and the output's width over its height.
+    vignette_intensity: f32,
+    vignette_radius: f32,
+    vignette_smoothness: f32,
+    aspect: f32,
+    _pad0: vec2f,
 }
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
@@ -109,6 +124,30 @@ fn srgb_decode(c: vec3f) -> vec3f {
     return vec3f(srgb_decode1(c.r), srgb_decode1(c.g), srgb_decode1(c.b));
 }
 
+const LUMA = vec3f(0.2126, 0.7152, 0.0722);
+
+// Grading in scene-linear light, before the curve: the white balance
+// (a chromatic adaptation, made on the CPU), then contrast of luminance in
+// log space around mid grey (hue and saturation kept), then saturation
+// around the pixel's luminance.
+fn grade(c: vec3f) -> vec3f {
+    let rgb = max(params.white_balance * c, vec3f(0.0));
+    let y = max(dot(rgb, LUMA), 1e-10);
+    let graded_y = 0.18 * pow(y / 0.18, params.contrast);
+    let contrasted = rgb * (graded_y / y);
+    return max(mix(vec3f(graded_y), contrasted, params.saturation), vec3f(0.0));
+}
+
+// What the vignette leaves of the light at uv: 1 within `radius` of the
+// centre (a fraction of the distance to a corner, measured round on any
+// aspect ratio), falling smoothly to 1 - intensity over `smoothness`.
+fn vignette(uv: vec2f) -> f32 {
+    let scale = vec2f(params.aspect, 1.0);
+    let d = length((uv - 0.5) * scale) / length(0.5 * scale);
+    let t = clamp((d - params.vignette_radius) / params.vignette_smoothness, 0.0, 1.0);
+    return 1.0 - params.vignette_intensity * t * t * (3.0 - 2.0 * t);
+}
+
 fn has(flag: u32) -> bool {
     return (FLAGS & flag) != 0u;
 }
@@ -151,6 +190,12 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     }
     if DEBUG == 1u {
         rgb = bloom_light;
+    }
+    if VIGNETTE {
+        rgb *= vignette(in.uv);
+    }
+    if GRADE {
+        rgb = grade(rgb);
     }
     rgb = tonemap(rgb, TONEMAPPER, params.headroom);
     if DEBUG == 2u {

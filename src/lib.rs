@@ -105,8 +105,8 @@ pub use wgpu;
 
 pub use options::{
     Allowed, AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
-    CanvasOptions, ColorSpace, DebugView, DynamicRange, Metering, Msaa, Options, Resolve,
-    ToneMapping, Tonemapper, Value,
+    CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, Metering, Msaa, Options,
+    Resolve, ToneMapping, Tonemapper, Value, VignetteOptions,
 };
 pub use post::{ArgumentError, Error, InternalError, OptionError, PostChain};
 

@@ -179,6 +179,8 @@ fn the_typescript_option_interfaces_are_the_schema() {
         ("canvas", "CanvasOptions"),
         ("bloom", "BloomOptions"),
         ("autoExposure", "AutoExposureOptions"),
+        ("grading", "GradingOptions"),
+        ("vignette", "VignetteOptions"),
     ];
     let mut seen = BTreeSet::new();
     for (group, interface_name) in groups {

@@ -47,6 +47,15 @@ const SCHEMA = [
     ['bloom.iterations', 'range', [1, 16, 1]],
     ['bloom.mode', 'select', ['additive', 'energy-conserving']],
   ]],
+  ['Look', [
+    ['grading.temperature', 'range', [-1, 1, 0.05]],
+    ['grading.tint', 'range', [-1, 1, 0.05]],
+    ['grading.saturation', 'range', [0, 2, 0.05]],
+    ['grading.contrast', 'range', [0, 2, 0.05]],
+    ['vignette.intensity', 'range', [0, 1, 0.05]],
+    ['vignette.radius', 'range', [0, 1, 0.05]],
+    ['vignette.smoothness', 'range', [0, 1, 0.05]],
+  ]],
 ];
 
 // Rules between options: for a control, given the effective options, the
@@ -76,6 +85,10 @@ for (const path of ['compensation', 'minEv', 'maxEv', 'speedBrighten', 'speedDar
   'lowPercentile', 'highPercentile', 'metering']) {
   RULES[`autoExposure.${path}`] = (o) => !o.autoExposure.enabled
     && { off: true, why: 'auto exposure is off' };
+}
+for (const path of ['radius', 'smoothness']) {
+  RULES[`vignette.${path}`] = (o) => o.vignette.intensity === 0
+    && { off: true, why: 'the vignette is off (intensity 0)' };
 }
 const iterations = RULES['bloom.iterations'];
 RULES['bloom.iterations'] = (o) => (!o.bloom.enabled && { off: true, why: 'bloom is off' }) || iterations(o);

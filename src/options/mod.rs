@@ -28,8 +28,8 @@ pub use {
     table::SCHEMA,
 };
 pub use types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
-    Options, Resolve, ToneMapping, Tonemapper,
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
+    Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
 pub use value::Value;
 

@@ -5,8 +5,8 @@
 use super::schema::{Allowed, OptionError};
 use super::table::{keys_of, spec, SCHEMA};
 use super::types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, Msaa,
-    Options, Resolve, ToneMapping, Tonemapper,
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
+    Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
 use super::value::{quote_list, Value};
 
@@ -51,6 +51,8 @@ default_from_table! {
     DebugView => debug;
     AutoExposureOptions => auto_exposure;
     Metering => auto_exposure.metering;
+    GradingOptions => grading;
+    VignetteOptions => vignette;
 }
 
 impl Options {

@@ -399,6 +399,99 @@ pub static SCHEMA: &[OptionSpec] = &[
         access: choice!(Metering, auto_exposure.metering),
     },
     OptionSpec {
+        path: "grading.temperature",
+        kind: Kind::Number {
+            min: -1.0,
+            max: 1.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.0),
+        effect: Effect::Rebuild,
+        doc: doc!(
+            "White balance before the curve, -1 (cooler) to 1 (warmer): a chromatic adaptation \
+              (CAT02) to D65 from a white on the daylight locus between about 4 300 K and 9 800 K."
+        ),
+        access: number!(grading.temperature),
+    },
+    OptionSpec {
+        path: "grading.tint",
+        kind: Kind::Number {
+            min: -1.0,
+            max: 1.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.0),
+        effect: Effect::Rebuild,
+        doc: doc!("White balance across the daylight locus, -1 (greener) to 1 (more magenta)."),
+        access: number!(grading.tint),
+    },
+    OptionSpec {
+        path: "grading.saturation",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 2.0,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Rebuild,
+        doc: doc!("Saturation in scene-linear light: 0 is grey, 1 leaves colours, 2 doubles their distance from grey."),
+        access: number!(grading.saturation),
+    },
+    OptionSpec {
+        path: "grading.contrast",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 2.0,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Rebuild,
+        doc: doc!(
+            "Contrast of luminance in log space around mid grey (0.18), which stays where it is; \
+              hue and saturation are kept."
+        ),
+        access: number!(grading.contrast),
+    },
+    OptionSpec {
+        path: "vignette.intensity",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.0),
+        effect: Effect::Rebuild,
+        doc: doc!(
+            "How much light the corners lose, before the curve (0: no vignette). Round on any \
+              aspect ratio."
+        ),
+        access: number!(vignette.intensity),
+    },
+    OptionSpec {
+        path: "vignette.radius",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.5),
+        effect: Effect::Uniforms,
+        doc: doc!("Where the darkening starts, as a fraction of the distance from the centre to a corner."),
+        access: number!(vignette.radius),
+    },
+    OptionSpec {
+        path: "vignette.smoothness",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.5),
+        effect: Effect::Uniforms,
+        doc: doc!("Over how much of that distance the darkening reaches its full strength."),
+        access: number!(vignette.smoothness),
+    },
+    OptionSpec {
         path: "renderScale",
         kind: Kind::Number {
             min: 0.25,

@@ -379,6 +379,11 @@ fn reshaping_options_are_the_ones_that_rebuild() {
             "bloom.iterations",
             "bloom.mode",
             "autoExposure.enabled",
+            "grading.temperature",
+            "grading.tint",
+            "grading.saturation",
+            "grading.contrast",
+            "vignette.intensity",
             "debug"
         ]
     );

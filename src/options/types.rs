@@ -228,6 +228,35 @@ pub struct AutoExposureOptions {
     pub metering: Metering,
 }
 
+/// The `grading` group: colour grading in scene-linear light, before the
+/// curve, so one grade serves the SDR and the HDR (headroom) output alike.
+/// At their defaults the composite leaves it out entirely.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GradingOptions {
+    /// White balance, -1 (cooler) to 1 (warmer): a chromatic adaptation
+    /// (CAT02) from a white on the daylight locus to D65.
+    pub temperature: f64,
+    /// White balance, -1 (greener) to 1 (more magenta), across the locus.
+    pub tint: f64,
+    /// 0 (grey) to 2; 1 leaves colours as they are.
+    pub saturation: f64,
+    /// 0 to 2, around mid grey (0.18) in log space; 1 leaves it.
+    pub contrast: f64,
+}
+
+/// The `vignette` group: light darkened towards the corners, before the
+/// curve, round on any aspect ratio.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VignetteOptions {
+    /// How much of the light the corners lose, 0 (none: the default) to 1.
+    pub intensity: f64,
+    /// Where the darkening starts, as a fraction of the distance from the
+    /// centre to a corner.
+    pub radius: f64,
+    /// Over how much of that distance it reaches full strength.
+    pub smoothness: f64,
+}
+
 /// All renderer options. `Options::default()` takes every default from
 /// the schema table.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -243,6 +272,8 @@ pub struct Options {
     pub dither: bool,
     pub bloom: BloomOptions,
     pub auto_exposure: AutoExposureOptions,
+    pub grading: GradingOptions,
+    pub vignette: VignetteOptions,
     /// Size of the offscreen targets relative to the canvas; the composite
     /// pass rescales.
     pub render_scale: f64,
@@ -306,6 +337,17 @@ impl Options {
             low_percentile: 0.1,
             high_percentile: 0.1,
             metering: Metering::Average,
+        },
+        grading: GradingOptions {
+            temperature: 0.0,
+            tint: 0.0,
+            saturation: 1.0,
+            contrast: 1.0,
+        },
+        vignette: VignetteOptions {
+            intensity: 0.0,
+            radius: 0.5,
+            smoothness: 0.5,
         },
         render_scale: 1.0,
         auto_resize: false,

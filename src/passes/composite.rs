@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
 use crate::output::OutputSpec;
-use crate::options::{BloomMode, DebugView, Options};
+use crate::options::{BloomMode, DebugView, GradingOptions, Options};
 
 /// The WGSL of the composite pass after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[
@@ -39,6 +39,17 @@ uniform! {
         // How much of each pixel's bloomed light it gives away (0 in the
         // additive mode).
         bloom_subtract: f32,
+        // `grading`: the white balance as a linear-sRGB matrix (three
+        // columns), the saturation and the contrast.
+        white_balance: [[f32; 4]; 3],
+        saturation: f32,
+        contrast: f32,
+        // `vignette`, and the output's width over its height.
+        vignette_intensity: f32,
+        vignette_radius: f32,
+        vignette_smoothness: f32,
+        aspect: f32,
+        _pad0: [f32; 2],
     }
 }
 
@@ -66,6 +77,10 @@ pub struct Variant {
     pub energy: bool,
     /// `DEBUG`: 0 the picture, 1 the bloom alone, 2 the exposure histogram.
     pub debug: u32,
+    /// `GRADE`: a `grading` option is away from its default.
+    pub grade: bool,
+    /// `VIGNETTE`: `vignette.intensity` is above 0.
+    pub vignette: bool,
 }
 
 /// The energy-conserving mode's mix towards the blur: `intensity`, at most 1.
@@ -92,8 +107,77 @@ impl Variant {
                 DebugView::Bloom => 1,
                 DebugView::Exposure => 2,
             },
+            grade: settings.grading != GradingOptions::default(),
+            vignette: settings.vignette.intensity > 0.0,
         }
     }
+}
+
+/// The white balance of `grading.temperature` and `grading.tint` as a
+/// matrix on linear sRGB (three columns, padded for WGSL): a von Kries
+/// adaptation in the CAT02 cone space from a white on the CIE daylight
+/// locus (temperature 0: 6504 K, D65; 1: 1.5 times the colour temperature,
+/// a bluer white adapted to D65, so the picture warms; -1: two thirds of
+/// it), moved across the locus by `tint` (positive: a greener white, so
+/// the picture turns magenta). Both at 0 give the identity.
+pub fn white_balance(temperature: f64, tint: f64) -> [[f32; 4]; 3] {
+    // Linear sRGB (D65) to CIE XYZ, and CAT02.
+    const SRGB_TO_XYZ: [[f64; 3]; 3] = [
+        [0.4124564, 0.3575761, 0.1804375],
+        [0.2126729, 0.7151522, 0.0721750],
+        [0.0193339, 0.1191920, 0.9503041],
+    ];
+    const CAT02: [[f64; 3]; 3] = [
+        [0.7328, 0.4296, -0.1624],
+        [-0.7036, 1.6975, 0.0061],
+        [0.0030, 0.0136, 0.9834],
+    ];
+    let lms_of_white = |t: f64, tint: f64| {
+        let (x, y) = daylight_xy(6504.0 * 1.5f64.powf(t));
+        let y = y + 0.02 * tint;
+        mul(CAT02, [x / y, 1.0, (1.0 - x - y) / y])
+    };
+    let reference = lms_of_white(0.0, 0.0);
+    let white = lms_of_white(temperature, tint);
+    let gain: [[f64; 3]; 3] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| if i == j { reference[i] / white[i] } else { 0.0 })
+    });
+    let to_lms = matmul(CAT02, SRGB_TO_XYZ);
+    let m = matmul(inverse(to_lms), matmul(gain, to_lms));
+    // Column-major, each column padded to four floats.
+    std::array::from_fn(|c| [m[0][c] as f32, m[1][c] as f32, m[2][c] as f32, 0.0])
+}
+
+/// The CIE daylight locus: chromaticity (x, y) of daylight at `kelvin`
+/// (4000 to 25000 K).
+fn daylight_xy(kelvin: f64) -> (f64, f64) {
+    let t = kelvin.clamp(4000.0, 25000.0);
+    let (t1, t2, t3) = (1e3 / t, 1e6 / (t * t), 1e9 / (t * t * t));
+    let x = if t <= 7000.0 {
+        -4.6070 * t3 + 2.9678 * t2 + 0.09911 * t1 + 0.244063
+    } else {
+        -2.0064 * t3 + 1.9018 * t2 + 0.24748 * t1 + 0.237040
+    };
+    (x, -3.0 * x * x + 2.87 * x - 0.275)
+}
+
+fn mul(m: [[f64; 3]; 3], v: [f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|i| m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2])
+}
+
+fn matmul(a: [[f64; 3]; 3], b: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
+    std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
+}
+
+/// The inverse of an invertible 3×3 matrix (by cofactors).
+fn inverse(m: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
+    let c = |i: usize, j: usize| {
+        let (r0, r1) = ((i + 1) % 3, (i + 2) % 3);
+        let (c0, c1) = ((j + 1) % 3, (j + 2) % 3);
+        m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]
+    };
+    let det = m[0][0] * c(0, 0) + m[0][1] * c(0, 1) + m[0][2] * c(0, 2);
+    std::array::from_fn(|i| std::array::from_fn(|j| c(j, i) / det))
 }
 
 pub const PASS: Registration = Registration {
@@ -178,6 +262,8 @@ impl CompositePass {
                         ("BLOOM", if v.bloom { 1.0 } else { 0.0 }),
                         ("ENERGY", if v.energy { 1.0 } else { 0.0 }),
                         ("DEBUG", v.debug as f64),
+                        ("GRADE", if v.grade { 1.0 } else { 0.0 }),
+                        ("VIGNETTE", if v.vignette { 1.0 } else { 0.0 }),
                     ],
                 },
             )
@@ -294,7 +380,50 @@ impl Pass for CompositePass {
                 BloomMode::EnergyConserving if info.bloom_levels > 0 => energy_weight(settings),
                 _ => 0.0,
             },
+            white_balance: white_balance(settings.grading.temperature, settings.grading.tint),
+            saturation: settings.grading.saturation as f32,
+            contrast: settings.grading.contrast as f32,
+            vignette_intensity: settings.vignette.intensity as f32,
+            vignette_radius: settings.vignette.radius as f32,
+            // Never 0: the shader divides by it.
+            vignette_smoothness: settings.vignette.smoothness.max(1e-3) as f32,
+            aspect: info.output_size.0.max(1) as f32 / info.output_size.1.max(1) as f32,
+            _pad0: [0.0; 2],
         };
         self.params.write(queue, bytemuck::bytes_of(&params));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply(m: [[f32; 4]; 3], rgb: [f64; 3]) -> [f64; 3] {
+        std::array::from_fn(|i| (0..3).map(|c| m[c][i] as f64 * rgb[c]).sum())
+    }
+
+    #[test]
+    fn white_balance_is_the_identity_at_zero() {
+        let m = white_balance(0.0, 0.0);
+        for (c, column) in m.iter().enumerate() {
+            for (r, v) in column.iter().take(3).enumerate() {
+                let want = if r == c { 1.0 } else { 0.0 };
+                assert!((v - want).abs() < 1e-6, "({r}, {c}): {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn warmer_is_redder_and_magenta_is_less_green() {
+        let grey = [0.5, 0.5, 0.5];
+        let warm = apply(white_balance(1.0, 0.0), grey);
+        assert!(warm[0] > 0.55 && warm[2] < 0.45, "{warm:?}");
+        let cool = apply(white_balance(-1.0, 0.0), grey);
+        assert!(cool[0] < 0.47 && cool[2] > 0.53, "{cool:?}");
+        let magenta = apply(white_balance(0.0, 1.0), grey);
+        assert!(magenta[1] < magenta[0] && magenta[1] < magenta[2], "{magenta:?}");
+        // Any grey stays a grey of the same hue family: the matrix is linear.
+        let bright = apply(white_balance(1.0, 0.0), [5.0, 5.0, 5.0]);
+        assert!((bright[0] / warm[0] - 10.0).abs() < 1e-9);
     }
 }

@@ -55,6 +55,37 @@ export interface AutoExposureOptions {
   metering?: 'average' | 'center';
 }
 
+/** Colour grading in scene-linear light, before the curve: one grade serves the SDR and
+ * the HDR (headroom) output alike. At the defaults the composite leaves it out. */
+export interface GradingOptions {
+  /** White balance before the curve, -1 (cooler) to 1 (warmer): a chromatic adaptation
+   * (CAT02) to D65 from a white on the daylight locus between about 4 300 K and 9 800 K.
+   * A number from -1 to 1. Default `0`. */
+  temperature?: number;
+  /** White balance across the daylight locus, -1 (greener) to 1 (more magenta).
+   * A number from -1 to 1. Default `0`. */
+  tint?: number;
+  /** Saturation in scene-linear light: 0 is grey, 1 leaves colours, 2 doubles their distance from grey.
+   * A number from 0 to 2. Default `1`. */
+  saturation?: number;
+  /** Contrast of luminance in log space around mid grey (0.18), which stays where it is;
+   * hue and saturation are kept. A number from 0 to 2. Default `1`. */
+  contrast?: number;
+}
+
+/** Vignette: light darkened towards the corners, before the curve. */
+export interface VignetteOptions {
+  /** How much light the corners lose, before the curve (0: no vignette). Round on any
+   * aspect ratio. A number from 0 to 1. Default `0`. */
+  intensity?: number;
+  /** Where the darkening starts, as a fraction of the distance from the centre to a corner.
+   * A number from 0 to 1. Default `0.5`. */
+  radius?: number;
+  /** Over how much of that distance the darkening reaches its full strength.
+   * A number from 0 to 1. Default `0.5`. */
+  smoothness?: number;
+}
+
 /** Bloom: bright extract, blur, added back in the composite pass. */
 export interface BloomOptions {
   /** `'additive'` adds the blur of the bright light; `'energy-conserving'` moves that light
@@ -100,6 +131,8 @@ export interface RendererOptions {
   dither?: boolean;
   bloom?: BloomOptions;
   autoExposure?: AutoExposureOptions;
+  grading?: GradingOptions;
+  vignette?: VignetteOptions;
   /** Size of the offscreen targets relative to the canvas. A number from 0.25 to 2.
    * Default `1`. */
   renderScale?: number;
@@ -113,10 +146,12 @@ export interface RendererOptions {
 }
 
 /** Every option with its effective value. */
-export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure'>> & {
+export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure' | 'grading' | 'vignette'>> & {
   canvas: Required<CanvasOptions>;
   bloom: Required<BloomOptions>;
   autoExposure: Required<AutoExposureOptions>;
+  grading: Required<GradingOptions>;
+  vignette: Required<VignetteOptions>;
 };
 
 /** What the canvas context was configured with (from `getConfiguration()`),
