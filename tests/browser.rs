@@ -542,7 +542,7 @@ async fn bad_options_are_rejected_with_the_field_named() {
         "OptionError",
         &[(
             "allowed",
-            r#"["canvas","msaa","resolve","exposure","tonemapper","dither","bloom","autoExposure","renderScale","autoResize","debug"]"#,
+            r#"["canvas","msaa","resolve","exposure","tonemapper","dither","bloom","autoExposure","grading","vignette","renderScale","autoResize","debug"]"#,
         )],
     );
     let e = assert_error(

@@ -36,8 +36,8 @@ function badForEveryKind() {
   ];
 }
 
-// The numeric options whose range reaches below zero (in EV).
-const SIGNED = new Set(['autoExposure.minEv', 'autoExposure.compensation']);
+// The numeric options whose range reaches below zero (EV, white balance).
+const SIGNED = new Set(['autoExposure.minEv', 'autoExposure.compensation', 'grading.temperature', 'grading.tint']);
 
 // Values refused for one kind of option only.
 function badFor(value, path) {
