@@ -31,6 +31,7 @@ export type {
   CreateOptions,
   DeviceError,
   EffectiveOptions,
+  GradingOptions,
   GraphError,
   ImageOptions,
   ImageSourceInput,
@@ -45,6 +46,7 @@ export type {
   SyncInitInput,
   TextureOptions,
   TextureRuleError,
+  VignetteOptions,
 } from './afterglow.js';
 
 import type { InitInput, SyncInitInput } from './afterglow.js';
