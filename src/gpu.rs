@@ -117,7 +117,7 @@ impl Gpu {
                 ..Default::default()
             })
             .await
-            .map_err(|e| Error::device(DeviceErrorKind::NoAdapter, format!("no adapter: {e}")))?;
+            .map_err(|e| Error::device(DeviceErrorKind::NoAdapter, format!("no adapter: {}", browser_reason(&e))))?;
         let wanted = wgpu::Features::RG11B10UFLOAT_RENDERABLE | wgpu::Features::TIMESTAMP_QUERY;
         let features = adapter.features() & wanted;
         let limits = wgpu::Limits::default().using_resolution(adapter.limits());
@@ -129,7 +129,7 @@ impl Gpu {
                 ..Default::default()
             })
             .await
-            .map_err(|e| Error::device(DeviceErrorKind::NoDevice, format!("no device: {e}")))?;
+            .map_err(|e| Error::device(DeviceErrorKind::NoDevice, format!("no device: {}", browser_reason(&e))))?;
         let info = adapter.get_info();
         let mut gpu = Gpu::from_device(info.clone(), device, queue);
         gpu.transient_attachments = transient_supported(&info);
@@ -377,4 +377,15 @@ fn log_error(message: &str) {
 #[cfg(not(target_arch = "wasm32"))]
 fn log_error(message: &str) {
     eprintln!("{message}");
+}
+
+/// What a wgpu error says, in the browser's words: on the web wgpu wraps
+/// the browser's error in Rust's debug formatting (`JsValue(OperationError:
+/// …)`), which a page should never see; that wrapper is taken off.
+pub(crate) fn browser_reason(e: &impl std::fmt::Display) -> String {
+    let text = e.to_string();
+    match text.strip_prefix("JsValue(").and_then(|t| t.strip_suffix(')')) {
+        Some(inner) => inner.to_string(),
+        None => text,
+    }
 }

@@ -2207,3 +2207,73 @@ async fn zero_size_canvases_give_no_gpu_errors() {
     assert_no_gpu_errors(&r);
 }
 mod reliability;
+
+/// A device the browser refuses is a `DeviceError` in the browser's words:
+/// no Rust formatting (`JsValue(…)`, `Some(…)`) reaches the message.
+#[wasm_bindgen_test]
+async fn a_refused_device_is_reported_in_the_browsers_words() {
+    js(
+        "const request = GPUAdapter.prototype.requestDevice;
+         GPUAdapter.prototype.requestDevice = async function () {
+           GPUAdapter.prototype.requestDevice = request;
+           throw new DOMException('the adapter is consumed', 'OperationError'); };",
+        &JsValue::NULL,
+    )
+    .await;
+    let c = canvas(8, 8);
+    let e = assert_error(
+        Renderer::create(c.into(), Some(opts("{}"))).await,
+        &["no device", "OperationError", "the adapter is consumed"],
+    );
+    let text = message(&e);
+    for rust in ["JsValue(", "Some(", "Error {", "\\\""] {
+        assert!(!text.contains(rust), "Rust formatting {rust:?} in {text:?}");
+    }
+    assert_eq!(get(&e, "name").as_string().as_deref(), Some("DeviceError"));
+    // The next renderer gets its device as usual.
+    let _ = create(&canvas(8, 8), "{}").await;
+}
+
+/// Image sources made in another realm (an iframe's canvas, ImageBitmap
+/// and ImageData) are taken by what they are, as canvases are by
+/// `create`: `instanceof` against this realm's classes would refuse them.
+#[wasm_bindgen_test]
+async fn image_sources_from_another_realm_are_accepted() {
+    let sources = js(
+        "const frame = document.createElement('iframe');
+         document.body.appendChild(frame);
+         const w = frame.contentWindow;
+         const canvas = w.document.createElement('canvas');
+         canvas.width = 16; canvas.height = 16;
+         const g = canvas.getContext('2d');
+         g.fillStyle = '#fff'; g.fillRect(0, 0, 16, 16);
+         const data = new w.ImageData(16, 16);
+         data.data.fill(255);
+         return w.createImageBitmap(data).then((bitmap) => {
+           const out = [canvas, bitmap, data];
+           out.frame = frame;
+           return out;
+         });",
+        &JsValue::NULL,
+    )
+    .await;
+    let c = canvas(16, 16);
+    let r = create(&c, &measuring(r#"{"enabled":false}"#)).await;
+    for source in js_sys::Array::from(&sources).iter() {
+        assert!(!source.is_instance_of::<web_sys::HtmlCanvasElement>()
+            && !source.is_instance_of::<web_sys::ImageBitmap>()
+            && !source.is_instance_of::<web_sys::ImageData>(), "not from this realm");
+        r.set_image(source.clone(), None)
+            .unwrap_or_else(|e| panic!("{}: {}", describe_js(&source), message(&e)));
+        let v = red(&read(&r).await, 8, 8);
+        assert!(v > 0.9, "{}: the white image shows as {v}", describe_js(&source));
+    }
+    assert_no_gpu_errors(&r);
+    let frame: web_sys::Element = get(&sources, "frame").unchecked_into();
+    frame.remove();
+}
+
+fn describe_js(v: &JsValue) -> String {
+    let o: &Object = v.unchecked_ref();
+    o.to_string().into()
+}

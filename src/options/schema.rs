@@ -92,8 +92,14 @@ impl Kind {
                     above_min,
                 },
                 Value::Number(n),
-            ) => (n.is_finite() && (*n > min || (!above_min && *n == min)) && *n <= max)
-                .then_some(Literal::Num(*n)),
+            ) => {
+                // The GPU sees the number as an f32: one that rounds to the
+                // excluded minimum there (5e-324 for an exposure above 0)
+                // is refused, not turned into it.
+                let above = *n > min && (*n as f32) > (min as f32);
+                (n.is_finite() && (above || (!above_min && *n >= min)) && *n <= max)
+                    .then_some(Literal::Num(*n))
+            }
             (Kind::Integer { min, max }, Value::Number(n)) => {
                 (n.is_finite() && n.fract() == 0.0 && *n >= min as f64 && *n <= max as f64)
                     .then_some(Literal::Num(*n))

@@ -7,7 +7,7 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::interop::{describe, get, js_message, set, warn, width_height};
+use super::interop::{describe, get, is_a, js_message, set, warn, width_height};
 use crate::error::{DeviceErrorKind, Error};
 use crate::gpu::Gpu;
 use crate::options::{CanvasFormat, CanvasOptions};
@@ -295,27 +295,6 @@ fn canvas_name(element: &JsValue, kind: &str) -> String {
         Some(id) => format!("the {kind} #{id}"),
         None if kind == "canvas" => "the canvas (it has no id)".into(),
         None => format!("the {kind}"),
-    }
-}
-
-/// Whether `value` is an instance of the web interface `interface`, from
-/// this realm or another: the interface's own `getter` accepts only real
-/// instances (a Proxy or an imitation makes it throw). `false` where this
-/// context has no such interface (a worker has no HTMLCanvasElement).
-fn is_a(interface: &str, getter: &str, value: &JsValue) -> bool {
-    if !value.is_object() {
-        return false;
-    }
-    let prototype = get(&get(&js_sys::global(), interface), "prototype");
-    if !prototype.is_object() {
-        return false;
-    }
-    let prototype: &Object = prototype.unchecked_ref();
-    let descriptor = Reflect::get_own_property_descriptor(prototype, &getter.into())
-        .unwrap_or(JsValue::UNDEFINED);
-    match get(&descriptor, "get").dyn_into::<js_sys::Function>() {
-        Ok(read) => read.call0(value).is_ok(),
-        Err(_) => false,
     }
 }
 

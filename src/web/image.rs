@@ -9,9 +9,8 @@ use std::cell::Cell;
 
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-use super::interop::{call, describe, get, js_message, num, object};
+use super::interop::{call, describe, get, is_a, js_message, num, object};
 use crate::chain::{Chain, Content, ImageContent};
 use crate::error::Error;
 use crate::gpu::Gpu;
@@ -42,17 +41,20 @@ pub struct ImageSource {
 
 impl ImageSource {
     pub fn new(js: JsValue) -> Result<ImageSource, Error> {
-        let kind = if js.is_instance_of::<web_sys::ImageBitmap>() {
+        // By what they are, as `create` checks canvases: an image or a
+        // canvas made in another realm (an iframe, a window opened by the
+        // page) fails `instanceof` against this realm's classes.
+        let kind = if is_a("ImageBitmap", "width", &js) {
             Kind::Bitmap
-        } else if js.is_instance_of::<web_sys::HtmlVideoElement>() {
+        } else if is_a("HTMLVideoElement", "videoWidth", &js) {
             Kind::Video
-        } else if js.is_instance_of::<web_sys::HtmlImageElement>() {
+        } else if is_a("HTMLImageElement", "naturalWidth", &js) {
             Kind::Image
-        } else if js.is_instance_of::<web_sys::HtmlCanvasElement>() {
+        } else if is_a("HTMLCanvasElement", "width", &js) {
             Kind::Canvas
-        } else if js.is_instance_of::<web_sys::OffscreenCanvas>() {
+        } else if is_a("OffscreenCanvas", "width", &js) {
             Kind::Offscreen
-        } else if js.is_instance_of::<web_sys::ImageData>() {
+        } else if is_a("ImageData", "width", &js) {
             Kind::Data
         } else {
             return Err(source_error(format!(

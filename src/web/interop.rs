@@ -413,3 +413,24 @@ pub fn install_panic_hook() {
         }));
     });
 }
+
+/// Whether `value` is an instance of the web interface `interface`, from
+/// this realm or another: the interface's own `getter` accepts only real
+/// instances (a Proxy or an imitation makes it throw). `false` where this
+/// context has no such interface (a worker has no HTMLCanvasElement).
+pub fn is_a(interface: &str, getter: &str, value: &JsValue) -> bool {
+    if !value.is_object() {
+        return false;
+    }
+    let prototype = get(&get(&js_sys::global(), interface), "prototype");
+    if !prototype.is_object() {
+        return false;
+    }
+    let prototype: &Object = prototype.unchecked_ref();
+    let descriptor = Reflect::get_own_property_descriptor(prototype, &getter.into())
+        .unwrap_or(JsValue::UNDEFINED);
+    match get(&descriptor, "get").dyn_into::<js_sys::Function>() {
+        Ok(read) => read.call0(value).is_ok(),
+        Err(_) => false,
+    }
+}
