@@ -319,9 +319,42 @@ fn www_mounts(root: &Path) -> Vec<serve::Mount> {
 }
 
 fn test(root: &Path, args: &[String]) -> Result<()> {
+    let mut timings = Timings::default();
+    let result = test_stages(root, args, &mut timings);
+    timings.print();
+    result
+}
+
+/// Wall-clock time of each stage of a command, printed at its end (also
+/// when a stage failed: the ones that ran are listed).
+#[derive(Default)]
+pub struct Timings {
+    stages: Vec<(String, std::time::Duration)>,
+}
+
+impl Timings {
+    /// Runs `f`, recording how long it took under `name`.
+    pub fn time<T>(&mut self, name: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let start = std::time::Instant::now();
+        let out = f();
+        self.stages.push((name.to_string(), start.elapsed()));
+        out
+    }
+
+    fn print(&self) {
+        let total: std::time::Duration = self.stages.iter().map(|(_, d)| *d).sum();
+        eprintln!("\nxtask: time per stage");
+        for (name, d) in &self.stages {
+            eprintln!("  {name:<40} {:>7.1} s", d.as_secs_f64());
+        }
+        eprintln!("  {:<40} {:>7.1} s", "total", total.as_secs_f64());
+    }
+}
+
+fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()> {
     let all = args.is_empty();
     let want = |name: &str| all || args.iter().any(|a| a == name);
-    setup::ensure(root, setup::Need::Test)?;
+    setup::ensure_timed(root, setup::Need::Test, timings)?;
     // lavapipe's WSI layer complains without a runtime dir; give it one.
     let runtime_dir = std::env::temp_dir().join("afterglow-xdg");
     let _ = std::fs::create_dir_all(&runtime_dir);
@@ -331,68 +364,80 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         let _ = std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700));
     }
     if want("native") {
-        run(Command::new("cargo")
-            .current_dir(root)
-            .env("XDG_RUNTIME_DIR", &runtime_dir)
-            .args(["test", "--workspace"]))?;
+        timings.time("native: cargo test (build and run)", || {
+            run(Command::new("cargo")
+                .current_dir(root)
+                .env("XDG_RUNTIME_DIR", &runtime_dir)
+                .args(["test", "--workspace"]))
+        })?;
         // Dead code and unused imports, where rustc can see them: the wasm
         // build compiles everything the package ships (see src/lib.rs).
-        run(Command::new("cargo").current_dir(root).args([
-            "rustc",
-            "--lib",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--profile",
-            "check",
-            "--",
-            "-D",
-            "warnings",
-        ]))?;
+        timings.time("native: wasm build, warnings denied", || {
+            run(Command::new("cargo").current_dir(root).args([
+                "rustc",
+                "--lib",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--profile",
+                "check",
+                "--",
+                "-D",
+                "warnings",
+            ]))
+        })?;
     }
     if want("browser") {
-        let driver = driver::Driver::start(
-            setup::chromedriver(),
-            &std::env::temp_dir().join("afterglow-chromedriver.log"),
-        )?;
-        run(Command::new("wasm-pack")
-            .current_dir(root)
-            .env("CHROMEDRIVER", setup::chromedriver())
-            .env("CHROMEDRIVER_REMOTE", driver.url())
-            .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-            .args(["test", "--headless", "--chrome"]))?;
+        timings.time("browser: wasm-pack test (build and run)", || {
+            let driver = driver::Driver::start(
+                setup::chromedriver(),
+                &std::env::temp_dir().join("afterglow-chromedriver.log"),
+            )?;
+            run(Command::new("wasm-pack")
+                .current_dir(root)
+                .env("CHROMEDRIVER", setup::chromedriver())
+                .env("CHROMEDRIVER_REMOTE", driver.url())
+                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                .args(["test", "--headless", "--chrome"]))
+        })?;
     }
     // The type test and the end-to-end tests install the same packed tarball.
     let tarball = if want("types") || want("e2e") {
-        build(root)?;
-        Some(pack_web(root)?)
+        Some(timings.time("package: build and pack", || {
+            build(root)?;
+            pack_web(root)
+        })?)
     } else {
         None
     };
     if let (true, Some(tarball)) = (want("types"), &tarball) {
-        run(Command::new("node")
-            .current_dir(root)
-            .env("AFTERGLOW_TARBALL", tarball)
-            .args([
-                "--test",
-                NODE_TEST_TIMEOUT,
-                "--test-reporter=spec",
-                "tests/types/",
-            ]))?;
+        timings.time("types: TypeScript", || {
+            run(Command::new("node")
+                .current_dir(root)
+                .env("AFTERGLOW_TARBALL", tarball)
+                .args([
+                    "--test",
+                    NODE_TEST_TIMEOUT,
+                    "--test-reporter=spec",
+                    "tests/types/",
+                ]))
+        })?;
     }
     if let (true, Some(tarball)) = (want("e2e"), &tarball) {
-        let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
-        let url = format!("http://{}/", server.addr());
-        run(Command::new("node")
-            .current_dir(root)
-            .env("AFTERGLOW_URL", &url)
-            .env("AFTERGLOW_TARBALL", tarball)
-            .env("CHROMIUM", setup::chromium())
-            .args([
-                "--test",
-                NODE_TEST_TIMEOUT,
-                "--test-reporter=spec",
-                "tests/e2e/",
-            ]))?;
+        timings.time("e2e: the served pages", || {
+            let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
+            let url = format!("http://{}/", server.addr());
+            run(Command::new("node")
+                .current_dir(root)
+                .env("AFTERGLOW_URL", &url)
+                .env("AFTERGLOW_TARBALL", tarball)
+                .env("CHROMIUM", setup::chromium())
+                .args([
+                    "--test",
+                    NODE_TEST_TIMEOUT,
+                    "--test-reporter=spec",
+                    "tests/e2e/",
+                ]))
+        })?;
     }
     Ok(())
 }

@@ -24,11 +24,17 @@ pub fn chromedriver() -> &'static str {
 }
 
 pub fn ensure(root: &Path, need: Need) -> Result<()> {
-    wasm_target()?;
-    apt_packages(need)?;
-    wasm_pack()?;
-    wasm_bindgen_cli(root)?;
-    npm_packages(root)
+    ensure_timed(root, need, &mut crate::Timings::default())
+}
+
+/// [`ensure`], each step timed into `timings` (what `cargo xtask test`
+/// prints at the end: on a new machine, installing the tools is most of it).
+pub fn ensure_timed(root: &Path, need: Need, timings: &mut crate::Timings) -> Result<()> {
+    timings.time("set-up: wasm target", wasm_target)?;
+    timings.time("set-up: Debian packages", || apt_packages(need))?;
+    timings.time("set-up: wasm-pack", wasm_pack)?;
+    timings.time("set-up: wasm-bindgen-cli", || wasm_bindgen_cli(root))?;
+    timings.time("set-up: npm packages", || npm_packages(root))
 }
 
 fn output_of(program: &str, args: &[&str]) -> Option<String> {
