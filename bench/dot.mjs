@@ -29,18 +29,21 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { DOT, dotCentre } from './scene.js';
 import { PAGES, baseUrl, launch, openPage, pkgVersion } from './browser.mjs';
+import { checkTree, header, record } from './record.mjs';
 
-const usage = 'usage: node bench/dot.mjs [--frames N] [--shots DIR] [--before URL]';
+const usage = 'usage: node bench/dot.mjs [--frames N] [--shots DIR] [--before URL] [--dirty]';
 const RADIANCES = [15, 30];
 const TONEMAPPERS = ['none', 'aces'];
 const ANNULUS = [3, 30];
 
 function parseArgs(argv) {
-  const opts = { frames: 24, shots: null, before: null };
+  const opts = { frames: 24, shots: null, before: null, dirty: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = argv[i + 1];
-    if (a === '--frames') {
+    if (a === '--dirty') {
+      opts.dirty = true;
+    } else if (a === '--frames') {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 2 || n > 200) throw new Error(`--frames expects a whole number from 2 to 200, got '${value}'\n${usage}`);
       opts.frames = n;
@@ -127,6 +130,7 @@ function steadiness(frames, key = 'halo') {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  const tree = checkTree(opts.dirty);
   // Each column: a page, its name, and what it adds to the URL.
   const columns = PAGES.map((p) => ({ ...p, key: p.id, extra: {} }));
   if (opts.before) {
@@ -189,7 +193,10 @@ async function main() {
       }
     }
     const minutes = ((Date.now() - started) / 60000).toFixed(1);
-    console.log(report(results, columns, opts, browser.version(), minutes));
+    const text = `${header({ title: 'Small lights side by side', tree, browser: `Chromium ${browser.version()} (SwiftShader)` })}\n`
+      + report(results, columns, opts, browser.version(), minutes);
+    console.log(text);
+    log(`written to ${record('dot', tree, text)}`);
   } finally {
     await browser.close();
   }

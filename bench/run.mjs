@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { DISCS } from './scene.js';
 import { PAGES, baseUrl, label, launch, median, openPage as open, pkgVersion as pkg } from './browser.mjs';
+import { checkTree, header, record } from './record.mjs';
 
 const REFERENCE = 'three-webgl';
 
@@ -30,7 +31,7 @@ const FLOOR_CLEAR = { id: 'floor', key: 'floor-clear', name: 'floor: clear only'
 const GPU_ENTRIES = [...LIBRARIES, FLOOR_CANVAS, FLOOR_HDR];
 const CPU_ENTRIES = [...LIBRARIES, FLOOR_CLEAR];
 
-const usage = 'usage: node bench/run.mjs [--quick] [--frames N] [--rounds N] [--cpu-calls N] [--shots DIR]';
+const usage = 'usage: node bench/run.mjs [--quick] [--frames N] [--rounds N] [--cpu-calls N] [--shots DIR] [--dirty]';
 
 function parseArgs(argv) {
   const quick = argv.includes('--quick');
@@ -40,10 +41,11 @@ function parseArgs(argv) {
     rounds: quick ? 1 : 5,
     cpuCalls: quick ? 60 : 300,
     shots: null,
+    dirty: argv.includes('--dirty'),
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--quick') continue;
+    if (a === '--quick' || a === '--dirty') continue;
     const value = argv[i + 1];
     const number = () => {
       const n = Number(value);
@@ -116,6 +118,7 @@ async function checkFrame(opened, config, page, shots) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  const tree = checkTree(opts.dirty);
   const base = baseUrl();
   if (opts.shots) mkdirSync(opts.shots, { recursive: true });
 
@@ -178,7 +181,10 @@ async function main() {
     for (const page of CPU_ENTRIES) await opened[page.key].tab.close();
 
     const minutes = ((Date.now() - started) / 60000).toFixed(1);
-    console.log(report({ opts, results, cpu, infos, chromium: browser.version(), three: pkg('three'), postprocessing: pkg('postprocessing'), minutes }));
+    const text = `${header({ title: 'Side by side in one browser', tree, browser: `Chromium ${browser.version()} (SwiftShader)` })}\n`
+      + report({ opts, results, cpu, infos, chromium: browser.version(), three: pkg('three'), postprocessing: pkg('postprocessing'), minutes });
+    console.log(text);
+    log(`written to ${record('side-by-side', tree, text)}`);
   } finally {
     await browser.close();
   }

@@ -458,8 +458,17 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
         _ => ("bench/run.mjs", args),
     };
     let shots = root.join("target/bench");
+    // What the report names as its command (bench/record.mjs).
+    let mut command = vec!["cargo xtask bench".to_string()];
+    if driver == "bench/dot.mjs" {
+        command.push("--dot".into());
+    }
+    command.extend(args.iter().cloned());
     drive(root, driver, |node| {
-        node.arg("--shots").arg(&shots).args(args)
+        node.env("AFTERGLOW_COMMAND", command.join(" "))
+            .arg("--shots")
+            .arg(&shots)
+            .args(args)
     })
 }
 
