@@ -748,7 +748,10 @@ async fn a_pixels_halo_sits_on_it_wherever_it_falls_in_its_box() {
             r.set_content(bright_pixel(128, at, 200.0)).unwrap();
             let (off, ratio) = halo_balance(&read(&r).await, at);
             assert!(off <= 0.25, "at {at:?}: halo centre {off:.2} px off");
-            assert!(ratio <= 1.1, "at {at:?}: 4 px either side differ {ratio:.3}×");
+            assert!(
+                ratio <= 1.1,
+                "at {at:?}: 4 px either side differ {ratio:.3}×"
+            );
         }
     }
     assert_no_gpu_errors(&r);
@@ -2260,13 +2263,20 @@ async fn image_sources_from_another_realm_are_accepted() {
     let c = canvas(16, 16);
     let r = create(&c, &measuring(r#"{"enabled":false}"#)).await;
     for source in js_sys::Array::from(&sources).iter() {
-        assert!(!source.is_instance_of::<web_sys::HtmlCanvasElement>()
-            && !source.is_instance_of::<web_sys::ImageBitmap>()
-            && !source.is_instance_of::<web_sys::ImageData>(), "not from this realm");
+        assert!(
+            !source.is_instance_of::<web_sys::HtmlCanvasElement>()
+                && !source.is_instance_of::<web_sys::ImageBitmap>()
+                && !source.is_instance_of::<web_sys::ImageData>(),
+            "not from this realm"
+        );
         r.set_image(source.clone(), None)
             .unwrap_or_else(|e| panic!("{}: {}", describe_js(&source), message(&e)));
         let v = red(&read(&r).await, 8, 8);
-        assert!(v > 0.9, "{}: the white image shows as {v}", describe_js(&source));
+        assert!(
+            v > 0.9,
+            "{}: the white image shows as {v}",
+            describe_js(&source)
+        );
     }
     assert_no_gpu_errors(&r);
     let frame: web_sys::Element = get(&sources, "frame").unchecked_into();

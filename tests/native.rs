@@ -322,8 +322,14 @@ fn a_pixels_halo_sits_on_it_wherever_it_falls_in_its_box() {
                 let at = (64 + dx, 64 + dy);
                 h.set_content(bright_pixel(128, at, 200.0)).unwrap();
                 let (off, ratio) = halo_balance(&frame(&h, 0.0), at);
-                assert!(off <= 0.25, "{blur:?} at {at:?}: halo centre {off:.2} px off");
-                assert!(ratio <= 1.1, "{blur:?} at {at:?}: 4 px either side differ {ratio:.3}×");
+                assert!(
+                    off <= 0.25,
+                    "{blur:?} at {at:?}: halo centre {off:.2} px off"
+                );
+                assert!(
+                    ratio <= 1.1,
+                    "{blur:?} at {at:?}: 4 px either side differ {ratio:.3}×"
+                );
                 worst_off = worst_off.max(off);
                 worst_ratio = worst_ratio.max(ratio);
             }
@@ -1105,7 +1111,10 @@ fn grading_acts_on_light_before_the_curve() {
     let mut warm = base;
     warm.grading.temperature = 0.6;
     let w = linear_at(&graded(warm, grey.clone(), (16, 16)), 8, 8);
-    assert!(w[0] > plain[0] * 1.05 && w[2] < plain[2] * 0.95, "warmer: {w:?} from {plain:?}");
+    assert!(
+        w[0] > plain[0] * 1.05 && w[2] < plain[2] * 0.95,
+        "warmer: {w:?} from {plain:?}"
+    );
     let mut cool = base;
     cool.grading.temperature = -0.6;
     let c = linear_at(&graded(cool, grey.clone(), (16, 16)), 8, 8);
@@ -1115,7 +1124,10 @@ fn grading_acts_on_light_before_the_curve() {
     let mut on = base;
     on.grading.temperature = 1e-9;
     let colour = Content::Solid([0.6, 0.3, 0.1, 1.0]);
-    let (a, b) = (graded(base, colour.clone(), (16, 16)), graded(on, colour.clone(), (16, 16)));
+    let (a, b) = (
+        graded(base, colour.clone(), (16, 16)),
+        graded(on, colour.clone(), (16, 16)),
+    );
     for i in 0..3 {
         let (x, y) = (a.rgba_f32(8, 8)[i], b.rgba_f32(8, 8)[i]);
         assert!((x - y).abs() <= 1.0 / 255.0, "channel {i}: {x} against {y}");
@@ -1124,24 +1136,44 @@ fn grading_acts_on_light_before_the_curve() {
     let mut grey_out = base;
     grey_out.grading.saturation = 0.0;
     let g = linear_at(&graded(grey_out, colour.clone(), (16, 16)), 8, 8);
-    assert!((g[0] - g[1]).abs() < 2e-3 && (g[1] - g[2]).abs() < 2e-3, "saturation 0: {g:?}");
+    assert!(
+        (g[0] - g[1]).abs() < 2e-3 && (g[1] - g[2]).abs() < 2e-3,
+        "saturation 0: {g:?}"
+    );
     let luminance = 0.2126 * 0.6 + 0.7152 * 0.3 + 0.0722 * 0.1;
-    assert!((g[1] - luminance).abs() < 4e-3, "grey of the same luminance: {g:?}");
+    assert!(
+        (g[1] - luminance).abs() < 4e-3,
+        "grey of the same luminance: {g:?}"
+    );
 
     let mut contrast = base;
     contrast.grading.contrast = 2.0;
-    let mid = linear_at(&graded(contrast, Content::Solid([0.18, 0.18, 0.18, 1.0]), (16, 16)), 8, 8);
+    let mid = linear_at(
+        &graded(contrast, Content::Solid([0.18, 0.18, 0.18, 1.0]), (16, 16)),
+        8,
+        8,
+    );
     assert!((mid[1] - 0.18).abs() < 2e-3, "mid grey moved: {mid:?}");
     let up = linear_at(&graded(contrast, grey.clone(), (16, 16)), 8, 8);
     let want = 0.18 * (0.5f32 / 0.18).powi(2);
-    assert!((up[1] - want).abs() < want * 0.01, "0.5 at contrast 2: {up:?}, want {want}");
+    assert!(
+        (up[1] - want).abs() < want * 0.01,
+        "0.5 at contrast 2: {up:?}, want {want}"
+    );
 
     let mut hdr = warm;
     hdr.tonemapper = Tonemapper::Agx;
     hdr.canvas.headroom = 4.0;
-    let bright = linear_at(&graded(hdr, Content::Solid([1e3, 1e3, 1e3, 1.0]), (16, 16)), 8, 8);
+    let bright = linear_at(
+        &graded(hdr, Content::Solid([1e3, 1e3, 1e3, 1.0]), (16, 16)),
+        8,
+        8,
+    );
     let peak = bright.iter().cloned().fold(0.0, f32::max);
-    assert!(peak >= 0.95 * 4.0 && peak <= 4.01, "graded highlights reach {peak} of 4");
+    assert!(
+        peak >= 0.95 * 4.0 && peak <= 4.01,
+        "graded highlights reach {peak} of 4"
+    );
 }
 
 /// The vignette darkens the corners and not the centre, and is round on a
@@ -1158,8 +1190,14 @@ fn the_vignette_darkens_the_corners_not_the_centre() {
     let corner = linear_at(&img, 0, 0)[1];
     assert!(corner < 0.5 * 0.3, "corner {corner}");
     // 24 px right of the centre and 24 px below it.
-    let (across, down) = (linear_at(&img, 64 + 24, 32)[1], linear_at(&img, 64, 32 + 24)[1]);
-    assert!(across < centre && (across - down).abs() < 0.01, "across {across}, down {down}");
+    let (across, down) = (
+        linear_at(&img, 64 + 24, 32)[1],
+        linear_at(&img, 64, 32 + 24)[1],
+    );
+    assert!(
+        across < centre && (across - down).abs() < 0.01,
+        "across {across}, down {down}"
+    );
     // Off (intensity 0), nothing changes.
     o.vignette.intensity = 0.0;
     let off = graded(o, Content::Solid([0.5, 0.5, 0.5, 1.0]), (128, 64));

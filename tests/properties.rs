@@ -70,6 +70,13 @@ fn any_value() -> impl Strategy<Value = Value> {
 }
 
 /// A value the schema allows for option `index`, chosen across its range.
+/// Whether a number is in a `Kind::Number` range. Above an excluded
+/// minimum means above it as the GPU's f32 too: 5e-324 is not above 0.
+fn in_range(n: f64, min: f64, max: f64, above_min: bool) -> bool {
+    let above = n > min && (n as f32) > (min as f32);
+    n.is_finite() && (above || (!above_min && n >= min)) && n <= max
+}
+
 fn valid_value(index: usize) -> BoxedStrategy<Value> {
     match SCHEMA[index].kind {
         Kind::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
@@ -93,9 +100,7 @@ fn valid_value(index: usize) -> BoxedStrategy<Value> {
             }),
             (0.0..=1.0f64).prop_map(move |f| (min + f * (max - min).min(1.0)).min(max)),
         ]
-        .prop_filter("in range", move |n| {
-            (*n > min || (!above_min && *n == min)) && *n <= max
-        })
+        .prop_filter("in range", move |n| in_range(*n, min, max, above_min))
         .prop_map(Value::Number)
         .boxed(),
         Kind::Integer { min, max } => (min..=max).prop_map(|n| Value::Number(n as f64)).boxed(),
@@ -169,9 +174,7 @@ proptest! {
     ) {
         let spec = &SCHEMA[index];
         let allowed = match spec.kind {
-            Kind::Number { min, max, above_min } => {
-                n.is_finite() && (n > min || (!above_min && n == min)) && n <= max
-            }
+            Kind::Number { min, max, above_min } => in_range(n, min, max, above_min),
             Kind::Integer { min, max } => {
                 n.is_finite() && n.fract() == 0.0 && n >= min as f64 && n <= max as f64
             }

@@ -301,7 +301,8 @@ pub fn halo_balance(img: &Image, at: (u32, u32)) -> (f64, f64) {
     let off = (sx / sum - cx).hypot(sy / sum - cy);
     let mirror = |a: f64, b: f64| a.max(b) / a.min(b).max(1e-12);
     let (x, y) = at;
-    let ratio = mirror(value(x + 4, y), value(x - 4, y)).max(mirror(value(x, y + 4), value(x, y - 4)));
+    let ratio =
+        mirror(value(x + 4, y), value(x - 4, y)).max(mirror(value(x, y + 4), value(x, y - 4)));
     (off, ratio)
 }
 
