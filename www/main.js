@@ -104,6 +104,25 @@ async function main() {
       showError(e.message);
     }
   });
+  // Looks: grading and vignette presets, applied over the current options.
+  const LOOKS = {
+    neutral: { grading: { temperature: 0, tint: 0, saturation: 1, contrast: 1 }, vignette: { intensity: 0 } },
+    warm: { grading: { temperature: 0.35, tint: 0.05, saturation: 1.1, contrast: 1.05 }, vignette: { intensity: 0.3, radius: 0.5, smoothness: 0.5 } },
+    cold: { grading: { temperature: -0.4, tint: -0.05, saturation: 0.85, contrast: 1.15 }, vignette: { intensity: 0 } },
+    faded: { grading: { temperature: 0.1, tint: 0, saturation: 0.6, contrast: 0.8 }, vignette: { intensity: 0.6, radius: 0.35, smoothness: 0.6 } },
+  };
+  for (const button of document.querySelectorAll('#looks [data-look]')) {
+    button.addEventListener('click', () => {
+      try {
+        renderer.setOptions(LOOKS[button.dataset.look]);
+        panel.sync();
+        invalidate();
+        showError();
+      } catch (e) {
+        showError(e.message);
+      }
+    });
+  }
   function syncScreenshotButton() {
     const on = renderer.options().canvas.screenshots;
     $('screenshot').disabled = !on;

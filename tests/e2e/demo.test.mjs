@@ -113,6 +113,32 @@ test('paused frames are stable and a control changes the pixels', async () => {
   await page.uncheck('#pause');
 });
 
+test('a look warms the picture and Neutral takes it back', async () => {
+  await page.check('#pause');
+  await page.waitForTimeout(300);
+  const before = await canvasPixels(CLEAR);
+  await page.click('[data-look="warm"]');
+  await page.waitForTimeout(300);
+  const warm = await canvasPixels(CLEAR);
+  const o = await page.evaluate(() => window.afterglow.options());
+  assert.equal(o.grading.temperature, 0.35);
+  assert.equal(o.vignette.intensity, 0.3);
+  assert.equal(await page.inputValue('input[name="grading.temperature"]'), '0.35', 'the panel follows');
+  // Warmer: summed over the frame, red gains on blue.
+  const balance = ({ data }) => {
+    let r = 0;
+    let b = 0;
+    for (let i = 0; i < data.length; i += 4) { r += data[i]; b += data[i + 2]; }
+    return r / Math.max(b, 1);
+  };
+  assert.ok(balance(warm) > balance(before) * 1.03, `red/blue ${balance(before).toFixed(3)} → ${balance(warm).toFixed(3)}`);
+  await page.click('[data-look="neutral"]');
+  await page.waitForTimeout(300);
+  const back = await canvasPixels(CLEAR);
+  assert.equal(differingBytes(before, back), 0, 'Neutral did not restore the picture');
+  await page.uncheck('#pause');
+});
+
 test('the scene shader editor reports errors with their line', async () => {
   await page.click('#edit-shader');
   await page.fill('#wgsl', 'fn scene(uv: vec2f, time: f32) -> vec4f {\n  return vec4f(nope, 0.0, 0.0, 1.0);\n}\n');
