@@ -4,7 +4,8 @@
 // Markdown file per run, named by date, commit and benchmark), so a table
 // in BENCHMARKS.md can point at the run that printed it instead of being
 // copied by hand. A run on a tree with changes is refused unless the
-// command says `--dirty`: its figures would belong to no commit.
+// command says `--dirty`: its figures belong to no commit, so its report
+// goes to target/bench/results/ instead.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
@@ -66,10 +67,11 @@ export function header({ title, tree: t, browser }) {
   return lines.join('\n');
 }
 
-/** Writes `header + report` to bench/results/<date>-<commit>-<name>.md and
- * returns the path. */
+/** Writes `header + report` to bench/results/<date>-<commit>-<name>.md
+ * (a clean tree's run, a record to keep) or to target/bench/results/ (a
+ * run with changes, which belongs to no commit), and returns the path. */
 export function record(name, t, text) {
-  const dir = join(ROOT, 'bench', 'results');
+  const dir = t.changes.length ? join(ROOT, 'target', 'bench', 'results') : join(ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const day = new Date().toISOString().slice(0, 10);
   const file = join(dir, `${day}-${t.commit}${t.changes.length ? '-dirty' : ''}-${name}.md`);

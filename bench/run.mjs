@@ -24,14 +24,23 @@ import { checkTree, header, record } from './record.mjs';
 const REFERENCE = 'three-webgl';
 
 // What is measured: the libraries, then the floors (bench/pages/floor.js).
-const LIBRARIES = PAGES.map((p) => ({ ...p, key: p.id, query: {} }));
+// `--before URL` adds afterglow built from another commit (the package at
+// URL), measured in the same rounds: `cargo xtask bench --before REV`.
+let LIBRARIES = PAGES.map((p) => ({ ...p, key: p.id, query: {} }));
 const FLOOR_CANVAS = { id: 'floor', key: 'floor-canvas', name: 'floor: scene → canvas', query: { floor: 'canvas' }, floor: true };
 const FLOOR_HDR = { id: 'floor', key: 'floor-hdr', name: 'floor: scene → rgba16float → canvas', query: { floor: 'hdr' }, floor: true };
 const FLOOR_CLEAR = { id: 'floor', key: 'floor-clear', name: 'floor: clear only', query: { floor: 'clear' }, floor: true };
-const GPU_ENTRIES = [...LIBRARIES, FLOOR_CANVAS, FLOOR_HDR];
-const CPU_ENTRIES = [...LIBRARIES, FLOOR_CLEAR];
+let GPU_ENTRIES = [...LIBRARIES, FLOOR_CANVAS, FLOOR_HDR];
+let CPU_ENTRIES = [...LIBRARIES, FLOOR_CLEAR];
 
-const usage = 'usage: node bench/run.mjs [--quick] [--frames N] [--rounds N] [--cpu-calls N] [--shots DIR] [--dirty]';
+/** Puts `afterglow (before)` first among the libraries. */
+function addBefore(url) {
+  LIBRARIES = [{ ...PAGES[0], key: 'before', name: 'afterglow (before)', query: { pkg: url } }, ...LIBRARIES];
+  GPU_ENTRIES = [...LIBRARIES, FLOOR_CANVAS, FLOOR_HDR];
+  CPU_ENTRIES = [...LIBRARIES, FLOOR_CLEAR];
+}
+
+const usage = 'usage: node bench/run.mjs [--quick] [--frames N] [--rounds N] [--cpu-calls N] [--shots DIR] [--before URL] [--dirty]';
 
 function parseArgs(argv) {
   const quick = argv.includes('--quick');
@@ -41,6 +50,7 @@ function parseArgs(argv) {
     rounds: quick ? 1 : 5,
     cpuCalls: quick ? 60 : 300,
     shots: null,
+    before: null,
     dirty: argv.includes('--dirty'),
   };
   for (let i = 0; i < argv.length; i++) {
@@ -57,6 +67,7 @@ function parseArgs(argv) {
     else if (a === '--rounds') opts.rounds = number();
     else if (a === '--cpu-calls') opts.cpuCalls = number();
     else if (a === '--shots' && value) { opts.shots = value; i += 1; }
+    else if (a === '--before' && value) { opts.before = value; i += 1; }
     else throw new Error(`unknown argument '${a}'\n${usage}`);
   }
   return opts;
@@ -119,6 +130,7 @@ async function checkFrame(opened, config, page, shots) {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const tree = checkTree(opts.dirty);
+  if (opts.before) addBefore(opts.before);
   const base = baseUrl();
   if (opts.shots) mkdirSync(opts.shots, { recursive: true });
 

@@ -19,6 +19,8 @@
 //!   as markdown tables. `bench --dot` runs the small-light comparison
 //!   instead (`bench/dot.mjs`): how steadily and linearly a moving
 //!   sub-pixel dot blooms in each, and how far its halo's centre is from it.
+//!   `--before REV` adds the package built at commit REV as a column of
+//!   its own; reports go to `bench/results/` (see `bench/record.mjs`).
 //! - `soak`   set-up, build, then `bench/soak.mjs` in headless Chromium:
 //!   20,000 frames, two storms of 1,000 resizes around a 5 s idle wait,
 //!   1,000 option changes, 100 device losses and 80 create/destroy
@@ -464,12 +466,60 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
         command.push("--dot".into());
     }
     command.extend(args.iter().cloned());
+    // `--before REV` (a commit, not a served path): that commit's package,
+    // built here, measured in the same run as a column of its own.
+    let mut driver_args = args.to_vec();
+    if let Some(i) = driver_args.iter().position(|a| a == "--before") {
+        match driver_args.get(i + 1) {
+            Some(rev) if !rev.starts_with('/') => driver_args[i + 1] = build_before(root, rev)?,
+            Some(_) => {}
+            None => return Err("--before needs a commit (or a served path to afterglow.js)".into()),
+        }
+    }
     drive(root, driver, |node| {
         node.env("AFTERGLOW_COMMAND", command.join(" "))
             .arg("--shots")
             .arg(&shots)
-            .args(args)
+            .args(&driver_args)
     })
+}
+
+/// Builds the package as it was at `rev`, with that commit's own build
+/// steps, in a worktree under `target/before/<commit>` (kept for the next
+/// run), and returns the path the benchmark server serves it at.
+fn build_before(root: &Path, rev: &str) -> Result<String> {
+    let out = Command::new("git")
+        .current_dir(root)
+        .args(["rev-parse", "--short=10", "--verify", &format!("{rev}^{{commit}}")])
+        .output()
+        .map_err(|e| format!("git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("--before {rev}: not a commit of this repository"));
+    }
+    let commit = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let dir = root.join("target/before").join(&commit);
+    let served = format!("/target/before/{commit}/www/pkg/afterglow.js");
+    if dir.join("www/pkg/afterglow.js").exists() {
+        return Ok(served);
+    }
+    if !dir.exists() {
+        run(Command::new("git")
+            .current_dir(root)
+            .args(["worktree", "add", "--detach", "--force"])
+            .arg(&dir)
+            .arg(&commit))?;
+    }
+    // Its build uses the npm tools (wasm-opt, esbuild) installed here.
+    #[cfg(unix)]
+    if !dir.join("node_modules").exists() {
+        std::os::unix::fs::symlink(root.join("node_modules"), dir.join("node_modules"))
+            .map_err(|e| format!("linking node_modules into {}: {e}", dir.display()))?;
+    }
+    run(Command::new("cargo")
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", root.join("target/before-target"))
+        .args(["xtask", "build"]))?;
+    Ok(served)
 }
 
 /// The soak (`bench/soak.mjs`) against the built package, served like the
