@@ -63,7 +63,8 @@ fn main() -> ExitCode {
         _ => {
             eprintln!(
                 "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] \
-                 | size | bench [--quick] [--frames N] [--rounds N] | bench --dot [--frames N] [--before URL] \
+                 | size | bench [--quick] [--frames N] [--rounds N] [--before REV] [--dirty] \
+                 | bench --dot [--frames N] [--before REV] [--dirty] \
                  | soak [--quick] [--no-control]>"
             );
             return ExitCode::from(2);
@@ -490,7 +491,12 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
 fn build_before(root: &Path, rev: &str) -> Result<String> {
     let out = Command::new("git")
         .current_dir(root)
-        .args(["rev-parse", "--short=10", "--verify", &format!("{rev}^{{commit}}")])
+        .args([
+            "rev-parse",
+            "--short=10",
+            "--verify",
+            &format!("{rev}^{{commit}}"),
+        ])
         .output()
         .map_err(|e| format!("git: {e}"))?;
     if !out.status.success() {
