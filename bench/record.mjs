@@ -37,6 +37,7 @@ export function tree() {
 export function checkTree(dirty) {
   const t = tree();
   if (t.commit === null) throw new Error('not a git checkout: the figures would name no commit');
+  if (t.changes === null) throw new Error('git status failed: cannot tell whether the tree is clean');
   if (t.changes.length && !dirty) {
     const shown = t.changes.slice(0, 3).map((l) => l.trim()).join('; ');
     throw new Error(`the working tree has ${t.changes.length} change(s) (${shown}${t.changes.length > 3 ? '; …' : ''}): `

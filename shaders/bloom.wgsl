@@ -161,12 +161,16 @@ fn spline2(t: vec2f) -> vec2f {
     return select(select(outer, vec2f(0.0), a >= vec2f(1.5)), 0.75 - a * a, a <= vec2f(0.5));
 }
 
-// Second step: each base texel's light is spread over the two nearest
-// base texels per axis, as a tent centred on its centroid would put it
-// (bilinear weights), so a light's bloom is centred on the light, not on
-// the box it falls in. This texel gathers what its 3x3 neighbours give it.
-// Linear filters after this (the 13-tap downsamples, the tent upsamples,
-// the composite's bilinear sample) keep the light's centre where it is.
+// Second step: each base texel's light is spread over the three nearest
+// base texels per axis with the weights of a quadratic B-spline centred on
+// its centroid, so a light's bloom is centred on the light, not on the box
+// it falls in. This texel gathers what its 3x3 neighbours give it. The
+// weights add up to one and reproduce linear functions, and the filters
+// after this (the 13-tap downsamples, the tent upsamples, the composite's
+// bilinear sample) are linear: the light's total and its centre are kept.
+// A share that would land past the base's edge stays on the edge texel
+// (as the chain's clamp-to-edge sampling treats the edge), so no light is
+// lost there.
 @fragment
 fn fs_centre(in: FullscreenOut) -> @location(0) vec4f {
     let b = vec2i(floor(in.position.xy));
@@ -177,7 +181,13 @@ fn fs_centre(in: FullscreenOut) -> @location(0) vec4f {
             let d = vec2i(dx, dy);
             let n = b + d;
             let t = textureLoad(src, clamp(n, vec2i(0), last), 0);
-            let w = spline2(vec2f(d) + unpack_centroid(t.a));
+            let o = unpack_centroid(t.a);
+            // From this texel itself at the base's edge: also the share it
+            // would send one texel past that edge.
+            let own = d == vec2i(0);
+            let low = select(vec2f(0.0), spline2(vec2f(1.0) + o), own & (b == vec2i(0)));
+            let high = select(vec2f(0.0), spline2(vec2f(-1.0) + o), own & (b == last));
+            let w = spline2(vec2f(d) + o) + low + high;
             let inside = all(n >= vec2i(0)) && all(n <= last);
             sum += select(0.0, w.x * w.y, inside) * t.rgb;
         }

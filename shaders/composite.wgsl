@@ -131,7 +131,9 @@ const LUMA = vec3f(0.2126, 0.7152, 0.0722);
 // log space around mid grey (hue and saturation kept), then saturation
 // around the pixel's luminance.
 fn grade(c: vec3f) -> vec3f {
-    let rgb = max(params.white_balance * c, vec3f(0.0));
+    // Bounded so that contrast's pow cannot overflow to inf (and inf * 0
+    // to NaN) for extreme float content.
+    let rgb = clamp(params.white_balance * c, vec3f(0.0), vec3f(1e12));
     let y = max(dot(rgb, LUMA), 1e-10);
     let graded_y = 0.18 * pow(y / 0.18, params.contrast);
     let contrasted = rgb * (graded_y / y);

@@ -381,11 +381,32 @@ fn log_error(message: &str) {
 
 /// What a wgpu error says, in the browser's words: on the web wgpu wraps
 /// the browser's error in Rust's debug formatting (`JsValue(OperationError:
-/// …)`), which a page should never see; that wrapper is taken off.
+/// …\n<stack>)`, or a quoted string), which a page should never see; the
+/// wrapper, the stack after the first line and the quotes are taken off.
 pub(crate) fn browser_reason(e: &impl std::fmt::Display) -> String {
     let text = e.to_string();
-    match text.strip_prefix("JsValue(").and_then(|t| t.strip_suffix(')')) {
-        Some(inner) => inner.to_string(),
-        None => text,
+    let Some(inner) = text.strip_prefix("JsValue(").and_then(|t| t.strip_suffix(')')) else {
+        return text;
+    };
+    let first = inner.lines().next().unwrap_or("").trim();
+    let unquoted = first
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .unwrap_or(first);
+    unquoted.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::browser_reason;
+
+    #[test]
+    fn the_browsers_words_without_rust_formatting() {
+        assert_eq!(
+            browser_reason(&"JsValue(OperationError: consumed\nat f (x.js:1:2))"),
+            "OperationError: consumed"
+        );
+        assert_eq!(browser_reason(&"JsValue(\"a plain string\")"), "a plain string");
+        assert_eq!(browser_reason(&"no adapter found"), "no adapter found");
     }
 }

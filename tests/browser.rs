@@ -2229,7 +2229,7 @@ async fn a_refused_device_is_reported_in_the_browsers_words() {
         &["no device", "OperationError", "the adapter is consumed"],
     );
     let text = message(&e);
-    for rust in ["JsValue(", "Some(", "Error {", "\\\""] {
+    for rust in ["JsValue(", "Some(", "Error {", "\\\"", "\n"] {
         assert!(!text.contains(rust), "Rust formatting {rust:?} in {text:?}");
     }
     assert_eq!(get(&e, "name").as_string().as_deref(), Some("DeviceError"));

@@ -1203,3 +1203,37 @@ fn the_vignette_darkens_the_corners_not_the_centre() {
     let off = graded(o, Content::Solid([0.5, 0.5, 0.5, 1.0]), (128, 64));
     assert!((linear_at(&off, 0, 0)[1] - 0.5).abs() < 2e-3);
 }
+
+/// A light at the frame's edge or corner loses none of the bloom a light
+/// inside the frame gets: the centre pass keeps the share that would land
+/// past the bloom base's edge on the edge texel. (Dropping it left an edge
+/// pixel 0.72 and a corner pixel 0.54 of the bloom.) The chain after it
+/// samples with clamp-to-edge, which counts edge texels more than once:
+/// an edge pixel's bloom comes out 1.17×, a corner pixel's 1.41× (the
+/// upper bound below).
+#[test]
+fn a_light_at_the_edge_keeps_its_bloom() {
+    let mut o = measuring(1.0, BlurMode::Mip);
+    o.debug = afterglow::options::DebugView::Bloom;
+    let mut h = headless_with(o, F::Rgba16Float, (128, 128));
+    let mut bloom_of = |at: (u32, u32)| {
+        h.set_content(bright_pixel(128, at, 200.0)).unwrap();
+        let img = frame(&h, 0.0);
+        let mut sum = 0.0f64;
+        for y in 0..128 {
+            for x in 0..128 {
+                sum += srgb_decode(red(&img, x, y)) as f64;
+            }
+        }
+        sum
+    };
+    let inside = bloom_of((64, 64));
+    for at in [(0, 64), (127, 64), (64, 0), (0, 0), (127, 127)] {
+        let edge = bloom_of(at) / inside;
+        println!("{at:?}: {edge:.3} of the bloom inside");
+        assert!(
+            (0.97..=1.45).contains(&edge),
+            "a light at {at:?} blooms {edge:.3} of one inside"
+        );
+    }
+}

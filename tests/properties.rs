@@ -69,14 +69,15 @@ fn any_value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// A value the schema allows for option `index`, chosen across its range.
 /// Whether a number is in a `Kind::Number` range. Above an excluded
-/// minimum means above it as the GPU's f32 too: 5e-324 is not above 0.
+/// minimum means a normal f32 step above it as the GPU sees it: 5e-324 and
+/// 1e-45 are not above 0.
 fn in_range(n: f64, min: f64, max: f64, above_min: bool) -> bool {
-    let above = n > min && (n as f32) > (min as f32);
+    let above = n > min && (n as f32) - (min as f32) >= f32::MIN_POSITIVE;
     n.is_finite() && (above || (!above_min && n >= min)) && n <= max
 }
 
+/// A value the schema allows for option `index`, chosen across its range.
 fn valid_value(index: usize) -> BoxedStrategy<Value> {
     match SCHEMA[index].kind {
         Kind::Bool => any::<bool>().prop_map(Value::Bool).boxed(),

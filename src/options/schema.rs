@@ -93,10 +93,11 @@ impl Kind {
                 },
                 Value::Number(n),
             ) => {
-                // The GPU sees the number as an f32: one that rounds to the
-                // excluded minimum there (5e-324 for an exposure above 0)
-                // is refused, not turned into it.
-                let above = *n > min && (*n as f32) > (min as f32);
+                // The GPU sees the number as an f32, and may flush a
+                // subnormal one to zero: a number that is not a normal f32
+                // step above the excluded minimum there (5e-324 or 1e-45
+                // for an exposure above 0) is refused, not turned into it.
+                let above = *n > min && (*n as f32) - (min as f32) >= f32::MIN_POSITIVE;
                 (n.is_finite() && (above || (!above_min && *n >= min)) && *n <= max)
                     .then_some(Literal::Num(*n))
             }

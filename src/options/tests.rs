@@ -477,21 +477,25 @@ fn option_paths_split_at_their_dots() {
 
 #[test]
 fn a_number_that_rounds_to_an_excluded_minimum_is_refused() {
-    // `exposure` must be above 0: Number.MIN_VALUE is 0 as the GPU's f32.
-    for tiny in [5e-324, 1e-46] {
+    // `exposure` must be above 0: Number.MIN_VALUE is 0 as the GPU's f32,
+    // and a subnormal f32 may be flushed to 0 there.
+    for tiny in [5e-324, 1e-46, 1e-45, 1e-39] {
         let e = Options::default()
             .merged(&obj(vec![("exposure", Value::Number(tiny))]))
             .unwrap_err();
         assert_eq!(e.field, "exposure", "{tiny}");
     }
-    // The smallest positive f32 is above 0 there too, and kept.
+    // The smallest normal f32 is above 0 there, and kept.
     let o = Options::default()
-        .merged(&obj(vec![("exposure", Value::Number(1e-45))]))
+        .merged(&obj(vec![("exposure", Value::Number(1.2e-38))]))
         .unwrap();
     assert!(o.exposure > 0.0);
     // Where the minimum is allowed, a tiny number is simply a number.
     let o = Options::default()
-        .merged(&obj(vec![("bloom", obj(vec![("threshold", Value::Number(5e-324))]))]))
+        .merged(&obj(vec![(
+            "bloom",
+            obj(vec![("threshold", Value::Number(5e-324))]),
+        )]))
         .unwrap();
     assert_eq!(o.bloom.threshold, 5e-324);
 }
