@@ -16,8 +16,9 @@
 // annulus 3–30 px around the dot's centre of the mean of R, G and B, once
 // decoded from sRGB to linear light and once as the 8-bit encoded values,
 // divided by the number of pixels whose centre the dot covers (1 to 4);
-// the halo's centre is the mean position of that light (linear), and its
-// distance from the dot's centre says whether the glow sits on its light. A
+// the halo's centre is the mean position of the light beyond 3 px from
+// the dot (linear, the whole frame), and its distance from the dot's
+// centre says whether the glow sits on its light. A
 // bloom that is shift-invariant and energy-conserving gives the same halo
 // per lit pixel in every frame (variation 0), and twice the halo for twice
 // the radiance (ratio 2), in linear light and without a tonemapper. A
@@ -80,14 +81,15 @@ const toLinear = (v) => {
 const LINEAR = Array.from({ length: 256 }, (_, v) => toLinear(v));
 
 /** Halo light in the annulus around the dot at time t; how far the
- * halo's light-weighted centre (in linear light, over the annulus) is from
- * the dot's; the brightest value of the picture, and the value of the
+ * halo's light-weighted centre (in linear light, over every pixel at least
+ * the annulus's inner radius from the dot) is from the dot's; the brightest value of the picture, and the value of the
  * pixel under the dot's centre (always lit: no point of a pixel is farther
  * than 0.71 px from its centre). */
 function measure(png, t) {
   const [cx, cy] = dotCentre(t);
   let halo = 0;
   let encoded = 0;
+  let spread = 0;
   let sx = 0;
   let sy = 0;
   let peak = -1;
@@ -99,15 +101,21 @@ function measure(png, t) {
       peak = Math.max(peak, v);
       if (x === Math.floor(cx) && y === Math.floor(cy)) centre = v;
       const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
-      if (d >= ANNULUS[0] && d <= ANNULUS[1]) {
-        halo += v;
+      // The centre over all the light beyond the annulus's inner radius:
+      // a window centred on the dot would pull a shifted halo's centre
+      // back towards it.
+      if (d >= ANNULUS[0]) {
+        spread += v;
         sx += v * (x + 0.5);
         sy += v * (y + 0.5);
+      }
+      if (d >= ANNULUS[0] && d <= ANNULUS[1]) {
+        halo += v;
         encoded += (png.data[i] + png.data[i + 1] + png.data[i + 2]) / 3;
       }
     }
   }
-  const offset = halo > 0 ? Math.hypot(sx / halo - cx, sy / halo - cy) : NaN;
+  const offset = spread > 0 ? Math.hypot(sx / spread - cx, sy / spread - cy) : NaN;
   return { halo, encoded, offset, peak, centre };
 }
 
