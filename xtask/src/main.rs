@@ -521,9 +521,12 @@ fn build_before(root: &Path, rev: &str) -> Result<String> {
         std::os::unix::fs::symlink(root.join("node_modules"), dir.join("node_modules"))
             .map_err(|e| format!("linking node_modules into {}: {e}", dir.display()))?;
     }
+    // A target directory of its own: cargo does not tell two checkouts of
+    // the same package apart by their path, and would take the other
+    // commit's build as up to date when this checkout's files are older.
     run(Command::new("cargo")
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", root.join("target/before-target"))
+        .env("CARGO_TARGET_DIR", root.join("target/before-target").join(&commit))
         .args(["xtask", "build"]))?;
     Ok(served)
 }
