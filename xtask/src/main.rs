@@ -526,7 +526,10 @@ fn build_before(root: &Path, rev: &str) -> Result<String> {
     // commit's build as up to date when this checkout's files are older.
     run(Command::new("cargo")
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", root.join("target/before-target").join(&commit))
+        .env(
+            "CARGO_TARGET_DIR",
+            root.join("target/before-target").join(&commit),
+        )
         .args(["xtask", "build"]))?;
     Ok(served)
 }
