@@ -128,7 +128,7 @@ fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
             } else {
                 c = bright(textureLoad(src, q, 0).rgb);
             }
-            let l = dot(c, vec3f(0.2126, 0.7152, 0.0722));
+            let l = dot(c, LUMA);
             sum += c;
             moment += l * vec2f(f32(i), f32(j));
             weight += l;

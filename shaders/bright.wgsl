@@ -3,6 +3,11 @@
 // gave to the bloom): a soft ceiling far above ordinary highlights, then
 // the threshold with a quadratic soft knee.
 
+// Relative luminance of linear Rec. 709 / sRGB primaries: where the
+// extract's light sits in its box, and the grading's contrast and
+// saturation (both parts compose this file).
+const LUMA = vec3f(0.2126, 0.7152, 0.0722);
+
 // Where the soft ceiling starts to bite, in scene units after exposure:
 // a texel of radiance x contributes x / (1 + x / CEILING), within 3 % of x
 // up to 30 and never more than CEILING.

@@ -124,8 +124,6 @@ fn srgb_decode(c: vec3f) -> vec3f {
     return vec3f(srgb_decode1(c.r), srgb_decode1(c.g), srgb_decode1(c.b));
 }
 
-const LUMA = vec3f(0.2126, 0.7152, 0.0722);
-
 // Grading in scene-linear light, before the curve: the white balance
 // (a chromatic adaptation, made on the CPU), then contrast of luminance in
 // log space around mid grey (hue and saturation kept), then saturation
