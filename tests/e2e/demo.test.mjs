@@ -113,13 +113,26 @@ test('paused frames are stable and a control changes the pixels', async () => {
   await page.uncheck('#pause');
 });
 
+/** The picture once it stops changing: a paused demo draws a frame only
+ * after a change, and a new shader variant may take a while to compile on
+ * a software rasterizer, so wait (at most 10 s) for two equal captures. */
+async function settledPixels(clip) {
+  let last = await canvasPixels(clip);
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(250);
+    const next = await canvasPixels(clip);
+    if (differingBytes(last, next) === 0) return next;
+    last = next;
+  }
+  return last;
+}
+
 test('a look warms the picture and Neutral takes it back', async () => {
   await page.check('#pause');
-  await page.waitForTimeout(300);
-  const before = await canvasPixels(CLEAR);
+  const before = await settledPixels(CLEAR);
   await page.click('[data-look="warm"]');
   await page.waitForTimeout(300);
-  const warm = await canvasPixels(CLEAR);
+  const warm = await settledPixels(CLEAR);
   const o = await page.evaluate(() => window.afterglow.options());
   assert.equal(o.grading.temperature, 0.35);
   assert.equal(o.vignette.intensity, 0.3);
@@ -134,7 +147,7 @@ test('a look warms the picture and Neutral takes it back', async () => {
   assert.ok(balance(warm) > balance(before) * 1.03, `red/blue ${balance(before).toFixed(3)} → ${balance(warm).toFixed(3)}`);
   await page.click('[data-look="neutral"]');
   await page.waitForTimeout(300);
-  const back = await canvasPixels(CLEAR);
+  const back = await settledPixels(CLEAR);
   assert.equal(differingBytes(before, back), 0, 'Neutral did not restore the picture');
   await page.uncheck('#pause');
 });
