@@ -200,6 +200,16 @@ fn reset_jumps_and_the_manual_exposure_multiplies_on_top() {
         (level - 0.18 * 16.0 * 2.0).abs() < 0.05,
         "manual exposure only: {level}"
     );
+    // Off, no exposure is reported (stats().exposureEv is null); on again,
+    // it is reported from where metering left it.
+    assert_eq!(step(&h, 41), None, "reported while off");
+    o.auto_exposure.enabled = true;
+    h.set_settings(o).unwrap();
+    let again = run(&h, 42, 4);
+    assert!(
+        (again.last().unwrap() + 3.0).abs() < 0.05,
+        "on again: {again:?}"
+    );
 }
 
 /// `debug: 'exposure'` draws the histogram over the lower part of the

@@ -290,7 +290,12 @@ impl Pass for AutoExposurePass {
         }
     }
 
+    /// The exposure in use; none while off (the last one read back stays
+    /// for when it is turned on again, where metering resumes from it).
     fn report(&self, stats: &mut crate::pass::PassReport) {
+        if !self.active.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
         if let Some(ev) = self.readback.latest() {
             stats.exposure_ev = Some(ev);
         }
