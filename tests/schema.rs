@@ -1,8 +1,10 @@
 //! The option schema against what documents it: the README's options
 //! table, the TypeScript declarations (`src/web/afterglow.d.ts`) and the
 //! demo panel's `SCHEMA` (`www/panel.js`) list exactly the schema's
-//! options, with its allowed values, defaults and ranges. Also: every
-//! error name is declared and documented.
+//! options, with its allowed values, defaults and ranges; the panel gives
+//! each a plain label, and `www/option-table.js` (its tooltips and its
+//! "Library defaults") is the schema's defaults and documentation lines.
+//! Also: every error name is declared and documented.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
@@ -319,26 +321,42 @@ fn the_typescript_declarations_have_every_error() {
 
 // ---- The demo panel ----
 
-/// One control of the panel: `['bloom.knee', 'range', [0, 1, 0.05]]`.
+/// One control of the panel:
+/// `['bloom.knee', 'Soft threshold', 'range', [0, 1, 0.05]],`.
 struct Control {
     path: String,
+    label: String,
     kind: String,
     spec: Vec<String>,
+}
+
+/// The single-quoted strings at the start of a SCHEMA row, and the rest.
+fn quoted_prefix(mut rest: &str) -> (Vec<&str>, &str) {
+    let mut strings = Vec::new();
+    while let Some(body) = rest.strip_prefix('\'') {
+        let Some(end) = body.find('\'') else { break };
+        strings.push(&body[..end]);
+        rest = body[end + 1..].trim_start_matches([',', ' ']);
+    }
+    (strings, rest)
 }
 
 fn panel_controls() -> Vec<Control> {
     let table = section(PANEL, "const SCHEMA = [", "\n];");
     let mut controls = Vec::new();
     for line in table.lines().map(str::trim) {
-        let Some(rest) = line.strip_prefix("['") else {
+        let Some(row) = line.strip_prefix('[') else {
             continue;
         };
-        let Some((path, rest)) = rest.split_once("', '") else {
-            continue; // a section title: ['Canvas', [
+        let (strings, rest) = quoted_prefix(row);
+        if strings.len() == 1 && rest.starts_with('[') {
+            continue; // a section title: ['Bloom', [
+        }
+        let [path, label, kind] = strings[..] else {
+            panic!("a panel row is ['path', 'label', 'kind', spec?]: {line:?}")
         };
-        let (kind, rest) = rest.split_once('\'').expect("kind");
-        let spec = match rest.split_once('[') {
-            Some((_, list)) => list[..list.find(']').expect("a closed list")]
+        let spec = match rest.strip_prefix('[') {
+            Some(list) => list[..list.find(']').expect("a closed list")]
                 .split(',')
                 .map(|s| s.trim().trim_matches('\'').to_string())
                 .collect(),
@@ -346,11 +364,103 @@ fn panel_controls() -> Vec<Control> {
         };
         controls.push(Control {
             path: path.into(),
+            label: label.into(),
             kind: kind.into(),
             spec,
         });
     }
     controls
+}
+
+/// The panel's section titles, in order.
+fn panel_sections() -> Vec<String> {
+    let table = section(PANEL, "const SCHEMA = [", "\n];");
+    table
+        .lines()
+        .map(str::trim)
+        .filter_map(|l| l.strip_prefix('['))
+        .map(quoted_prefix)
+        .filter(|(strings, rest)| strings.len() == 1 && rest.starts_with('['))
+        .map(|(strings, _)| strings[0].to_string())
+        .collect()
+}
+
+#[test]
+fn the_demo_panel_sections_come_in_the_order_a_user_reaches_for_them() {
+    assert_eq!(
+        panel_sections(),
+        ["Bloom", "Exposure and curve", "Look", "Canvas", "Frame"],
+        "the option sections of the panel (Content, the page's own, comes first)"
+    );
+}
+
+#[test]
+fn every_panel_control_has_a_plain_label() {
+    for c in panel_controls() {
+        let leaf = c.path.rsplit('.').next().unwrap_or_default();
+        assert!(
+            !c.label.is_empty() && c.label != c.path && c.label != leaf,
+            "{}: the label {:?} should say in plain words what it is (the name is shown beside it)",
+            c.path,
+            c.label
+        );
+    }
+}
+
+/// The JSON string literal of `text`.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `www/option-table.js` as the schema writes it: each option's default
+/// and line of documentation, for the panel's tooltips and its "Library
+/// defaults" button (the shipped wasm leaves the documentation out).
+fn option_table_module() -> String {
+    let mut out = String::from(
+        "// Generated from the option table (src/options/table.rs) by tests/schema.rs:\n\
+         // each option's default and line of documentation, for the demo panel's\n\
+         // tooltips and descriptions. Do not edit; after a change of the table,\n\
+         // `AFTERGLOW_BLESS=1 cargo test --test schema` writes it again.\n\
+         export const OPTION_TABLE = {\n",
+    );
+    for spec in SCHEMA {
+        out.push_str(&format!(
+            "  '{}': {{ default: {}, doc: {} }},\n",
+            spec.path,
+            spec.default.js(),
+            json_string(spec.doc)
+        ));
+    }
+    out.push_str("};\n");
+    out
+}
+
+#[test]
+fn the_demo_option_table_is_the_schema() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/option-table.js");
+    let expected = option_table_module();
+    if std::env::var_os("AFTERGLOW_BLESS").is_some() {
+        std::fs::write(&path, &expected).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        return;
+    }
+    let found = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        found == expected,
+        "{} is not the option table's; write it again with \
+         AFTERGLOW_BLESS=1 cargo test --test schema",
+        path.display()
+    );
 }
 
 #[test]

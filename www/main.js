@@ -2,7 +2,18 @@
 // overlay, drag and drop of images and videos, a WGSL editor, screenshots.
 // Plain ES modules: no bundler. ./pkg is the npm package (cargo xtask pack).
 import init, { Renderer } from './pkg/index.js';
-import { buildOptionsPanel } from './panel.js';
+import { buildOptionsPanel, libraryDefaults, merged } from './panel.js';
+import { NIGHT_STREET, CHANGING_LIGHT } from './scenes.js';
+
+// What the page starts with, over the library's defaults: HDR output where
+// the display has it, auto exposure (held a stop below mid grey, and at
+// most 3 EV up, so a night stays a night), screenshots, and a canvas that
+// follows its box.
+const DEMO_PRESET = {
+  autoResize: true,
+  canvas: { dynamicRange: 'auto', screenshots: true },
+  autoExposure: { enabled: true, compensation: -1, maxEv: 3 },
+};
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('view');
@@ -49,31 +60,20 @@ setPanelCollapsed(matchMedia('(max-width: 600px)').matches);
 $('toggle-panel').addEventListener('click', () => {
   setPanelCollapsed(!$('panel').classList.contains('collapsed'));
 });
+// The option table's line under each control, for touch screens (no
+// hover) and for anyone who wants them all in view.
+$('explain').addEventListener('click', () => {
+  const on = $('panel').classList.toggle('explain');
+  $('explain').setAttribute('aria-pressed', String(on));
+});
 
-const DEFAULT_SHADER = `// Linear HDR radiance and alpha for uv in 0..1 (y down).
-fn scene(uv: vec2f, time: f32) -> vec4f {
-  let p = (uv - 0.5) * vec2f(resolution().x / resolution().y, 1.0);
-  let r = length(p);
-  // A ring whose brightness goes far above 1, so it blooms.
-  let ring = exp(-pow((r - 0.25 - 0.03 * sin(time * 2.0)) * 40.0, 2.0)) * 12.0;
-  let glow = vec3f(1.0, 0.55, 0.2) * ring + vec3f(0.02, 0.03, 0.06);
-  return vec4f(glow, 1.0);
+// The stats overlay: one line (frame rate, and the exposure when it is
+// automatic) until opened.
+function setStatsOpen(open) {
+  $('stats').hidden = !open;
+  $('stats-toggle').setAttribute('aria-expanded', String(open));
 }
-`;
-
-// A scene whose light swings six stops either way every 20 s: with
-// autoExposure on, the exposure follows it (the stats show the EV) and
-// the picture stays readable; with it off, it goes black and white.
-const CHANGING_LIGHT_SHADER = `// Light swinging over 12 stops every 20 s.
-fn scene(uv: vec2f, time: f32) -> vec4f {
-  let stops = 6.0 * sin(time * 0.314);
-  let p = (uv - 0.5) * vec2f(resolution().x / resolution().y, 1.0);
-  let sky = mix(vec3f(0.55, 0.65, 0.9), vec3f(0.12, 0.1, 0.08), uv.y);
-  let sun = 30.0 * smoothstep(0.08, 0.0, length(p - vec2f(0.25, -0.15)));
-  let stripes = 0.5 + 0.5 * step(0.5, fract(p.x * 8.0));
-  return vec4f((sky * stripes + sun) * 0.18 * exp2(stops), 1.0);
-}
-`;
+$('stats-toggle').addEventListener('click', () => setStatsOpen($('stats').hidden));
 
 async function main() {
   if (!navigator.gpu) {
@@ -84,7 +84,7 @@ async function main() {
   await init();
   let renderer;
   try {
-    renderer = await Renderer.create(canvas, { autoResize: true, canvas: { dynamicRange: 'auto', screenshots: true } });
+    renderer = await Renderer.create(canvas, DEMO_PRESET);
   } catch (e) {
     showMessage(`WebGPU could not start: ${e.message}`);
     return;
@@ -97,13 +97,19 @@ async function main() {
     showError();
     syncScreenshotButton();
   });
-  $('reset').addEventListener('click', () => {
-    try {
-      panel.reset();
-    } catch (e) {
-      showError(e.message);
-    }
-  });
+  // Library defaults: what Renderer.create gives a renderer with no
+  // options (the canvas then keeps its size and screenshots are off).
+  // Demo preset: what this page started with.
+  const presets = { 'library-defaults': libraryDefaults(), 'demo-preset': merged(libraryDefaults(), DEMO_PRESET) };
+  for (const [id, options] of Object.entries(presets)) {
+    $(id).addEventListener('click', () => {
+      try {
+        panel.apply(options);
+      } catch (e) {
+        showError(e.message);
+      }
+    });
+  }
   // Looks: grading and vignette presets, applied over the current options.
   const LOOKS = {
     neutral: { grading: { temperature: 0, tint: 0, saturation: 1, contrast: 1 }, vignette: { intensity: 0 } },
@@ -143,7 +149,7 @@ async function main() {
   const frame = (now) => {
     const dt = now - last;
     last = now;
-    frameMs = frameMs * 0.9 + dt * 0.1;
+    frameMs = frameMs ? frameMs * 0.9 + dt * 0.1 : dt;
     const paused = $('pause').checked;
     if (!paused) time += dt / 1000;
     try {
@@ -154,7 +160,6 @@ async function main() {
     }
     requestAnimationFrame(frame);
   };
-  requestAnimationFrame(frame);
 
   // Stats overlay. What the display gets: on an HDR display with the
   // extended canvas, highlights above SDR white up to canvas.headroom.
@@ -166,10 +171,16 @@ async function main() {
     }
     return `${display}, standard: SDR white is the peak`;
   };
+  // GPU timing costs a query per pass: asked for once the overlay opens.
   setInterval(() => {
-    const s = renderer.stats({ gpu: true });
+    const open = !$('stats').hidden;
+    const s = renderer.stats(open ? { gpu: true } : undefined);
+    const fps = `${(1000 / frameMs).toFixed(0)} fps`;
+    const ev = s.exposureEv !== null ? ` · ${s.exposureEv >= 0 ? '+' : '−'}${Math.abs(s.exposureEv).toFixed(1)} EV` : '';
+    $('stats-toggle').textContent = `${fps}${ev} ${open ? '▾' : '▸'}`;
+    if (!open) return;
     const lines = [
-      `frame ${frameMs.toFixed(2)} ms (${(1000 / frameMs).toFixed(0)} fps)`,
+      `frame ${frameMs.toFixed(2)} ms (${fps})`,
       `cpu   ${s.cpuMs.toFixed(3)} ms`,
       `canvas ${s.configuration?.width ?? 0}×${s.configuration?.height ?? 0} ${s.configuration?.format ?? ''}`,
       `gpu memory ${(s.gpuBytes / 1048576).toFixed(1)} MiB`,
@@ -181,7 +192,7 @@ async function main() {
       lines.push(`gpu   ${total.toFixed(3)} ms`);
       for (const [pass, ms] of Object.entries(s.gpuMs)) lines.push(`  ${pass.padEnd(20)} ${ms.toFixed(3)}`);
     } else {
-      lines.push('gpu   (no timestamp queries)');
+      lines.push('gpu   (no timings: none yet, or no timestamp queries)');
     }
     $('stats').textContent = lines.join('\n');
   }, 250);
@@ -245,10 +256,10 @@ async function main() {
     openFile(e.dataTransfer.files[0]);
   });
 
-  // Scene shader editor.
+  // Scene shader editor. It holds the WGSL of the scene last chosen.
   const dialog = $('shader-dialog');
-  $('wgsl').value = DEFAULT_SHADER;
   $('edit-shader').addEventListener('click', () => dialog.showModal());
+  $('open-file').addEventListener('click', () => $('file').click());
   async function applyShader() {
     try {
       $('wgsl-status').textContent = 'Compiling…';
@@ -268,17 +279,21 @@ async function main() {
         $('wgsl').focus();
         $('wgsl').setSelectionRange(start, start + lines[e.line - 1].length);
       }
+      showContentError(`The scene shader did not compile: ${e.message}`);
     }
   }
+  async function showScene(wgsl) {
+    $('wgsl').value = wgsl;
+    await applyShader();
+  }
+  $('street').addEventListener('click', () => showScene(NIGHT_STREET));
   $('changing-light').addEventListener('click', async () => {
-    $('wgsl').value = CHANGING_LIGHT_SHADER;
     try {
-      renderer.setOptions({ autoExposure: { enabled: true } });
-      panel.sync();
+      panel.apply({ autoExposure: { enabled: true } });
     } catch (e) {
       showError(e.message);
     }
-    await applyShader();
+    await showScene(CHANGING_LIGHT);
   });
   $('apply-shader').addEventListener('click', () => applyShader().finally(() => {
     $('wgsl-status').textContent = '';
@@ -304,6 +319,10 @@ async function main() {
     }
   });
 
+  // The first screen: the night street, compiled before the first frame
+  // (the built-in scene would show until then).
+  await showScene(NIGHT_STREET);
+  requestAnimationFrame(frame);
 }
 
 main();

@@ -1,60 +1,68 @@
-// A control for every renderer option, built from one table. A change
-// calls setOptions with just that field. A refused value shows the error
-// under the control that caused it (cleared by the next accepted change)
-// and the control goes back to the renderer's effective value. Choices
-// that another option rules out are disabled, with the reason on a line
-// under the control.
+// A control for every renderer option, built from one table. Each row has
+// a plain label with the option's name beside it; the option table's line
+// of documentation (option-table.js, generated from src/options/table.rs)
+// is its tooltip and its description for screen readers, and shows under
+// it when the panel is asked to explain. A change calls setOptions with
+// just that field. A refused value shows the error under the control that
+// caused it (cleared by the next accepted change) and the control goes
+// back to the renderer's effective value. Choices that another option
+// rules out are disabled, with the reason on a line under the control.
+import { OPTION_TABLE } from './option-table.js';
 
+// Sections in the order a user reaches for them; each row is
+// [option, plain label, 'bool' | 'select' | 'range', choices | [min, max, step]].
+// A section's rows go into the page's <section data-section="title">
+// (made at the end of the panel if the page has none).
 const SCHEMA = [
-  ['Canvas', [
-    ['canvas.dynamicRange', 'select', ['auto', 'standard']],
-    ['canvas.format', 'select', ['preferred', 'rgba16float']],
-    ['canvas.alphaMode', 'select', ['opaque', 'premultiplied']],
-    ['canvas.colorSpace', 'select', ['srgb', 'display-p3']],
-    ['canvas.toneMapping', 'select', ['standard', 'extended']],
-    ['canvas.headroom', 'range', [1, 16, 0.5]],
-    ['canvas.screenshots', 'bool'],
-  ]],
-  ['Frame', [
-    ['msaa', 'select', [4, 1]],
-    ['resolve', 'select', ['hardware', 'tonemapped']],
-    ['renderScale', 'range', [0.25, 2, 0.05]],
-    ['autoResize', 'bool'],
-    ['exposure', 'range', [0.05, 8, 0.05]],
-    ['tonemapper', 'select', ['agx', 'aces', 'khronos-neutral', 'reinhard', 'none']],
-    ['dither', 'bool'],
-    ['debug', 'select', ['none', 'bloom', 'exposure']],
-  ]],
-  ['Exposure', [
-    ['autoExposure.enabled', 'bool'],
-    ['autoExposure.compensation', 'range', [-4, 4, 0.25]],
-    ['autoExposure.minEv', 'range', [-20, 0, 0.5]],
-    ['autoExposure.maxEv', 'range', [0, 20, 0.5]],
-    ['autoExposure.speedBrighten', 'range', [0.25, 10, 0.25]],
-    ['autoExposure.speedDarken', 'range', [0.25, 10, 0.25]],
-    ['autoExposure.lowPercentile', 'range', [0, 0.45, 0.05]],
-    ['autoExposure.highPercentile', 'range', [0, 0.45, 0.05]],
-    ['autoExposure.metering', 'select', ['average', 'center']],
-  ]],
   ['Bloom', [
-    ['bloom.enabled', 'bool'],
-    ['bloom.threshold', 'range', [0, 4, 0.05]],
-    ['bloom.knee', 'range', [0, 1, 0.05]],
-    ['bloom.intensity', 'range', [0, 3, 0.01]],
-    ['bloom.radius', 'range', [0.1, 4, 0.1]],
-    ['bloom.levels', 'range', [1, 12, 1]],
-    ['bloom.blur', 'select', ['mip', 'gaussian']],
-    ['bloom.iterations', 'range', [1, 16, 1]],
-    ['bloom.mode', 'select', ['additive', 'energy-conserving']],
+    ['bloom.enabled', 'Bloom', 'bool'],
+    ['bloom.intensity', 'Strength', 'range', [0, 3, 0.01]],
+    ['bloom.radius', 'Spread', 'range', [0.1, 4, 0.1]],
+    ['bloom.threshold', 'Glows above', 'range', [0, 4, 0.05]],
+    ['bloom.knee', 'Soft threshold', 'range', [0, 1, 0.05]],
+    ['bloom.mode', 'Blend', 'select', ['additive', 'energy-conserving']],
+    ['bloom.blur', 'Blur kind', 'select', ['mip', 'gaussian']],
+    ['bloom.levels', 'Blur levels', 'range', [1, 12, 1]],
+    ['bloom.iterations', 'Gaussian passes', 'range', [1, 16, 1]],
+  ]],
+  ['Exposure and curve', [
+    ['exposure', 'Exposure', 'range', [0.05, 8, 0.05]],
+    ['tonemapper', 'Tone curve', 'select', ['agx', 'aces', 'khronos-neutral', 'reinhard', 'none']],
+    ['autoExposure.enabled', 'Auto exposure', 'bool'],
+    ['autoExposure.compensation', 'Brighter or darker', 'range', [-4, 4, 0.25]],
+    ['autoExposure.minEv', 'Lowest exposure', 'range', [-20, 0, 0.5]],
+    ['autoExposure.maxEv', 'Highest exposure', 'range', [0, 20, 0.5]],
+    ['autoExposure.speedBrighten', 'Brightening speed', 'range', [0.25, 10, 0.25]],
+    ['autoExposure.speedDarken', 'Darkening speed', 'range', [0.25, 10, 0.25]],
+    ['autoExposure.lowPercentile', 'Ignore the darkest', 'range', [0, 0.45, 0.05]],
+    ['autoExposure.highPercentile', 'Ignore the brightest', 'range', [0, 0.45, 0.05]],
+    ['autoExposure.metering', 'Metering', 'select', ['average', 'center']],
   ]],
   ['Look', [
-    ['grading.temperature', 'range', [-1, 1, 0.05]],
-    ['grading.tint', 'range', [-1, 1, 0.05]],
-    ['grading.saturation', 'range', [0, 2, 0.05]],
-    ['grading.contrast', 'range', [0, 2, 0.05]],
-    ['vignette.intensity', 'range', [0, 1, 0.05]],
-    ['vignette.radius', 'range', [0, 1, 0.05]],
-    ['vignette.smoothness', 'range', [0, 1, 0.05]],
+    ['grading.temperature', 'Warmth', 'range', [-1, 1, 0.05]],
+    ['grading.tint', 'Green or magenta', 'range', [-1, 1, 0.05]],
+    ['grading.saturation', 'Colourfulness', 'range', [0, 2, 0.05]],
+    ['grading.contrast', 'Punch', 'range', [0, 2, 0.05]],
+    ['vignette.intensity', 'Dark corners', 'range', [0, 1, 0.05]],
+    ['vignette.radius', 'Corners start at', 'range', [0, 1, 0.05]],
+    ['vignette.smoothness', 'Corner softness', 'range', [0, 1, 0.05]],
+  ]],
+  ['Canvas', [
+    ['canvas.dynamicRange', 'HDR display', 'select', ['auto', 'standard']],
+    ['canvas.headroom', 'Highlight headroom', 'range', [1, 16, 0.5]],
+    ['canvas.format', 'Pixel format', 'select', ['preferred', 'rgba16float']],
+    ['canvas.toneMapping', 'Output range', 'select', ['standard', 'extended']],
+    ['canvas.colorSpace', 'Colour space', 'select', ['srgb', 'display-p3']],
+    ['canvas.alphaMode', 'Transparency', 'select', ['opaque', 'premultiplied']],
+    ['canvas.screenshots', 'Allow screenshots', 'bool'],
+  ]],
+  ['Frame', [
+    ['renderScale', 'Resolution scale', 'range', [0.25, 2, 0.05]],
+    ['msaa', 'Antialiasing samples', 'select', [4, 1]],
+    ['resolve', 'Sample averaging', 'select', ['hardware', 'tonemapped']],
+    ['dither', 'Anti-banding noise', 'bool'],
+    ['autoResize', 'Follow the canvas size', 'bool'],
+    ['debug', 'Debug view', 'select', ['none', 'bloom', 'exposure']],
   ]],
 ];
 
@@ -97,13 +105,59 @@ function read(options, path) {
   return path.split('.').reduce((o, k) => o?.[k], options);
 }
 
-function partial(path, value) {
+function partial(path, value, into = {}) {
   const keys = path.split('.');
-  const out = {};
-  let o = out;
-  keys.slice(0, -1).forEach((k) => { o = o[k] = {}; });
+  let o = into;
+  keys.slice(0, -1).forEach((k) => { o = o[k] ??= {}; });
   o[keys.at(-1)] = value;
+  return into;
+}
+
+/** The options `Renderer.create` starts from when given none. */
+export function libraryDefaults() {
+  const out = {};
+  for (const [path, { default: value }] of Object.entries(OPTION_TABLE)) partial(path, value, out);
   return out;
+}
+
+/** `over` laid on `base`, field by field (plain objects only). */
+export function merged(base, over) {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    out[k] = v && typeof v === 'object' && typeof base[k] === 'object' ? merged(base[k], v) : v;
+  }
+  return out;
+}
+
+/** A documentation line as plain text: the table's `code` marks dropped. */
+export function plainDoc(doc) {
+  return doc.replaceAll('`', '');
+}
+
+/** The documentation line as nodes, its `code` spans as <code>. */
+function docNodes(doc) {
+  return doc.split('`').map((part, i) => {
+    if (i % 2 === 0) return document.createTextNode(part);
+    const code = document.createElement('code');
+    code.textContent = part;
+    return code;
+  });
+}
+
+/** The option's name, breakable after each dot. */
+function nameNodes(path) {
+  const code = document.createElement('code');
+  code.className = 'name';
+  path.split('.').forEach((part, i, parts) => {
+    code.append(part + (i < parts.length - 1 ? '.' : ''));
+    if (i < parts.length - 1) {
+      // A place to wrap, which screen readers would otherwise read as a space.
+      const wbr = document.createElement('wbr');
+      wbr.setAttribute('aria-hidden', 'true');
+      code.append(wbr);
+    }
+  });
+  return code;
 }
 
 /** Decimals of a slider's step: the readout shows the value as set. */
@@ -113,22 +167,40 @@ function decimals(step) {
 }
 
 /**
- * Builds the controls into `root`; returns `{ reset, sync }`. `onChange`
- * is called after every accepted change.
+ * Builds the controls into `root`; returns `{ apply, sync }`. `onChange` is
+ * called after every accepted change; `apply(options)` sets options from
+ * outside (a preset) the same way and throws what `setOptions` throws.
  */
 export function buildOptionsPanel(root, renderer, onChange = () => {}) {
-  const defaults = renderer.options();
   const controls = new Map();
 
   for (const [title, fields] of SCHEMA) {
-    const section = document.createElement('section');
-    section.innerHTML = `<h2>${title}</h2>`;
-    for (const [path, kind, spec] of fields) {
-      const row = document.createElement('label');
+    let section = root.querySelector(`section[data-section="${title}"]`);
+    if (!section) {
+      section = document.createElement('section');
+      section.dataset.section = title;
+      root.append(section);
+    }
+    const heading = document.createElement('h2');
+    heading.textContent = title;
+    section.prepend(heading);
+    for (const [path, text, kind, spec] of fields) {
+      const entry = OPTION_TABLE[path];
+      if (!entry) throw new Error(`panel: '${path}' is not in the option table (option-table.js)`);
+      if (!['bool', 'select', 'range'].includes(kind)) {
+        throw new Error(`panel: '${path}' has the kind '${kind}'; a row is [option, label, kind, spec]`);
+      }
+      const id = path;
+      const row = document.createElement('div');
       row.className = 'row';
-      const name = document.createElement('span');
-      name.textContent = path.replace(/^(canvas|bloom)\./, '');
-      row.append(name);
+      row.title = plainDoc(entry.doc);
+      const label = document.createElement('label');
+      label.htmlFor = id;
+      const plain = document.createElement('span');
+      plain.className = 'label';
+      plain.textContent = text;
+      label.append(plain, ' ', nameNodes(path));
+      row.append(label);
       let input;
       let output;
       if (kind === 'select') {
@@ -142,21 +214,29 @@ export function buildOptionsPanel(root, renderer, onChange = () => {}) {
         input.type = 'range';
         [input.min, input.max, input.step] = spec.map(String);
         output = document.createElement('output');
-        output.htmlFor = path;
+        output.htmlFor = id;
       }
       input.name = path;
-      input.id = path;
+      input.id = id;
       input.dataset.option = path;
       row.append(input);
       if (output) row.append(output);
+      const doc = document.createElement('p');
+      doc.className = 'doc';
+      doc.id = `doc-${path}`;
+      doc.dataset.docFor = path;
+      doc.append(...docNodes(entry.doc));
       const note = document.createElement('p');
       note.className = 'note';
+      note.id = `note-${path}`;
       note.dataset.noteFor = path;
       const error = document.createElement('p');
       error.className = 'field-error';
+      error.id = `error-${path}`;
       error.setAttribute('role', 'alert');
       error.dataset.errorFor = path;
-      section.append(row, note, error);
+      input.setAttribute('aria-describedby', `${doc.id} ${note.id} ${error.id}`);
+      section.append(row, doc, note, error);
 
       const value = () => {
         if (kind === 'bool') return input.checked;
@@ -189,7 +269,6 @@ export function buildOptionsPanel(root, renderer, onChange = () => {}) {
       });
       controls.set(path, { show, error });
     }
-    root.append(section);
   }
 
   function clearErrors() {
@@ -201,13 +280,16 @@ export function buildOptionsPanel(root, renderer, onChange = () => {}) {
     for (const [path, { show }] of controls) show(read(options, path), options);
   }
 
-  function reset() {
-    renderer.setOptions(defaults);
+  function apply(options) {
+    try {
+      renderer.setOptions(options);
+    } finally {
+      sync();
+    }
     clearErrors();
-    sync();
     onChange();
   }
 
   sync();
-  return { reset, sync };
+  return { apply, sync };
 }

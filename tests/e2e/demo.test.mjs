@@ -1,11 +1,13 @@
 // End-to-end: the demo page as `cargo xtask serve` serves it, in headless
 // Chromium with the WebGPU flags from webdriver.json. Checks that frames
-// are drawn, are not blank, animate, and that the console stays clean.
-// The panel's own behaviour is in panel.test.mjs.
+// are drawn, are not blank, animate, that the first screen is the night
+// street with auto exposure following its floodlight, and that the
+// console stays clean. The panel's own behaviour is in panel.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { url, launch, record } from './harness.mjs';
+import { NIGHT_STREET } from '../../www/scenes.js';
 import { PNG } from 'pngjs';
 
 
@@ -26,8 +28,8 @@ after(async () => {
   await browser?.close();
 });
 
-// The middle of the canvas, clear of the stats overlay and the panel.
-const CLEAR = { x: 230, y: 60, width: 420, height: 440 };
+// The middle of the canvas, clear of the stats line and the panel.
+const CLEAR = { x: 200, y: 60, width: 400, height: 440 };
 
 async function canvasPixels(clip) {
   const shot = clip ? await page.screenshot({ clip }) : await page.locator('canvas').screenshot();
@@ -78,6 +80,29 @@ test('frames are drawn, not blank, and animated', async () => {
   assert.ok(changed > 1000, `bytes changed between screenshots: ${changed}`);
 });
 
+test('the first screen is the night street, and auto exposure follows its floodlight', async () => {
+  assert.equal(await page.inputValue('#wgsl'), NIGHT_STREET, 'the editor holds the scene shown');
+  const o = await page.evaluate(() => window.afterglow.options());
+  assert.equal(o.autoExposure.enabled, true);
+  assert.equal(o.canvas.dynamicRange, 'auto', 'HDR where the display has it');
+  // The exposure the meter settles on at a time of the scene: the page's
+  // clock is paused and frames are drawn at that time.
+  await page.check('#pause');
+  const settled = (t) => page.evaluate(async (t) => {
+    const r = window.afterglow;
+    r.resetExposure();
+    for (let i = 0; i < 8; i++) {
+      r.render(t);
+      await new Promise((done) => requestAnimationFrame(done));
+    }
+    return r.stats().exposureEv;
+  }, t);
+  const night = await settled(2);
+  const flood = await settled(7);
+  assert.ok(night - flood > 2, `exposure ${night.toFixed(2)} EV by night, ${flood.toFixed(2)} EV with the floodlight on`);
+  await page.uncheck('#pause');
+});
+
 test('the configuration reaches the canvas', async () => {
   const cfg = await page.evaluate(() => {
     const c = window.afterglow.configuration();
@@ -109,7 +134,7 @@ test('paused frames are stable and a control changes the pixels', async () => {
   const c = await canvasPixels(CLEAR);
   assert.ok(differingBytes(b, c) > 5000, 'bloom intensity change did not show');
   assert.equal(await page.evaluate(() => window.afterglow.options().bloom.intensity), 0);
-  await page.click('#reset');
+  await page.click('#demo-preset');
   await page.uncheck('#pause');
 });
 
@@ -128,6 +153,9 @@ async function settledPixels(clip) {
 }
 
 test('a look warms the picture and Neutral takes it back', async () => {
+  // Auto exposure moves on with every frame drawn, even paused; the exact
+  // comparison below needs it off.
+  await page.setChecked('[data-option="autoExposure.enabled"]', false);
   await page.check('#pause');
   const before = await settledPixels(CLEAR);
   await page.click('[data-look="warm"]');
@@ -150,6 +178,7 @@ test('a look warms the picture and Neutral takes it back', async () => {
   const back = await settledPixels(CLEAR);
   assert.equal(differingBytes(before, back), 0, 'Neutral did not restore the picture');
   await page.uncheck('#pause');
+  await page.click('#demo-preset');
 });
 
 test('the scene shader editor reports errors with their line', async () => {
@@ -165,12 +194,17 @@ test('the scene shader editor reports errors with their line', async () => {
   await page.click('#demo');
 });
 
-test('the stats overlay lists GPU time per pass', async () => {
-  await page.waitForTimeout(600);
+test('the stats overlay is one line until opened, then lists GPU time per pass', async () => {
+  assert.equal(await page.isVisible('#stats'), false);
+  assert.match(await page.textContent('#stats-toggle'), /^\d+ fps( · [+−]\d+\.\d EV)? ▸$/);
+  await page.click('#stats-toggle');
+  assert.equal(await page.getAttribute('#stats-toggle', 'aria-expanded'), 'true');
+  await page.waitForFunction(() => /composite/.test(document.getElementById('stats').textContent), null, { timeout: 10000 });
   const text = await page.textContent('#stats');
   assert.match(text, /frame .* ms/);
   assert.match(text, /gpu memory/);
-  assert.match(text, /composite|no timestamp queries/);
+  await page.click('#stats-toggle');
+  assert.equal(await page.isVisible('#stats'), false);
 });
 
 test('the screenshot button produces a PNG', async () => {

@@ -2,18 +2,26 @@
 // to each of its extremes (every choice of a select, both states of a
 // checkbox, min and max of a slider) at 1280×800; after each, the control
 // must still be on screen and usable, its readout the same width, and the
-// page free of errors. Then: errors show next to the control that caused
-// them and clear on the next success, dependent choices are disabled with
-// a reason, a failed drop is reported in the page, slow work shows a status
-// line, and at 390 px the panel starts folded and leaves the canvas visible.
+// page free of errors. Each control's label, tooltip and screen-reader
+// description are the option table's (option-table.js, which
+// tests/schema.rs holds to src/options/table.rs); the sections come in
+// their order; "Library defaults" gives exactly what Renderer.create
+// gives, "Demo preset" what the page started with; the panel works from
+// the keyboard. Then: errors show next to the control that caused them
+// and clear on the next success, dependent choices are disabled with a
+// reason, a failed drop is reported in the page, slow work shows a status
+// line, and at 390×844 (a phone) the panel starts folded, the stats are
+// one line until tapped, every target is at least 44×44 CSS px and less
+// than half the canvas is covered with the panel open.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { url, launch, record } from './harness.mjs';
+import { OPTION_TABLE } from '../../www/option-table.js';
 
 
 let browser;
 let page;
+let startOptions;
 const consoleMessages = [];
 
 before(async () => {
@@ -22,6 +30,7 @@ before(async () => {
   record(page, consoleMessages);
   await page.goto(url);
   await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
+  startOptions = await page.evaluate(() => window.afterglow.options());
 });
 
 after(async () => {
@@ -56,7 +65,7 @@ async function checkVisible(name) {
 // The demo starts with dynamicRange 'auto', which leaves format and
 // toneMapping disabled; the standard range frees them to be driven too.
 async function defaultsAtLowScale() {
-  await page.click('#reset');
+  await page.click('#demo-preset');
   await page.fill('[data-option="renderScale"]', '0.25');
   await page.selectOption('[data-option="canvas.dynamicRange"]', 'standard');
 }
@@ -109,7 +118,7 @@ test('every control, at each of its extremes, stays visible and usable', async (
     await defaultsAtLowScale();
   }
   assert.equal(outWidths.size, 1, `readout widths ${[...outWidths]}`);
-  await page.click('#reset');
+  await page.click('#demo-preset');
   await page.uncheck('#pause');
   // The renderer is still drawing.
   const frames = await page.evaluate(() => window.afterglow.stats().frames);
@@ -141,7 +150,7 @@ test('dependent choices are disabled with a one-line reason', async () => {
   assert.equal(s.note, '');
   assert.equal(s.iterations, false);
   assert.equal(s.tonemapped, true);
-  await page.click('#reset');
+  await page.click('#demo-preset');
 });
 
 test('a refused value shows its error next to the control, cleared by the next success', async () => {
@@ -155,11 +164,13 @@ test('a refused value shows its error next to the control, cleared by the next s
   assert.match(error, /canvas\.toneMapping/);
   const box = await page.locator('[data-error-for="canvas.toneMapping"]').boundingBox();
   const control = await page.locator('[data-option="canvas.toneMapping"]').boundingBox();
-  assert.ok(box && box.y >= control.y && box.y - control.y < 60, 'the error is under its control');
+  const next = await page.locator('[data-option="canvas.colorSpace"]').boundingBox();
+  assert.ok(box && box.y >= control.y + control.height && box.y + box.height <= next.y,
+    `the error (${JSON.stringify(box)}) is under its control, before the next`);
   assert.equal(await page.inputValue('[data-option="canvas.toneMapping"]'), 'standard');
   await page.fill('[data-option="exposure"]', '2');
   assert.deepEqual(await pageErrors(), []);
-  await page.click('#reset');
+  await page.click('#demo-preset');
 });
 
 test('a dropped file that is not an image is reported in the page', async () => {
@@ -196,35 +207,214 @@ test('shader compiles and screenshots show a status line while they run', async 
 });
 
 test('the changing-light scene turns auto exposure on and the stats show its EV', async () => {
+  await page.setChecked('[data-option="autoExposure.enabled"]', false);
+  await page.waitForFunction(() => !/EV/.test(document.getElementById('stats-toggle').textContent), null, { timeout: 5000 });
   await page.click('#changing-light');
   await page.waitForFunction(() => document.getElementById('status').textContent === '');
   assert.equal(await page.isChecked('[data-option="autoExposure.enabled"]'), true, 'the panel follows');
   await page.waitForFunction(() => typeof window.afterglow.stats().exposureEv === 'number', null, { timeout: 20000 });
+  // The folded stats line shows it, and so does the open overlay.
+  await page.waitForFunction(() => /[+−]\d+\.\d EV/.test(document.getElementById('stats-toggle').textContent), null, { timeout: 5000 });
+  await page.click('#stats-toggle');
   await page.waitForFunction(() => /EV \(auto\)/.test(document.getElementById('stats').textContent), null, { timeout: 5000 });
+  await page.click('#stats-toggle');
   assert.deepEqual(await pageErrors(), []);
-  await page.click('#reset');
+  await page.click('#demo-preset');
   await page.click('#demo');
 });
 
-test('at 390 px the panel starts folded and, unfolded, leaves the canvas in view', async () => {
-  const narrow = await browser.newPage({ viewport: { width: 390, height: 844 } });
+/** The AX node (name, description) Chromium gives a screen reader for an element. */
+async function accessible(cdp, selector) {
+  const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+  const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+  const node = nodes[0];
+  return { role: node.role?.value, name: node.name?.value ?? '', description: node.description?.value ?? '' };
+}
+
+test("every control's label, tooltip and screen-reader text are the option table's", async () => {
+  await page.click('#demo-preset');
+  const rows = await page.evaluate(() => [...document.querySelectorAll('[data-option]')].map((input) => {
+    const path = input.dataset.option;
+    const label = input.labels[0];
+    return {
+      path,
+      labels: input.labels.length,
+      plain: label?.querySelector('.label')?.textContent ?? '',
+      name: label?.querySelector('.name')?.textContent ?? '',
+      title: input.closest('.row').title,
+      describedBy: input.getAttribute('aria-describedby')?.split(' ') ?? [],
+      docText: document.getElementById(`doc-${path}`)?.textContent ?? null,
+      note: document.querySelector(`[data-note-for="${path}"]`).textContent,
+    };
+  }));
+  assert.deepEqual(rows.map((r) => r.path).sort(), Object.keys(OPTION_TABLE).sort(), 'one control per option of the table');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Accessibility.enable');
+  for (const r of rows) {
+    const doc = OPTION_TABLE[r.path].doc.replaceAll('`', '');
+    assert.equal(r.labels, 1, `${r.path}: one <label>`);
+    assert.ok(r.plain.length > 0 && r.plain !== r.path, `${r.path}: a plain label, not the name alone (${r.plain})`);
+    assert.equal(r.name, r.path, `${r.path}: its name beside the label`);
+    assert.equal(r.title, doc, `${r.path}: the tooltip is the table's line`);
+    assert.equal(r.describedBy[0], `doc-${r.path}`, `${r.path}: described by the table's line`);
+    assert.equal(r.docText, doc, `${r.path}: the description`);
+    const ax = await accessible(cdp, `[data-option="${r.path}"]`);
+    assert.equal(ax.name, `${r.plain} ${r.path}`, `${r.path}: the name a screen reader reads`);
+    assert.equal(ax.description, [doc, r.note].filter((t) => t).join(' '), `${r.path}: the description a screen reader reads`);
+  }
+  // Every other control of the page has a name too.
+  const others = await page.evaluate(() => [...document.querySelectorAll('button, input, select, a, textarea')]
+    .filter((e) => !e.dataset.option && e.checkVisibility()).map((e, i) => {
+      e.dataset.axProbe = String(i);
+      return i;
+    }));
+  for (const i of others) {
+    const ax = await accessible(cdp, `[data-ax-probe="${i}"]`);
+    assert.ok(ax.name.trim().length > 0, `a ${ax.role} without a name: ${await page.evaluate((i) => document.querySelector(`[data-ax-probe="${i}"]`).outerHTML, i)}`);
+  }
+  await cdp.detach();
+  // The ? button shows the lines on screen (touch screens have no hover).
+  const hidden = await page.locator('[data-doc-for="bloom.intensity"]').boundingBox();
+  assert.ok(hidden.width <= 1 && hidden.height <= 1, 'the lines are off screen at first');
+  await page.click('#explain');
+  const shown = page.locator('[data-doc-for="bloom.intensity"]');
+  const box = await shown.boundingBox();
+  assert.ok(box.width > 100 && box.height > 10, `the shown line is ${box.width}×${box.height}`);
+  assert.equal(await page.getAttribute('#explain', 'aria-pressed'), 'true');
+  await page.click('#explain');
+});
+
+test('the sections come in the order a user reaches for them, bloom first', async () => {
+  const titles = await page.evaluate(() => [...document.querySelectorAll('#panel-body section > h2')].map((h) => h.textContent));
+  assert.deepEqual(titles.slice(0, 6), ['Content', 'Bloom', 'Exposure and curve', 'Look', 'Canvas', 'Frame']);
+  // The bloom's strength is on the first screen at 1280×800.
+  await page.evaluate(() => { document.getElementById('panel').scrollTop = 0; });
+  const strength = await page.locator('[data-option="bloom.intensity"]').boundingBox();
+  assert.ok(strength.y + strength.height <= 800, `bloom.intensity at y ${strength.y}`);
+});
+
+test('"Library defaults" gives what Renderer.create gives, "Demo preset" what the page started with', async () => {
+  await page.fill('[data-option="bloom.intensity"]', '2');
+  await page.selectOption('[data-option="tonemapper"]', 'aces');
+  await page.click('#library-defaults');
+  const after = await page.evaluate(() => window.afterglow.options());
+  const fresh = await page.evaluate(async () => {
+    const { Renderer } = await import('./pkg/index.js');
+    const renderer = await Renderer.create(document.createElement('canvas'));
+    const options = renderer.options();
+    renderer.destroy();
+    return options;
+  });
+  assert.deepEqual(after, fresh);
+  assert.notDeepEqual(after, startOptions, 'the demo starts from other options than the library');
+  assert.equal(await page.inputValue('[data-option="bloom.intensity"]'), String(fresh.bloom.intensity), 'the panel follows');
+  assert.equal(await page.isDisabled('#screenshot'), true, 'screenshots are off by default');
+  assert.deepEqual(await pageErrors(), []);
+  await page.click('#demo-preset');
+  assert.deepEqual(await page.evaluate(() => window.afterglow.options()), startOptions);
+  assert.equal(await page.isDisabled('#screenshot'), false);
+});
+
+test('the panel works from the keyboard', async () => {
+  await page.click('#demo-preset');
+  // Tab from the panel's first button reaches the bloom's strength.
+  await page.focus('#explain');
+  let focused = '';
+  for (let i = 0; i < 40 && focused !== 'bloom.intensity'; i++) {
+    await page.keyboard.press('Tab');
+    focused = await page.evaluate(() => document.activeElement?.dataset.option ?? document.activeElement?.id);
+  }
+  assert.equal(focused, 'bloom.intensity', 'Tab reaches the bloom strength');
+  const before = await page.evaluate(() => window.afterglow.options().bloom.intensity);
+  await page.keyboard.press('ArrowRight');
+  const after = await page.evaluate(() => window.afterglow.options().bloom.intensity);
+  assert.ok(Math.abs(after - before - 0.01) < 1e-9, `ArrowRight moved bloom.intensity ${before} → ${after}`);
+  // A switch toggles with Space, a select moves with the arrows.
+  await page.focus('[data-option="bloom.enabled"]');
+  await page.keyboard.press('Space');
+  assert.equal(await page.evaluate(() => window.afterglow.options().bloom.enabled), false);
+  await page.keyboard.press('Space');
+  assert.equal(await page.evaluate(() => window.afterglow.options().bloom.enabled), true);
+  await page.focus('[data-option="tonemapper"]');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => window.afterglow.options().tonemapper), 'aces');
+  // The preset buttons and the stats open with Enter.
+  await page.focus('#library-defaults');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => window.afterglow.options().autoResize), false);
+  await page.focus('#demo-preset');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await page.evaluate(() => window.afterglow.options()), startOptions);
+  await page.focus('#stats-toggle');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.isVisible('#stats'), true);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.isVisible('#stats'), false);
+  assert.deepEqual(await pageErrors(), []);
+});
+
+test('at 390×844 the panel starts folded, the stats are one line, targets are 44 px and the canvas stays in view', async () => {
+  // The 1280×800 page, paused, leaves the software rasterizer to this one.
+  await page.check('#pause');
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+  const narrow = await context.newPage();
   const errors = [];
-  narrow.on('pageerror', (e) => errors.push(String(e)));
+  record(narrow, errors);
   await narrow.goto(url);
   await narrow.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
   assert.equal(await narrow.isVisible('#panel-body'), false, 'folded at first');
-  await narrow.click('#toggle-panel');
+  // The stats: one line with the frame rate, the rest on a tap.
+  await narrow.waitForFunction(() => /^\d+ fps/.test(document.getElementById('stats-toggle').textContent), null, { timeout: 30000 });
+  assert.equal(await narrow.isVisible('#stats'), false, 'the stats start folded');
+  const line = await narrow.locator('#stats-toggle').boundingBox();
+  assert.ok(line.height <= 48 && line.width <= 200, `the folded stats are ${line.width}×${line.height}`);
+  await narrow.tap('#stats-toggle');
+  assert.equal(await narrow.isVisible('#stats'), true, 'a tap opens them');
+  await narrow.waitForFunction(() => /frame .* ms/.test(document.getElementById('stats').textContent), null, { timeout: 5000 });
+  await narrow.tap('#stats-toggle');
+  assert.equal(await narrow.isVisible('#stats'), false, 'a second tap folds them');
+
+  await narrow.tap('#toggle-panel');
   assert.equal(await narrow.isVisible('#panel-body'), true);
   const panel = await narrow.locator('#panel').boundingBox();
-  assert.ok(panel.width <= 390 && panel.height <= 844 / 2 + 1, `panel ${panel.width}×${panel.height}`);
+  assert.ok(panel.width <= 390 && panel.height <= 844 / 2, `panel ${panel.width}×${panel.height}`);
+  // Every target in view, in the open panel, at least 44×44 CSS px.
+  const small = await narrow.evaluate(() => [...document.querySelectorAll('button, input, select, a, summary')]
+    .filter((e) => e.checkVisibility() && !e.closest('dialog'))
+    .map((e) => ({ what: e.dataset.option ?? e.id ?? e.textContent, ...e.getBoundingClientRect().toJSON() }))
+    .filter((r) => r.width < 44 || r.height < 44));
+  assert.deepEqual(small, [], 'targets under 44×44 px');
+  const count = await narrow.evaluate(() => document.querySelectorAll('#panel-body [data-option]').length);
+  assert.equal(count, Object.keys(OPTION_TABLE).length);
+  // What covers the canvas: sampled every 10 px.
+  const covered = await narrow.evaluate(() => {
+    const canvas = document.getElementById('view');
+    let hidden = 0;
+    let all = 0;
+    for (let y = 5; y < innerHeight; y += 10) {
+      for (let x = 5; x < innerWidth; x += 10) {
+        all++;
+        if (document.elementFromPoint(x, y) !== canvas) hidden++;
+      }
+    }
+    return hidden / all;
+  });
+  assert.ok(covered <= 0.5, `the open panel and the stats cover ${(covered * 100).toFixed(1)} % of the canvas`);
   // Usable: a slider can be moved, and its row fits the width.
   await narrow.locator('[data-option="exposure"]').scrollIntoViewIfNeeded();
   await narrow.fill('[data-option="exposure"]', '0.05');
   assert.equal(await narrow.evaluate(() => window.afterglow.options().exposure.toFixed(2)), '0.05');
   const slider = await narrow.locator('[data-option="exposure"]').boundingBox();
   assert.ok(slider.width >= 60 && slider.x + slider.width <= 390, `slider ${JSON.stringify(slider)}`);
-  assert.deepEqual(errors, []);
-  await narrow.close();
+  // A switch toggles on a tap.
+  await narrow.locator('[data-option="bloom.enabled"]').scrollIntoViewIfNeeded();
+  await narrow.tap('[data-option="bloom.enabled"]');
+  assert.equal(await narrow.evaluate(() => window.afterglow.options().bloom.enabled), false);
+  const bad = errors.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
+  assert.deepEqual(bad, []);
+  await context.close();
+  await page.uncheck('#pause');
 });
 
 test('the console has no errors or warnings', async () => {
