@@ -21,10 +21,17 @@ async function start({ canvas, width, height }) {
   renderer = await Renderer.create(canvas, { bloom: { intensity: 0.8 } });
   await renderer.setSceneShader(SCENE);
   if (pending) renderer.resize(pending.width, pending.height);
+  // The count goes to the page after the first frame and then at most
+  // four times a second, however fast or slow the frames come.
   let frames = 0;
+  let reported = -Infinity;
   const frame = (t) => {
     renderer.render(t / 1000);
-    if (++frames % 30 === 1) report(frames);
+    frames++;
+    if (t - reported >= 250) {
+      reported = t;
+      report(frames);
+    }
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);

@@ -1,6 +1,8 @@
 // End-to-end: www/worker.html, the renderer in a module worker. The page
 // transfers its canvas and sends sizes; frames must appear, follow a
 // resize of the window, and no error may show in the page or the console.
+// The page says what it shows, keeps its link back to the demo, and its
+// frame count keeps up with the frames at software speed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -31,6 +33,18 @@ test('the worker example renders, follows resizes and shows no error', async () 
   await page.waitForFunction(() => window.workerState.width === 500 && window.workerState.height === 400,
     null, { timeout: 20000 });
   assert.doesNotMatch(await page.textContent('#status'), /fail|could not|Error/);
+  // The count shown moves with the frames (a few a second here), not in
+  // steps of many frames.
+  const shown = async () => Number((await page.textContent('#status')).match(/(\d+) frames?/)[1]);
+  const first = await shown();
+  await page.waitForTimeout(1500);
+  const later = await shown();
+  assert.ok(later > first, `the status showed ${first} frames, then ${later} 1.5 s later`);
+  const actual = await page.evaluate(() => window.workerState.frames);
+  assert.ok(actual - later <= 10, `${later} frames shown, ${actual} reported`);
+  // What the page shows is said on it, and the way back stays.
+  assert.match(await page.textContent('#info'), /module worker/);
+  assert.equal(await page.isVisible('a[href="./"]'), true, 'the link back to the demo');
   const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
   assert.deepEqual(bad, []);
   await page.close();
