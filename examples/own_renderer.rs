@@ -241,12 +241,28 @@ struct Targets {
         })
     }
 
+    /// Mesa's Vulkan device-selection layer asks the Wayland compositor
+    /// which GPU is the default one; without a login session (no
+    /// `XDG_RUNTIME_DIR`: a server, a container, CI) libwayland prints
+    /// "error: XDG_RUNTIME_DIR is invalid or not set" for each instance,
+    /// although nothing failed. There is no compositor to ask then, so the
+    /// layer is left out, unless a device was chosen through it
+    /// (`MESA_VK_DEVICE_SELECT`). wgpu picks the adapter either way.
+    fn quiet_without_a_session() {
+        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+        if !set("XDG_RUNTIME_DIR") && !set("MESA_VK_DEVICE_SELECT") {
+            // Before any thread exists.
+            std::env::set_var("NODEVICE_SELECT", "1");
+        }
+    }
+
     pub fn main() -> Result<(), Box<dyn std::error::Error>> {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let path = args.first().map_or("own_renderer.png", |s| s.as_str());
         let num = |i: usize, d: u32| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
         let size = (num(1, 960).max(1), num(2, 540).max(1));
 
+        quiet_without_a_session();
         // The program's own device (any wgpu device will do).
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
             backends: wgpu::Backends::VULKAN,
