@@ -21,6 +21,8 @@
 //!   sub-pixel dot blooms in each, and how far its halo's centre is from it.
 //!   `--before REV` adds the package built at commit REV as a column of
 //!   its own; reports go to `bench/results/` (see `bench/record.mjs`).
+//! - `pictures` set-up, build, then `docs/pictures.mjs` against the served
+//!   demo: the README's pictures of it, at 1280×800 and 390×844.
 //! - `soak`   set-up, build, then `bench/soak.mjs` in headless Chromium:
 //!   20,000 frames, two storms of 1,000 resizes around a 5 s idle wait,
 //!   1,000 option changes, 100 device losses and 80 create/destroy
@@ -60,12 +62,13 @@ fn main() -> ExitCode {
             .and_then(|_| size(&root)),
         Some("bench") => bench(&root, &args[1..]),
         Some("soak") => soak(&root, &args[1..]),
+        Some("pictures") => pictures(&root),
         _ => {
             eprintln!(
                 "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] \
                  | size | bench [--quick] [--frames N] [--rounds N] [--before REV] [--dirty] \
                  | bench --dot [--frames N] [--before REV] [--dirty] \
-                 | soak [--quick] [--no-control]>"
+                 | soak [--quick] [--no-control] | pictures>"
             );
             return ExitCode::from(2);
         }
@@ -536,6 +539,20 @@ fn build_before(root: &Path, rev: &str) -> Result<String> {
 
 /// The soak (`bench/soak.mjs`) against the built package, served like the
 /// benchmark; `--quick` goes to the driver.
+/// The README's pictures of the demo (`docs/pictures.mjs` says which),
+/// taken from `www/` served as `serve` serves it.
+fn pictures(root: &Path) -> Result<()> {
+    setup::ensure(root, setup::Need::Test)?;
+    build(root)?;
+    let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
+    let url = format!("http://{}/", server.addr());
+    run(Command::new("node")
+        .current_dir(root)
+        .env("AFTERGLOW_URL", &url)
+        .env("CHROMIUM", setup::chromium())
+        .arg("docs/pictures.mjs"))
+}
+
 fn soak(root: &Path, args: &[String]) -> Result<()> {
     drive(root, "bench/soak.mjs", |node| node.args(args))
 }
