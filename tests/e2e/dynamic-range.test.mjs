@@ -81,7 +81,9 @@ test('an HDR display gets rgba16float with extended tone mapping, and follows th
   assert.equal(s.toneMapping, 'standard');
   assert.deepEqual(s.viewFormats, [`${s.format}-srgb`]);
 
-  // The stats overlay says what the display gets (it refreshes every 250 ms).
+  // The stats overlay, opened, says what the display gets (it refreshes
+  // every 250 ms).
+  await page.click('#stats-toggle');
   const overlaySays = (pattern) => page.waitForFunction((p) => new RegExp(p).test(document.getElementById('stats').textContent),
     pattern, { timeout: 5000 });
   await overlaySays('SDR display, standard: SDR white is the peak');
