@@ -17,8 +17,9 @@ export const DISCS = [
 // Bloom settings: light above 1 blooms in every library. The libraries
 // weigh their blurred light differently (UnrealBloomPass and TSL bloom()
 // add five blurred mips at up to full strength each), so each one's
-// strength is chosen to give about the same halo as afterglow's default
-// intensity of 0.6; strength does not change the work done.
+// strength is chosen to give about the same halo as afterglow's intensity
+// of 0.6 (its default when this was set); strength does not change the
+// work done. bench/defaults.mjs compares each library at its own defaults.
 export const BLOOM = {
   threshold: 1.0,
   afterglow: 0.6,
@@ -102,22 +103,51 @@ void main() {
   fragColor = lit ? vec4(vec3(${f(radiance)}), 1.0) : vec4(0.0, 0.0, 0.0, 1.0);
 }`;
 
+/** WGSL: a photo's tones as setImage shows them: the 8-bit sRGB levels
+ * 0 to 255 across the width (whole levels), decoded to linear light and
+ * multiplied by `gain`. afterglow's page only (bench/defaults.mjs). */
+export const wgslRamp = (gain) => `fn bench_scene(uv: vec2f, time: f32, res: vec2f) -> vec4f {
+  let s = floor(uv.x * 256.0) / 255.0;
+  let linear = select(pow((s + 0.055) / 1.055, 2.4), s / 12.92, s <= 0.04045);
+  return vec4f(vec3f(linear * ${f(gain)}), 1.0);
+}`;
+
 /** What a page draws, from its URL: `?scene=discs` (the default) or
- * `?scene=dot&radiance=R`, and `tonemapper=aces` (the default) or `none`.
+ * `?scene=dot&radiance=R`, or (afterglow's page) `?scene=ramp&gain=G`; `tonemapper=aces` (the default), `none`, or
+ * `own` (the library's curve when none is set: AgX for afterglow, none for
+ * the others); `bloom=matched` (the default: the strengths of BLOOM
+ * above), `own` (the library's defaults; UnrealBloomPass has none for its
+ * radius and threshold and takes its documentation's example, 1.5, 0.4,
+ * 0.85) or `off`; and for afterglow `intensity=X` over its defaults.
  * Refuses anything else, naming the parameter and what it takes. */
 export function pageContent(search = globalThis.location?.search ?? '') {
   const q = new URLSearchParams(search);
   const scene = q.get('scene') ?? 'discs';
   const tonemapper = q.get('tonemapper') ?? 'aces';
-  if (!['discs', 'dot'].includes(scene)) throw new Error(`scene: '${scene}' is not 'discs' or 'dot'`);
-  if (!['aces', 'none'].includes(tonemapper)) throw new Error(`tonemapper: '${tonemapper}' is not 'aces' or 'none'`);
+  const bloom = q.get('bloom') ?? 'matched';
+  if (!['discs', 'dot', 'ramp'].includes(scene)) throw new Error(`scene: '${scene}' is not 'discs', 'dot' or 'ramp'`);
+  if (!['aces', 'none', 'own'].includes(tonemapper)) throw new Error(`tonemapper: '${tonemapper}' is not 'aces', 'none' or 'own'`);
+  if (!['matched', 'own', 'off'].includes(bloom)) throw new Error(`bloom: '${bloom}' is not 'matched', 'own' or 'off'`);
+  const intensity = q.has('intensity') ? Number(q.get('intensity')) : null;
+  if (intensity !== null && !(intensity >= 0 && intensity <= 100)) {
+    throw new Error(`intensity: '${q.get('intensity')}' is not a number from 0 to 100`);
+  }
+  const common = { scene, tonemapper, bloom, intensity };
   if (scene === 'discs') {
-    return { scene, tonemapper, wgsl: WGSL_SCENE, wgslNeedsDisc: true, glsl: GLSL_FRAGMENT };
+    return { ...common, wgsl: WGSL_SCENE, wgslNeedsDisc: true, glsl: GLSL_FRAGMENT };
+  }
+  if (scene === 'ramp') {
+    const gain = Number(q.get('gain') ?? 1);
+    if (!(gain > 0 && gain <= 100)) throw new Error(`gain: '${q.get('gain')}' is not a number above 0 and at most 100`);
+    return { ...common, gain, wgsl: wgslRamp(gain), wgslNeedsDisc: false, glsl: null };
   }
   const radiance = Number(q.get('radiance') ?? 30);
   if (!(radiance > 0 && radiance < 1e6)) throw new Error(`radiance: '${q.get('radiance')}' is not a number above 0 and below 1e6`);
-  return { scene, tonemapper, radiance, wgsl: wgslDot(radiance), wgslNeedsDisc: false, glsl: glslDot(radiance) };
+  return { ...common, radiance, wgsl: wgslDot(radiance), wgslNeedsDisc: false, glsl: glslDot(radiance) };
 }
+
+/** UnrealBloomPass's strength, radius and threshold for `content.bloom`. */
+export const unrealBloom = (content) => (content.bloom === 'own' ? [1.5, 0.4, 0.85] : [BLOOM.threeWebgl, 0.4, BLOOM.threshold]);
 
 /** afterglow's setSceneShader source for a page's content. */
 export const afterglowSource = (content) => `${content.wgslNeedsDisc ? `${WGSL_DISC}\n\n` : ''}${content.wgsl}

@@ -1,5 +1,5 @@
-// afterglow: the scene as a WGSL scene shader, ACES (or none), mip bloom, no
-// dither.
+// afterglow: the scene as a WGSL scene shader, ACES (or none, or its own
+// AgX), mip bloom, no dither.
 import { BLOOM, afterglowSource, pageContent } from '../scene.js';
 import { expose, sizeCanvas } from './harness.js';
 
@@ -24,11 +24,16 @@ expose({
   info: { library: 'afterglow', backend: 'WebGPU' },
   async setup({ width, height, msaa }) {
     renderer?.destroy();
+    const bloom = {
+      matched: { threshold: BLOOM.threshold, intensity: BLOOM.afterglow },
+      own: content.intensity === null ? {} : { intensity: content.intensity },
+      off: { enabled: false },
+    }[content.bloom];
     renderer = await Renderer.create(sizeCanvas(width, height), {
-      tonemapper: content.tonemapper,
+      ...(content.tonemapper === 'own' ? {} : { tonemapper: content.tonemapper }),
       dither: false,
       msaa,
-      bloom: { threshold: BLOOM.threshold, intensity: BLOOM.afterglow },
+      bloom,
     });
     await renderer.setSceneShader(afterglowSource(content));
   },

@@ -31,11 +31,12 @@ expose({
       multisampling: msaa === 4 ? 4 : 0,
     });
     composer.addPass(new RenderPass(quad.scene, quad.camera));
-    const effects = [new BloomEffect({
-      mipmapBlur: true,
-      luminanceThreshold: BLOOM.threshold,
-      intensity: BLOOM.postprocessing,
-    })];
+    const effects = {
+      matched: [new BloomEffect({ mipmapBlur: true, luminanceThreshold: BLOOM.threshold, intensity: BLOOM.postprocessing })],
+      own: [new BloomEffect()],
+      // The same passes adding nothing: the EffectPass also encodes sRGB.
+      off: [new BloomEffect({ intensity: 0 })],
+    }[content.bloom];
     if (content.tonemapper === 'aces') effects.push(new ToneMappingEffect({ mode: ToneMappingMode.ACES_FILMIC }));
     composer.addPass(new EffectPass(quad.camera, ...effects));
     composer.setSize(width, height, false);

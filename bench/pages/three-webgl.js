@@ -5,7 +5,7 @@ import { EffectComposer } from 'three/addons/postprocessing/EffectComposer.js';
 import { RenderPass } from 'three/addons/postprocessing/RenderPass.js';
 import { UnrealBloomPass } from 'three/addons/postprocessing/UnrealBloomPass.js';
 import { OutputPass } from 'three/addons/postprocessing/OutputPass.js';
-import { BLOOM, pageContent } from '../scene.js';
+import { pageContent, unrealBloom } from '../scene.js';
 import { expose, glSyncer, sizeCanvas } from './harness.js';
 import { glslScene } from './glsl-scene.js';
 
@@ -32,7 +32,7 @@ expose({
     composer = new EffectComposer(renderer, target);
     composer.addPass(new RenderPass(quad.scene, quad.camera));
     // strength, radius, threshold
-    composer.addPass(new UnrealBloomPass(new THREE.Vector2(width, height), BLOOM.threeWebgl, 0.4, BLOOM.threshold));
+    if (content.bloom !== 'off') composer.addPass(new UnrealBloomPass(new THREE.Vector2(width, height), ...unrealBloom(content)));
     composer.addPass(new OutputPass());
     finish = glSyncer(renderer.getContext());
   },

@@ -45,7 +45,11 @@ expose({
     const color = scenePass.getTextureNode('output');
     pipeline = new THREE.RenderPipeline(renderer);
     // strength, radius, threshold
-    pipeline.outputNode = color.add(bloom(color, BLOOM.threeWebgpu, 0.4, BLOOM.threshold));
+    pipeline.outputNode = {
+      matched: () => color.add(bloom(color, BLOOM.threeWebgpu, 0.4, BLOOM.threshold)),
+      own: () => color.add(bloom(color)),
+      off: () => color,
+    }[content.bloom]();
     await renderer.compileAsync(scene, camera);
   },
   frame(t) {

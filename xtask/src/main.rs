@@ -19,6 +19,8 @@
 //!   as markdown tables. `bench --dot` runs the small-light comparison
 //!   instead (`bench/dot.mjs`): how steadily and linearly a moving
 //!   sub-pixel dot blooms in each, and how far its halo's centre is from it.
+//!   `bench --defaults` compares the glow of each library at its own
+//!   defaults around the same lights (`bench/defaults.mjs`).
 //!   `--before REV` adds the package built at commit REV as a column of
 //!   its own; reports go to `bench/results/` (see `bench/record.mjs`).
 //! - `pictures` set-up, build, then `docs/pictures.mjs` against the served
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
                 "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] \
                  | size | bench [--quick] [--frames N] [--rounds N] [--before REV] [--dirty] \
                  | bench --dot [--frames N] [--before REV] [--dirty] \
+                 | bench --defaults [--intensities X,Y] [--dirty] \
                  | soak [--quick] [--no-control] | pictures>"
             );
             return ExitCode::from(2);
@@ -461,13 +464,14 @@ const NODE_TEST_TIMEOUT: &str = "--test-timeout=600000";
 fn bench(root: &Path, args: &[String]) -> Result<()> {
     let (driver, args) = match args.first().map(String::as_str) {
         Some("--dot") => ("bench/dot.mjs", &args[1..]),
+        Some("--defaults") => ("bench/defaults.mjs", &args[1..]),
         _ => ("bench/run.mjs", args),
     };
     let shots = root.join("target/bench");
     // What the report names as its command (bench/record.mjs).
     let mut command = vec!["cargo xtask bench".to_string()];
-    if driver == "bench/dot.mjs" {
-        command.push("--dot".into());
+    if driver != "bench/run.mjs" {
+        command.push(args_flag(driver).into());
     }
     command.extend(args.iter().cloned());
     // `--before REV` (a commit, not a served path): that commit's package,
@@ -486,6 +490,14 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
             .arg(&shots)
             .args(&driver_args)
     })
+}
+
+/// The `bench` flag that picks `driver`.
+fn args_flag(driver: &str) -> &'static str {
+    match driver {
+        "bench/dot.mjs" => "--dot",
+        _ => "--defaults",
+    }
 }
 
 /// Builds the package as it was at `rev`, with that commit's own build
