@@ -4,6 +4,7 @@
 //! tetrahedral interpolation.
 
 use crate::error::ArgumentError;
+use crate::options::value::decimal;
 
 /// Sizes a table may have per side: 2 to 65 entries (65³ is the largest
 /// that grading tools export).
@@ -136,7 +137,7 @@ impl Lut {
         if let Some(i) = self.data.iter().position(|c| c.iter().any(|v| !v.is_finite())) {
             return Err(fail(
                 data_name,
-                format!("colour {i} is {:?}; every value must be finite", self.data[i]),
+                format!("colour {i} is not finite; every value must be"),
             ));
         }
         Ok(())
@@ -226,7 +227,8 @@ fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
             header.domain_line,
             format!(
                 "the domain's max must be above its min in every channel (channel {i}: {} is not above {})",
-                header.max[i], header.min[i]
+                decimal(f64::from(header.max[i])),
+                decimal(f64::from(header.min[i]))
             ),
         ));
     }
@@ -299,7 +301,9 @@ fn keyword(header: &mut Header, word: &str, content: &str, line: usize) -> Resul
             let (lo, hi) = (number(lo)?, number(hi)?);
             if hi <= lo {
                 return Err(format!(
-                    "LUT_3D_INPUT_RANGE's max ({hi}) must be above its min ({lo})"
+                    "LUT_3D_INPUT_RANGE's max ({}) must be above its min ({})",
+                    decimal(f64::from(hi)),
+                    decimal(f64::from(lo))
                 ));
             }
             header.min = [lo; 3];
@@ -313,10 +317,93 @@ fn keyword(header: &mut Header, word: &str, content: &str, line: usize) -> Resul
 
 /// A finite number of the table, or the message saying what it is.
 fn number(word: &str) -> Result<f32, String> {
-    match word.parse::<f32>() {
-        Ok(v) if v.is_finite() => Ok(v),
-        _ => Err(format!("'{word}' is not a finite number")),
+    decimal_number(word).ok_or_else(|| format!("'{word}' is not a finite number"))
+}
+
+/// A decimal number as `.cube` files write them: an optional sign,
+/// digits with an optional point, an optional exponent (`-0.5`, `1.`,
+/// `.25`, `2.5e-3`). Read here rather than by `str::parse`, whose float
+/// parser would add about ten kilobytes to the wasm for this one use; the
+/// result is within an f64 rounding or two of the exact value, far
+/// below the f32 it becomes.
+fn decimal_number(word: &str) -> Option<f32> {
+    let bytes = word.as_bytes();
+    let mut i = 0;
+    let negative = match bytes.first() {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    // Up to 19 significant digits in the mantissa; later ones only move
+    // the exponent (they are below any f32's precision).
+    let (mut mantissa, mut digits, mut exponent, mut seen) = (0u64, 0u32, 0i32, false);
+    let mut point = false;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'0'..=b'9' => {
+                seen = true;
+                let d = u64::from(b - b'0');
+                if mantissa == 0 && d == 0 {
+                    // A leading zero: no significant digit.
+                    exponent -= i32::from(point);
+                } else if digits < 19 {
+                    mantissa = mantissa * 10 + d;
+                    digits += 1;
+                    exponent -= i32::from(point);
+                } else {
+                    exponent += i32::from(!point);
+                }
+            }
+            b'.' if !point => point = true,
+            _ => break,
+        }
+        i += 1;
     }
+    if !seen {
+        return None;
+    }
+    if let Some(b'e' | b'E') = bytes.get(i) {
+        i += 1;
+        let sign = match bytes.get(i) {
+            Some(b'-') => {
+                i += 1;
+                -1
+            }
+            Some(b'+') => {
+                i += 1;
+                1
+            }
+            _ => 1,
+        };
+        let start = i;
+        let mut e = 0i32;
+        while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii_digit()) {
+            e = e.saturating_mul(10).saturating_add(i32::from(b - b'0'));
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        exponent = exponent.saturating_add(sign * e);
+    }
+    if i != bytes.len() {
+        return None;
+    }
+    let magnitude = if mantissa == 0 {
+        0.0
+    } else if exponent < 0 {
+        mantissa as f64 / 10f64.powi(-exponent)
+    } else {
+        mantissa as f64 * 10f64.powi(exponent)
+    };
+    let value = if negative { -magnitude } else { magnitude } as f32;
+    value.is_finite().then_some(value)
 }
 
 #[cfg(test)]
@@ -421,6 +508,26 @@ mod tests {
         for (text, want) in cases {
             let got = message(&text);
             assert!(got.contains(want), "{want:?} not in {got:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_read_as_the_standard_parser_reads_them() {
+        let words = [
+            "0", "1", "-1", "+0.5", "0.05", "1.", ".25", "-.75", "120", "1.50", "2.5e-3",
+            "1E2", "3e+1", "0.000123456789", "0.1234567890123456789012", "12345678901234567890123",
+            "1e-40", "-0", "007.5",
+        ];
+        for w in words {
+            let want: f32 = w.parse().unwrap();
+            let got = decimal_number(w).unwrap_or_else(|| panic!("{w} refused"));
+            assert!(
+                got == want || (got - want).abs() <= want.abs() * 2.0 * f32::EPSILON,
+                "{w}: {got} against {want}"
+            );
+        }
+        for bad in ["", "-", ".", "e5", "1e", "1e+", "1.2.3", "0x10", "inf", "nan", "1,5", "1e99", "--1"] {
+            assert_eq!(decimal_number(bad), None, "{bad:?} accepted");
         }
     }
 
