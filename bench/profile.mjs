@@ -16,7 +16,8 @@ const [size = '1920x1080', msaa = '1', frames = '4', extra = '{}'] = process.arg
 const [width, height] = size.split('x').map(Number);
 const base = process.env.BENCH_URL ?? 'http://127.0.0.1:8000/';
 // OPTS='{...};{...}' gives each tab its own options instead (same package
-// unless PKGS lists one per tab).
+// unless PKGS lists one per tab). In the options, "$lut": "/www/looks/film.cube"
+// sets that lookup table and "$dirt": true the demo's lens dirt.
 const optionSets = process.env.OPTS ? process.env.OPTS.split(';') : null;
 let pkgs = (process.env.PKGS ?? '/www/pkg/afterglow.js').split(',');
 if (optionSets && pkgs.length === 1) pkgs = optionSets.map(() => pkgs[0]);
@@ -37,7 +38,12 @@ try {
     await tab.waitForFunction(() => window.benchReady === true, null, { timeout: 120_000 });
     await tab.evaluate(async ([w, h, m, options]) => {
       await window.setup({ width: w, height: h, msaa: m });
-      if (Object.keys(options).length) window.renderer().setOptions(options);
+      // "$lut": a .cube file to setLut (served path); "$dirt": true sets
+      // the demo's lens dirt.
+      const { $lut, $dirt, ...rest } = options;
+      if ($lut) window.renderer().setLut(await (await fetch(new URL($lut, location.origin))).text());
+      if ($dirt) await window.renderer().setLensDirt((await import(new URL('/www/looks/dirt.js', location.origin))).lensDirt());
+      if (Object.keys(rest).length) window.renderer().setOptions(rest);
       window.renderer().stats({ gpu: true });
       window.frame(0);
       await window.sync();

@@ -35,6 +35,11 @@ override DEBUG: u32 = 0u;
 // Off, they cost nothing.
 override GRADE: bool = false;
 override VIGNETTE: bool = false;
+// LUT: a 3D lookup table is set and grading.lutIntensity is above 0;
+// DIRT: a lens dirt texture is set, bloom.dirtIntensity is above 0 and
+// there is bloom.
+override LUT: bool = false;
+override DIRT: bool = false;
 
 struct CompositeParams {
     exposure: f32,
@@ -60,7 +65,18 @@ struct CompositeParams {
     vignette_radius: f32,
     vignette_smoothness: f32,
     aspect: f32,
-    _pad0: vec2f,
+    lut_intensity: f32,
+    dirt_intensity: f32,
+    // Display value to table coordinate in [0, 1] (the domain), and the
+    // table's last index.
+    lut_scale: vec3f,
+    lut_last: f32,
+    lut_offset: vec3f,
+    _pad1: f32,
+    // Frame to dirt texture coordinates around the centre: the dirt
+    // covers the frame, cropped to its aspect ratio.
+    dirt_scale: vec2f,
+    _pad2: vec2f,
 }
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
@@ -78,6 +94,31 @@ struct ExposureView {
     meter: vec4f,
 }
 @group(0) @binding(5) var<uniform> exposure_view: ExposureView;
+@group(0) @binding(6) var lut: texture_3d<f32>;
+@group(0) @binding(7) var dirt: texture_2d<f32>;
+
+// The 3D table at a display-encoded colour, by tetrahedral interpolation:
+// the cell around it is cut into six tetrahedra along its grey diagonal,
+// and the one holding the colour is walked from the cell's low corner
+// along the largest fraction's axis, then the next, to the high corner.
+// Four texel loads and no branch (src/lut.rs has the same on the CPU).
+fn apply_lut(c: vec3f) -> vec3f {
+    let p = clamp(c * params.lut_scale + params.lut_offset, vec3f(0.0), vec3f(1.0)) * params.lut_last;
+    let base = min(floor(p), vec3f(params.lut_last - 1.0));
+    let f = p - base;
+    let hi = max(f.x, max(f.y, f.z));
+    let lo = min(f.x, min(f.y, f.z));
+    // The median, exactly one of the three.
+    let mid = max(min(f.x, f.y), min(max(f.x, f.y), f.z));
+    let first = select(vec3u(0u), vec3u(1u), f >= vec3f(hi));
+    let second = select(vec3u(0u), vec3u(1u), f >= vec3f(mid));
+    let b = vec3u(base);
+    let c000 = textureLoad(lut, b, 0).rgb;
+    let c_first = textureLoad(lut, b + first, 0).rgb;
+    let c_second = textureLoad(lut, b + second, 0).rgb;
+    let c111 = textureLoad(lut, b + vec3u(1u), 0).rgb;
+    return (1.0 - hi) * c000 + (hi - mid) * c_first + (mid - lo) * c_second + lo * c111;
+}
 
 // The histogram over the lower part of the frame (display values): a bar
 // per bin, white inside the metered range, grey outside, the metered
@@ -186,6 +227,12 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         }
         let glow = finite4(textureSampleLevel(bloom, linear_sampler, in.uv * params.bloom_uv, 0.0)).rgb;
         bloom_light = max(glow, vec3f(0.0)) * params.bloom_scale;
+        if DIRT {
+            // Light scattered by dirt on the lens: only where there is bloom.
+            let at = (in.uv - 0.5) * params.dirt_scale + 0.5;
+            let smudge = max(textureSampleLevel(dirt, linear_sampler, at, 0.0).rgb, vec3f(0.0));
+            bloom_light *= 1.0 + params.dirt_intensity * smudge;
+        }
         rgb += bloom_light;
     }
     if DEBUG == 1u {
@@ -198,6 +245,16 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         rgb = grade(rgb);
     }
     rgb = tonemap(rgb, TONEMAPPER, params.headroom);
+    if LUT {
+        // In display space, where the tables of grading tools live: the
+        // sRGB-encoded [0, 1] part of the colour goes through the table,
+        // mixed in by lutIntensity; what lies beyond (HDR highlights above
+        // SDR white) is kept on top.
+        let display = clamp(rgb, vec3f(0.0), vec3f(1.0));
+        let encoded = srgb_encode(display);
+        let looked = mix(encoded, apply_lut(encoded), params.lut_intensity);
+        rgb = srgb_decode(clamp(looked, vec3f(0.0), vec3f(1.0))) + (rgb - display);
+    }
     if DEBUG == 2u {
         rgb = exposure_overlay(rgb, in.uv);
     }

@@ -21,6 +21,8 @@ use crate::gpu::Gpu;
 use crate::graph::Graph;
 use crate::output::OutputSpec;
 use crate::pass::{Pass, Registration};
+use crate::lut::Lut;
+use crate::passes::look::{DirtTexture, Look};
 use crate::passes::scene::ScenePass;
 use crate::passes::user_shader::UserShader;
 use crate::options::Options;
@@ -51,6 +53,8 @@ pub struct Chain {
     /// Per-pass GPU timestamps are written and read back (off until asked
     /// for: they cost a query per pass and a readback per frame).
     timing: bool,
+    /// The lookup table and lens dirt the composite reads.
+    look: Look,
 }
 
 impl Chain {
@@ -84,6 +88,7 @@ impl Chain {
             passes: order.iter().filter_map(|r| r.make).map(|make| make(gpu)).collect(),
             built: None,
             timing: false,
+            look: Look::default(),
         };
         chain.rebuild(gpu)?;
         Ok(chain)
@@ -210,7 +215,26 @@ impl Chain {
     /// Bytes held by the crate's own textures: the size-dependent targets
     /// and the content's texture.
     pub fn gpu_bytes(&self) -> u64 {
-        self.target_bytes() + self.scene.content_bytes()
+        self.target_bytes() + self.scene.content_bytes() + self.look.bytes()
+    }
+
+    /// Sets the 3D lookup table applied after the curve (`None`: none),
+    /// releasing the one it replaces. On failure the previous one stays.
+    pub fn set_lut(&mut self, gpu: &Gpu, lut: Option<&Lut>) -> Result<(), Error> {
+        self.look.set_lut(gpu, lut)?;
+        self.rebuild(gpu)
+    }
+
+    /// Sets the lens dirt texture (`None`: none), releasing one of the
+    /// chain's own it replaces.
+    pub fn set_dirt(&mut self, gpu: &Gpu, dirt: Option<DirtTexture>) -> Result<(), Error> {
+        self.look.set_dirt(gpu, dirt);
+        self.rebuild(gpu)
+    }
+
+    /// The chain's own dirt texture (an uploaded image), if it has one.
+    pub fn own_dirt(&self) -> Option<&wgpu::Texture> {
+        self.look.own_dirt()
     }
 
     /// Switches to a new output description (format, alpha, tone mapping,
@@ -265,6 +289,8 @@ impl Chain {
         if let Some(mut old) = old {
             b.recycle(&mut old.frame);
         }
+        b.info.look = self.look.info();
+        b.look = self.look.views();
         for (index, pass) in self.passes().enumerate() {
             b.set_owner(index);
             pass.build(&mut b)?;

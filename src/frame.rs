@@ -124,7 +124,7 @@ pub struct BloomResult {
 }
 
 /// What the frame's uniforms depend on besides the settings.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameInfo {
     /// Size of the offscreen targets.
     pub size: (u32, u32),
@@ -134,6 +134,8 @@ pub struct FrameInfo {
     pub bloom_levels: u32,
     /// Frame texels the bloom texture covers per axis (`size` without bloom).
     pub bloom_extent: (u32, u32),
+    /// The lookup table and lens dirt the composite reads, if set.
+    pub look: crate::passes::look::LookInfo,
 }
 
 /// How a frame gives its textures back when it is replaced.
@@ -191,6 +193,8 @@ pub struct FrameBuilder<'a> {
     pub exposure_view: Option<GpuValue>,
     /// Copies for the next step added.
     copies: Vec<BufferCopy>,
+    /// The lookup table's and the lens dirt's views (set by the chain).
+    pub look: crate::passes::look::LookViews,
 }
 
 /// A built frame: its textures (released when the frame is replaced),
@@ -250,6 +254,7 @@ impl<'a> FrameBuilder<'a> {
                 output_size,
                 bloom_levels: 0,
                 bloom_extent: size,
+                look: Default::default(),
             },
             output_decl: ViewDecl {
                 texture: id,
@@ -270,6 +275,7 @@ impl<'a> FrameBuilder<'a> {
             exposure: None,
             exposure_view: None,
             copies: Vec::new(),
+            look: Default::default(),
         }
     }
 

@@ -82,6 +82,7 @@ internal! {
     mod frame;
     mod gpu;
     mod graph;
+    mod lut;
     mod options;
     mod output;
     mod pass;
@@ -103,6 +104,7 @@ internal! {
 /// `afterglow::wgpu` and the versions cannot disagree.
 pub use wgpu;
 
+pub use lut::Lut;
 pub use options::{
     Allowed, AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
     CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, Metering, Msaa, Options,

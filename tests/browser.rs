@@ -2287,3 +2287,135 @@ fn describe_js(v: &JsValue) -> String {
     let o: &Object = v.unchecked_ref();
     o.to_string().into()
 }
+
+// ---- The look: lookup tables and lens dirt ----
+
+/// The `.cube` text of a table of `size` whose colour at the grid's input
+/// (r, g, b) is `f(r, g, b)`.
+fn cube(size: u32, f: impl Fn(f32, f32, f32) -> [f32; 3]) -> String {
+    let last = (size - 1) as f32;
+    let mut text = format!("# test table\nTITLE \"test\"\nLUT_3D_SIZE {size}\n");
+    for b in 0..size {
+        for g in 0..size {
+            for r in 0..size {
+                let c = f(r as f32 / last, g as f32 / last, b as f32 / last);
+                text += &format!("{} {} {}\n", c[0], c[1], c[2]);
+            }
+        }
+    }
+    text
+}
+
+#[wasm_bindgen_test]
+async fn a_lookup_table_swaps_red_and_blue_and_a_bad_one_names_its_line() {
+    let c: JsValue = canvas(16, 16).into();
+    let r = exact(&c).await;
+    r.set_content(Content::Solid([0.6, 0.3, 0.1, 1.0])).unwrap();
+    let plain = read(&r).await.rgba8(8, 8);
+    r.set_lut(cube(9, |r, g, b| [b, g, r]).into()).unwrap();
+    let swapped = read(&r).await.rgba8(8, 8);
+    assert_close(swapped[0], plain[2], 2, "red is the blue");
+    assert_close(swapped[2], plain[0], 2, "blue is the red");
+    assert_close(swapped[1], plain[1], 2, "green stays");
+
+    // A malformed file: the line and what is wrong; the table stays.
+    let bad = cube(2, |r, g, b| [r, g, b]).replace("1 1 1\n", "1 x 1\n");
+    assert_error_kind(
+        r.set_lut(bad.into()),
+        &["line 11", "'x' is not a finite number"],
+        "ArgumentError",
+        &[("argument", r#""cube""#)],
+    );
+    assert_error_kind(
+        r.set_lut(JsValue::from(5)),
+        &["cube", "text of a .cube file", "5"],
+        "ArgumentError",
+        &[("argument", r#""cube""#)],
+    );
+    assert_error_kind(
+        r.set_lut("LUT_3D_SIZE 99".into()),
+        &["line 1", "from 2 to 65"],
+        "ArgumentError",
+        &[("argument", r#""cube""#)],
+    );
+    assert_eq!(
+        read(&r).await.rgba8(8, 8),
+        swapped,
+        "the previous table stays"
+    );
+    // Half of it, then none.
+    set(&r, r#"{"grading":{"lutIntensity":0.5}}"#);
+    let half = read(&r).await.rgba8(8, 8);
+    assert!(
+        half[0] > swapped[0] + 10 && half[0] + 10 < plain[0],
+        "half: {half:?}"
+    );
+    r.set_lut(JsValue::NULL).unwrap();
+    assert_eq!(read(&r).await.rgba8(8, 8), plain, "no table");
+    assert_no_gpu_errors(&r);
+}
+
+#[wasm_bindgen_test]
+async fn lens_dirt_multiplies_the_bloom_and_nothing_else() {
+    let c: JsValue = canvas(64, 64).into();
+    let r = create(&c, &measuring(r#"{"intensity":1,"radius":0.5}"#)).await;
+    r.set_content(common::bright_pixel(64, (32, 32), 50.0))
+        .unwrap();
+    let clean = read(&r).await;
+    // White on the left half, black on the right (opaque).
+    let dirt = js(
+        "const d = new ImageData(4, 4);
+         for (let i = 0; i < 16; i++) {
+           const v = (i % 4) < 2 ? 255 : 0;
+           d.data[i * 4] = d.data[i * 4 + 1] = d.data[i * 4 + 2] = v; d.data[i * 4 + 3] = 255;
+         }
+         return d;",
+        &JsValue::NULL,
+    )
+    .await;
+    JsFuture::from(r.set_lens_dirt(dirt.clone())).await.unwrap();
+    let dirty = read(&r).await;
+    let lin = |img: &afterglow::readback::Image, x: u32| common::srgb_decode(red(img, x, 32));
+    let gain = lin(&dirty, 20) / lin(&clean, 20);
+    assert!((1.9..=2.1).contains(&gain), "dirt 1 gave {gain}× the halo");
+    let kept = lin(&dirty, 44) / lin(&clean, 44);
+    assert!(
+        (0.97..=1.03).contains(&kept),
+        "dirt 0 gave {kept}× the halo"
+    );
+    // Where the dirt is black, nothing changes at all.
+    for (x, y) in [(62, 1), (62, 62), (50, 20)] {
+        assert_eq!(red(&dirty, x, y), red(&clean, x, y), "({x}, {y})");
+    }
+
+    let e = JsFuture::from(r.set_lens_dirt(JsValue::from("dirt.png")))
+        .await
+        .unwrap_err();
+    assert!(message(&e).contains("GPUTexture"), "{}", message(&e));
+    assert_kind(&e, "ArgumentError", &[("argument", r#""source""#)]);
+    // A texture of a device the renderer does not share.
+    let other = js(
+        "return navigator.gpu.requestAdapter().then((a) => a.requestDevice()).then((d) =>
+           d.createTexture({ size: [4, 4], format: 'rgba8unorm',
+             usage: GPUTextureUsage.TEXTURE_BINDING }));",
+        &JsValue::NULL,
+    )
+    .await;
+    let e = JsFuture::from(r.set_lens_dirt(other)).await.unwrap_err();
+    assert!(message(&e).contains("another GPUDevice"), "{}", message(&e));
+    assert_kind(&e, "ArgumentError", &[("argument", r#""source""#)]);
+    assert_eq!(
+        read(&r).await.data,
+        dirty.data,
+        "the dirt stays after a refusal"
+    );
+
+    JsFuture::from(r.set_lens_dirt(JsValue::NULL))
+        .await
+        .unwrap();
+    assert_eq!(read(&r).await.data, clean.data, "no dirt");
+    r.destroy().unwrap();
+    let e = JsFuture::from(r.set_lens_dirt(dirt)).await.unwrap_err();
+    assert!(message(&e).contains("destroy()"), "{}", message(&e));
+    assert_error(r.set_lut(JsValue::NULL), &["setLut()", "destroy()"]);
+}

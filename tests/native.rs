@@ -1204,6 +1204,240 @@ fn the_vignette_darkens_the_corners_not_the_centre() {
     assert!((linear_at(&off, 0, 0)[1] - 0.5).abs() < 2e-3);
 }
 
+fn srgb_encode(x: f32) -> f32 {
+    let a = x.abs();
+    let e = if a <= 0.0031308 {
+        a * 12.92
+    } else {
+        1.055 * a.powf(1.0 / 2.4) - 0.055
+    };
+    e.copysign(x)
+}
+
+/// A table of `size` whose colours come from `f(r, g, b)` at the grid's
+/// inputs (each in [0, 1]).
+fn table(size: u32, mut f: impl FnMut(f32, f32, f32) -> [f32; 3]) -> afterglow::Lut {
+    let last = (size - 1) as f32;
+    let mut data = Vec::new();
+    for b in 0..size {
+        for g in 0..size {
+            for r in 0..size {
+                data.push(f(r as f32 / last, g as f32 / last, b as f32 / last));
+            }
+        }
+    }
+    afterglow::Lut::new(size, data).unwrap()
+}
+
+/// 16×16 colours spread over the cube (linear light in [0, 1]).
+fn colour_grid() -> Content {
+    pixels(16, 16, |x, y| {
+        let i = y * 16 + x;
+        let v = |k: u32| ((i * k) % 97) as f32 / 96.0;
+        [v(13), v(29), v(53), 1.0]
+    })
+}
+
+/// A frame of `content` through `lut` (rgba16float, no curve): what the
+/// shader wrote is sRGB-encoded, as the table's inputs and outputs are.
+fn through_lut(o: Options, lut: Option<&afterglow::Lut>, content: Content) -> Image {
+    let mut h = headless_with(o, F::Rgba16Float, (16, 16));
+    h.set_content(content).unwrap();
+    h.chain.set_lut(&h.gpu, lut).unwrap();
+    frame(&h, 0.0)
+}
+
+/// The lookup table on real pixels: a table that swaps red and blue swaps
+/// them; identity tables of several sizes leave every pixel within 1/255;
+/// a table of random colours gives what the CPU model of the same
+/// tetrahedral interpolation gives; `lutIntensity` mixes; light above SDR
+/// white on an HDR canvas passes on top of the table.
+#[test]
+fn the_lookup_table_applies_after_the_curve_as_the_cpu_model_does() {
+    let o = predictable(AlphaMode::Opaque, ToneMapping::Extended);
+    let plain = through_lut(o, None, colour_grid());
+
+    let swap = table(9, |r, g, b| [b, g, r]);
+    let swapped = through_lut(o, Some(&swap), colour_grid());
+    for (x, y) in [(0, 0), (3, 1), (7, 9), (15, 15)] {
+        let (p, s) = (plain.rgba_f32(x, y), swapped.rgba_f32(x, y));
+        for (a, b) in [(0, 2), (1, 1), (2, 0)] {
+            assert!(
+                (p[a] - s[b]).abs() < 2.0 / 255.0,
+                "({x}, {y}): {p:?} swapped {s:?}"
+            );
+        }
+    }
+
+    for size in [2, 17, 33] {
+        let identity = table(size, |r, g, b| [r, g, b]);
+        let img = through_lut(o, Some(&identity), colour_grid());
+        for y in 0..16 {
+            for x in 0..16 {
+                let (p, q) = (plain.rgba_f32(x, y), img.rgba_f32(x, y));
+                for c in 0..3 {
+                    assert!(
+                        (p[c] - q[c]).abs() <= 1.0 / 255.0,
+                        "size {size} ({x}, {y}): {p:?} {q:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    // Random colours: far from linear, so each pixel's tetrahedron matters.
+    let mut seed = 0x2545_f491u32;
+    let mut random = move || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 8) as f32 / (1u32 << 24) as f32
+    };
+    let noisy = table(5, |_, _, _| [random(), random(), random()]);
+    let img = through_lut(o, Some(&noisy), colour_grid());
+    let Content::Pixels(grid) = colour_grid() else {
+        unreachable!()
+    };
+    let mut worst = 0.0f32;
+    for y in 0..16 {
+        for x in 0..16 {
+            let c = grid.data[(y * 16 + x) as usize];
+            let want = noisy.apply([srgb_encode(c[0]), srgb_encode(c[1]), srgb_encode(c[2])]);
+            let got = img.rgba_f32(x, y);
+            for i in 0..3 {
+                worst = worst.max((got[i] - want[i]).abs());
+            }
+        }
+    }
+    // rgba16float keeps 11 bits; the shader's encode and decode round too.
+    assert!(worst < 2e-3, "GPU against the CPU model: {worst}");
+
+    let mut half = o;
+    half.grading.lut_intensity = 0.5;
+    let mixed = through_lut(half, Some(&swap), colour_grid());
+    let (p, s, m) = (
+        plain.rgba_f32(7, 9),
+        swapped.rgba_f32(7, 9),
+        mixed.rgba_f32(7, 9),
+    );
+    for c in 0..3 {
+        assert!(
+            (m[c] - (p[c] + s[c]) / 2.0).abs() < 2.0 / 255.0,
+            "half: {m:?} of {p:?} and {s:?}"
+        );
+    }
+    // At 0 the table costs nothing: the pipeline without it.
+    let mut off = o;
+    off.grading.lut_intensity = 0.0;
+    let unused = through_lut(off, Some(&swap), colour_grid());
+    assert_eq!(
+        unused.data, plain.data,
+        "lutIntensity 0 is the frame without a table"
+    );
+
+    // HDR: 3.0 stays above white (SDR part through the table, the rest on top).
+    let mut hdr = o;
+    hdr.canvas.headroom = 4.0;
+    let bright = through_lut(hdr, Some(&swap), Content::Solid([3.0, 3.0, 3.0, 1.0]));
+    let v = srgb_decode(bright.rgba_f32(8, 8)[1]);
+    assert!((v - 3.0).abs() < 0.02, "a highlight of 3 came out {v}");
+}
+
+/// Lens dirt multiplies the bloom where the dirt is white and nothing
+/// where there is no bloom; without bloom, or at intensity 0, it costs
+/// nothing and changes nothing.
+#[test]
+fn lens_dirt_changes_the_halo_and_nothing_where_there_is_no_bloom() {
+    let size = 64;
+    let mut o = measuring(1.0, BlurMode::Mip);
+    o.bloom.radius = 0.5;
+    let mut h = headless_with(o, F::Rgba16Float, (size, size));
+    h.set_content(bright_pixel(size, (32, 32), 50.0)).unwrap();
+    let clean = frame(&h, 0.0);
+
+    // Dirt: white on the left half, black on the right (4×4 texels, so
+    // that filtering reaches across the middle only).
+    let dirt = h.gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("test dirt"),
+        size: wgpu::Extent3d {
+            width: 4,
+            height: 4,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    h.gpu.queue.write_texture(
+        dirt.as_image_copy(),
+        &[[255u8; 8], [0, 0, 0, 255, 0, 0, 0, 255]]
+            .concat()
+            .repeat(4),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(16),
+            rows_per_image: None,
+        },
+        dirt.size(),
+    );
+    let view = dirt.create_view(&Default::default());
+    h.chain
+        .set_dirt(
+            &h.gpu,
+            Some(afterglow::passes::look::DirtTexture {
+                view,
+                size: (4, 4),
+                own: None,
+            }),
+        )
+        .unwrap();
+    let dirty = frame(&h, 0.0);
+    let lin = |img: &Image, x: u32, y: u32| srgb_decode(img.rgba_f32(x, y)[0]);
+    // The halo 12 px left of the light (dirt 1: ×2) and 12 px right (dirt
+    // 0: unchanged).
+    let (left_clean, left_dirty) = (lin(&clean, 20, 32), lin(&dirty, 20, 32));
+    let (right_clean, right_dirty) = (lin(&clean, 44, 32), lin(&dirty, 44, 32));
+    assert!(left_clean > 1e-3, "a halo to measure: {left_clean}");
+    let gain = left_dirty / left_clean;
+    assert!(
+        (1.98..=2.02).contains(&gain),
+        "dirt 1 multiplied the halo by {gain}"
+    );
+    let kept = right_dirty / right_clean;
+    assert!(
+        (0.99..=1.01).contains(&kept),
+        "dirt 0 changed the halo by {kept}"
+    );
+    // Scene light below the threshold, far from the light: no bloom there,
+    // so nothing changes.
+    h.set_content(pixels(size, size, |x, y| {
+        if (x, y) == (60, 60) {
+            [50.0, 50.0, 50.0, 1.0]
+        } else {
+            [0.3, 0.2, 0.1, 1.0]
+        }
+    }))
+    .unwrap();
+    let dirty_scene = frame(&h, 0.0);
+    let mut clean_options = o;
+    clean_options.bloom.dirt_intensity = 0.0;
+    h.set_settings(clean_options).unwrap();
+    let clean_scene = frame(&h, 0.0);
+    for (x, y) in [(2, 2), (10, 40), (30, 5)] {
+        assert_eq!(
+            dirty_scene.rgba_f32(x, y),
+            clean_scene.rgba_f32(x, y),
+            "({x}, {y}) is far from any bloom"
+        );
+    }
+    // Removed: the frame is the clean one again.
+    h.set_settings(o).unwrap();
+    h.set_content(bright_pixel(size, (32, 32), 50.0)).unwrap();
+    h.chain.set_dirt(&h.gpu, None).unwrap();
+    assert_eq!(frame(&h, 0.0).data, clean.data);
+}
+
 /// A light at the frame's edge or corner loses none of the bloom a light
 /// inside the frame gets: the centre pass keeps the share that would land
 /// past the bloom base's edge on the edge texel. (Dropping it left an edge

@@ -217,6 +217,52 @@ fn bad_formats_and_views_are_refused_by_name() {
     assert!(matches!(e, Err(Error::Argument(ref e)) if e.argument == "hdr"));
 }
 
+/// The look through the Rust API: a table from `.cube` text turns the
+/// picture, lens dirt from the program's texture doubles the halo where
+/// it is white, and a texture the chain cannot sample is refused by name.
+#[test]
+fn a_lookup_table_and_lens_dirt_from_the_program() {
+    let a = app(64);
+    let mut post = measuring_chain(&a);
+    let (d, q) = (&a.gpu.device, &a.gpu.queue);
+    let hdr = texture(d, q, 64, &[(32, 32, 200.0)]);
+    let clean = render(&a, &mut post, &hdr, None);
+
+    // Dirt: all white, as the program's own rgba16float texture.
+    let white: Vec<(u32, u32, f32)> = (0..64)
+        .flat_map(|y| (0..64).map(move |x| (x, y, 1.0)))
+        .collect();
+    let dirt = texture(d, q, 64, &white);
+    post.set_lens_dirt(Some(&dirt)).unwrap();
+    let dirty = render(&a, &mut post, &hdr, None);
+    let halo = |img: &Image| srgb_decode(red(img, 40, 32));
+    let gain = halo(&dirty) / halo(&clean);
+    assert!(
+        (1.95..=2.05).contains(&gain),
+        "white dirt gave {gain}× the halo"
+    );
+    // The output texture cannot be sampled: refused, the dirt stays.
+    let output_view = a.output.create_view(&Default::default());
+    let e = post.set_lens_dirt(Some(&output_view));
+    assert!(
+        matches!(e, Err(Error::Argument(ref e)) if e.argument == "dirt"),
+        "{e:?}"
+    );
+    assert_eq!(render(&a, &mut post, &hdr, None).data, dirty.data);
+    post.set_lens_dirt(None).unwrap();
+    assert_eq!(render(&a, &mut post, &hdr, None).data, clean.data);
+
+    // Every colour to the table's one output: green.
+    let green = "LUT_3D_SIZE 2\n".to_string() + &"0 1 0\n".repeat(8);
+    let lut = afterglow::Lut::from_cube(&green).unwrap();
+    post.set_lut(Some(&lut)).unwrap();
+    let img = render(&a, &mut post, &hdr, None);
+    let p = img.rgba_f32(5, 5);
+    assert!(p[0].abs() < 1e-3 && (p[1] - 1.0).abs() < 1e-3, "{p:?}");
+    let e = afterglow::Lut::from_cube("LUT_3D_SIZE 2\n0 1\n").unwrap_err();
+    assert!(e.to_string().contains("line 2"), "{e}");
+}
+
 #[test]
 fn resize_before_the_first_frame_builds_nothing() {
     let a = app(64);

@@ -24,6 +24,7 @@ const SCHEMA = [
     ['bloom.blur', 'Blur kind', 'select', ['mip', 'gaussian']],
     ['bloom.levels', 'Blur levels', 'range', [1, 12, 1]],
     ['bloom.iterations', 'Gaussian passes', 'range', [1, 16, 1]],
+    ['bloom.dirtIntensity', 'Lens dirt', 'range', [0, 16, 0.25]],
   ]],
   ['Exposure and curve', [
     ['exposure', 'Exposure', 'range', [0.05, 8, 0.05]],
@@ -43,6 +44,7 @@ const SCHEMA = [
     ['grading.tint', 'Green or magenta', 'range', [-1, 1, 0.05]],
     ['grading.saturation', 'Colourfulness', 'range', [0, 2, 0.05]],
     ['grading.contrast', 'Punch', 'range', [0, 2, 0.05]],
+    ['grading.lutIntensity', 'Lookup table strength', 'range', [0, 1, 0.05]],
     ['vignette.intensity', 'Dark corners', 'range', [0, 1, 0.05]],
     ['vignette.radius', 'Corners start at', 'range', [0, 1, 0.05]],
     ['vignette.smoothness', 'Corner softness', 'range', [0, 1, 0.05]],
@@ -86,7 +88,7 @@ const RULES = {
   'bloom.iterations': (o) => o.bloom.blur !== 'gaussian'
     && { off: true, why: "only with blur 'gaussian'" },
 };
-for (const path of ['threshold', 'knee', 'intensity', 'radius', 'levels', 'blur', 'mode']) {
+for (const path of ['threshold', 'knee', 'intensity', 'radius', 'levels', 'blur', 'mode', 'dirtIntensity']) {
   RULES[`bloom.${path}`] = (o) => !o.bloom.enabled && { off: true, why: 'bloom is off' };
 }
 for (const path of ['compensation', 'minEv', 'maxEv', 'speedBrighten', 'speedDarken',

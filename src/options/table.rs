@@ -295,6 +295,21 @@ pub static SCHEMA: &[OptionSpec] = &[
         access: choice!(BloomMode, bloom.mode),
     },
     OptionSpec {
+        path: "bloom.dirtIntensity",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 16.0,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Rebuild,
+        doc: doc!(
+            "How much the lens dirt texture (`setLensDirt`) adds to the bloom where it is white: \
+              the bloom is multiplied by 1 + dirtIntensity × dirt. No dirt texture, or 0: no cost."
+        ),
+        access: number!(bloom.dirt_intensity),
+    },
+    OptionSpec {
         path: "autoExposure.enabled",
         kind: Kind::Bool,
         default: Literal::Bool(false),
@@ -451,6 +466,21 @@ pub static SCHEMA: &[OptionSpec] = &[
               hue and saturation are kept."
         ),
         access: number!(grading.contrast),
+    },
+    OptionSpec {
+        path: "grading.lutIntensity",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Rebuild,
+        doc: doc!(
+            "How much of the 3D lookup table (`setLut`) is mixed in, after the curve in display \
+              space. No table, or 0: no cost."
+        ),
+        access: number!(grading.lut_intensity),
     },
     OptionSpec {
         path: "vignette.intensity",

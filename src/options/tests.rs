@@ -302,7 +302,10 @@ fn every_option_is_read_and_written_by_its_own_accessor() {
                     .find(|v| Literal::Num(*v) != spec.default)
                     .unwrap(),
             ),
-            Kind::Number { max, .. } => Literal::Num(max),
+            // The other end where the default is the maximum.
+            Kind::Number { min, max, .. } => {
+                Literal::Num(if spec.default == Literal::Num(max) { min } else { max })
+            }
             Kind::Integer { min, .. } => Literal::Num(min as f64),
         };
         assert_ne!(other, spec.default, "{}", spec.path);
@@ -378,11 +381,13 @@ fn reshaping_options_are_the_ones_that_rebuild() {
             "bloom.blur",
             "bloom.iterations",
             "bloom.mode",
+            "bloom.dirtIntensity",
             "autoExposure.enabled",
             "grading.temperature",
             "grading.tint",
             "grading.saturation",
             "grading.contrast",
+            "grading.lutIntensity",
             "vignette.intensity",
             "debug"
         ]
@@ -439,7 +444,7 @@ fn errors_say_what_is_allowed() {
     let Allowed::OneOf(keys) = &e.allowed else {
         panic!("{e:?}")
     };
-    assert_eq!(keys.len(), 9);
+    assert_eq!(keys.len(), 10);
     assert!(keys.contains(&s("intensity")));
     let e = Options::from_value(&obj(vec![("bloom", Value::Number(1.0))])).unwrap_err();
     assert_eq!(e.allowed, Allowed::Range("an object".into()));

@@ -171,6 +171,10 @@ pub struct BloomOptions {
     pub iterations: u32,
     /// How the blur joins the scene.
     pub mode: BloomMode,
+    /// How much the lens dirt texture (`setLensDirt`,
+    /// `PostChain::set_lens_dirt`) adds to the bloom where it is white:
+    /// the bloom is multiplied by `1 + dirt_intensity × dirt`.
+    pub dirt_intensity: f64,
 }
 
 /// How the bloom joins the scene.
@@ -242,6 +246,9 @@ pub struct GradingOptions {
     pub saturation: f64,
     /// 0 to 2, around mid grey (0.18) in log space; 1 leaves it.
     pub contrast: f64,
+    /// How much of the 3D lookup table (`setLut`, `PostChain::set_lut`)
+    /// is mixed in, 0 to 1.
+    pub lut_intensity: f64,
 }
 
 /// The `vignette` group: light darkened towards the corners, before the
@@ -326,6 +333,7 @@ impl Options {
             blur: BlurMode::Mip,
             iterations: 3,
             mode: BloomMode::Additive,
+            dirt_intensity: 1.0,
         },
         auto_exposure: AutoExposureOptions {
             enabled: false,
@@ -343,6 +351,7 @@ impl Options {
             tint: 0.0,
             saturation: 1.0,
             contrast: 1.0,
+            lut_intensity: 1.0,
         },
         vignette: VignetteOptions {
             intensity: 0.0,

@@ -15,6 +15,7 @@ use crate::frame::{FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
 use crate::output::OutputSpec;
 use crate::options::{BloomMode, DebugView, GradingOptions, Options};
+use crate::passes::look::LutInfo;
 
 /// The WGSL of the composite pass after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[
@@ -49,7 +50,18 @@ uniform! {
         vignette_radius: f32,
         vignette_smoothness: f32,
         aspect: f32,
-        _pad0: [f32; 2],
+        // `grading.lutIntensity` and `bloom.dirtIntensity`.
+        lut_intensity: f32,
+        dirt_intensity: f32,
+        // The table's domain as a scale and offset to [0, 1], and its last
+        // index (see `lut_mapping`).
+        lut_scale: [f32; 3],
+        lut_last: f32,
+        lut_offset: [f32; 3],
+        _pad1: f32,
+        // Frame to dirt coordinates around the centre (see `dirt_scale`).
+        dirt_scale: [f32; 2],
+        _pad2: [f32; 2],
     }
 }
 
@@ -81,6 +93,11 @@ pub struct Variant {
     pub grade: bool,
     /// `VIGNETTE`: `vignette.intensity` is above 0.
     pub vignette: bool,
+    /// `LUT`: a lookup table is set and `grading.lutIntensity` is above 0.
+    pub lut: bool,
+    /// `DIRT`: lens dirt is set, `bloom.dirtIntensity` is above 0 and
+    /// there is bloom.
+    pub dirt: bool,
 }
 
 /// The energy-conserving mode's mix towards the blur: `intensity`, at most 1.
@@ -107,10 +124,51 @@ impl Variant {
                 DebugView::Bloom => 1,
                 DebugView::Exposure => 2,
             },
-            grade: settings.grading != GradingOptions::default(),
+            grade: graded(&settings.grading),
             vignette: settings.vignette.intensity > 0.0,
+            lut: info.look.lut.is_some() && settings.grading.lut_intensity > 0.0,
+            dirt: info.bloom_levels > 0
+                && info.look.dirt.is_some()
+                && settings.bloom.dirt_intensity > 0.0,
         }
     }
+}
+
+/// Whether the white balance, saturation or contrast is away from its
+/// default (the table's mix is the `LUT` constant's business).
+fn graded(g: &GradingOptions) -> bool {
+    let identity = GradingOptions::default();
+    (g.temperature, g.tint, g.saturation, g.contrast)
+        != (
+            identity.temperature,
+            identity.tint,
+            identity.saturation,
+            identity.contrast,
+        )
+}
+
+/// A table's domain as the scale and offset that take a display value to
+/// [0, 1] across it, and its last index; zeros without a table.
+fn lut_mapping(lut: Option<LutInfo>) -> ([f32; 3], [f32; 3], f32) {
+    match lut {
+        Some(l) => {
+            let scale: [f32; 3] = std::array::from_fn(|i| 1.0 / (l.max[i] - l.min[i]));
+            let offset = std::array::from_fn(|i| -l.min[i] * scale[i]);
+            (scale, offset, (l.size - 1) as f32)
+        }
+        None => ([0.0; 3], [0.0; 3], 0.0),
+    }
+}
+
+/// Frame to dirt texture coordinates around the centre, so that a dirt
+/// texture of `dirt` texels covers an output of `output` pixels (scaled
+/// to fill it, keeping its aspect ratio, the overflow cropped evenly).
+fn dirt_scale(output: (u32, u32), dirt: Option<(u32, u32)>) -> [f32; 2] {
+    let Some(dirt) = dirt else { return [1.0; 2] };
+    let (ow, oh) = (output.0.max(1) as f64, output.1.max(1) as f64);
+    let (dw, dh) = (dirt.0.max(1) as f64, dirt.1.max(1) as f64);
+    let k = (ow / dw).max(oh / dh);
+    [(ow / (k * dw)) as f32, (oh / (k * dh)) as f32]
 }
 
 /// The white balance of `grading.temperature` and `grading.tint` as a
@@ -204,7 +262,17 @@ pub struct CompositePass {
     /// Auto exposure's histogram, for `debug: 'exposure'` (copied in from
     /// its pass each frame; zeros without it).
     exposure_view: wgpu::Buffer,
+    /// Bound where no lookup table is set (never read then).
+    no_lut: wgpu::TextureView,
 }
+
+/// The lookup table: a 3D texture read with `textureLoad` (rgba32float,
+/// which WebGPU does not filter).
+const LUT_TEXTURE: wgpu::BindingType = wgpu::BindingType::Texture {
+    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+    view_dimension: wgpu::TextureViewDimension::D3,
+    multisampled: false,
+};
 
 impl CompositePass {
     pub fn new(gpu: &Gpu) -> CompositePass {
@@ -219,6 +287,8 @@ impl CompositePass {
                 entry(3, FILTERABLE_TEXTURE),
                 entry(4, FILTERABLE_TEXTURE),
                 entry(5, UNIFORM),
+                entry(6, LUT_TEXTURE),
+                entry(7, FILTERABLE_TEXTURE),
             ],
         );
         let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
@@ -238,6 +308,23 @@ impl CompositePass {
                 "composite exposure view",
                 std::mem::size_of::<ExposureView>(),
             ),
+            no_lut: gpu
+                .device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some("no lut"),
+                    size: wgpu::Extent3d {
+                        width: 1,
+                        height: 1,
+                        depth_or_array_layers: 1,
+                    },
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D3,
+                    format: wgpu::TextureFormat::Rgba32Float,
+                    usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                    view_formats: &[],
+                })
+                .create_view(&Default::default()),
         }
     }
 
@@ -264,6 +351,8 @@ impl CompositePass {
                         ("DEBUG", v.debug as f64),
                         ("GRADE", if v.grade { 1.0 } else { 0.0 }),
                         ("VIGNETTE", if v.vignette { 1.0 } else { 0.0 }),
+                        ("LUT", if v.lut { 1.0 } else { 0.0 }),
+                        ("DIRT", if v.dirt { 1.0 } else { 0.0 }),
                     ],
                 },
             )
@@ -282,6 +371,8 @@ impl CompositePass {
         hdr: &wgpu::TextureView,
         bloom: &wgpu::TextureView,
         bright_source: &wgpu::TextureView,
+        lut: &wgpu::TextureView,
+        dirt: &wgpu::TextureView,
     ) -> wgpu::BindGroup {
         let params = self.params.current();
         gpu.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -312,6 +403,14 @@ impl CompositePass {
                     binding: 5,
                     resource: self.exposure_view.as_entire_binding(),
                 },
+                wgpu::BindGroupEntry {
+                    binding: 6,
+                    resource: wgpu::BindingResource::TextureView(lut),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 7,
+                    resource: wgpu::BindingResource::TextureView(dirt),
+                },
             ],
         })
     }
@@ -338,7 +437,11 @@ impl Pass for CompositePass {
         // What bloomed (the energy-conserving mode takes it back): the
         // caller's bloom texture, or the HDR image itself.
         let source = f.bloom_source.clone().unwrap_or_else(|| hdr.clone());
-        let group = self.bind(f.gpu, &hdr.view, &bloom.view, &source.view);
+        // The look's textures are read-only for the whole frame, outside
+        // its graph; where one is not set, a stand-in that is not read.
+        let lut = f.look.lut.as_ref().unwrap_or(&self.no_lut);
+        let dirt = f.look.dirt.as_ref().unwrap_or(&hdr.view);
+        let group = self.bind(f.gpu, &hdr.view, &bloom.view, &source.view, lut, dirt);
         let pipe = self.pipe(f.gpu, Variant::of(f.settings, f.output, &f.info));
         f.fullscreen(
             "composite".into(),
@@ -358,6 +461,7 @@ impl Pass for CompositePass {
         output: &OutputSpec,
         info: &FrameInfo,
     ) {
+        let (lut_scale, lut_offset, lut_last) = lut_mapping(info.look.lut);
         let params = CompositeParams {
             exposure: settings.exposure as f32,
             bloom_uv: super::bloom::coverage(info.size, info.bloom_extent),
@@ -388,7 +492,14 @@ impl Pass for CompositePass {
             // Never 0: the shader divides by it.
             vignette_smoothness: settings.vignette.smoothness.max(1e-3) as f32,
             aspect: info.output_size.0.max(1) as f32 / info.output_size.1.max(1) as f32,
-            _pad0: [0.0; 2],
+            lut_intensity: settings.grading.lut_intensity as f32,
+            dirt_intensity: settings.bloom.dirt_intensity as f32,
+            lut_scale,
+            lut_last,
+            lut_offset,
+            _pad1: 0.0,
+            dirt_scale: dirt_scale(info.output_size, info.look.dirt),
+            _pad2: [0.0; 2],
         };
         self.params.write(queue, bytemuck::bytes_of(&params));
     }

@@ -9,6 +9,7 @@ pub mod auto_exposure;
 pub mod bloom;
 pub mod composite;
 pub mod content;
+pub mod look;
 #[cfg(feature = "fixtures")]
 pub mod example_effect;
 #[cfg(feature = "fixtures")]

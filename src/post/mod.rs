@@ -13,6 +13,8 @@ mod error;
 pub use error::{ArgumentError, Error, InternalError, OptionError};
 
 use crate::chain::{Chain, Content, ExternalInput};
+use crate::lut::Lut;
+use crate::passes::look::DirtTexture;
 use crate::gpu::Gpu;
 use crate::options::{AlphaMode, ColorSpace, Options, ToneMapping};
 use crate::output::OutputSpec;
@@ -193,6 +195,43 @@ impl PostChain {
         self.chain.set_settings(&self.gpu, *options)?;
         self.options = *options;
         Ok(())
+    }
+
+    /// Sets the 3D lookup table applied after the curve, in display space
+    /// (`None` removes it); `grading.lut_intensity` mixes it in. The table
+    /// is copied to the GPU here; the one it replaces is released.
+    ///
+    /// ```no_run
+    /// # fn f(post: &mut afterglow::PostChain) -> Result<(), afterglow::Error> {
+    /// let lut = afterglow::Lut::from_cube(&std::fs::read_to_string("film.cube").unwrap())?;
+    /// post.set_lut(Some(&lut))?;
+    /// # Ok(()) }
+    /// ```
+    pub fn set_lut(&mut self, lut: Option<&Lut>) -> Result<(), Error> {
+        Ok(self.chain.set_lut(&self.gpu, lut)?)
+    }
+
+    /// Sets the lens dirt (`None` removes it): a view of a 2D texture of
+    /// the program's device with `TEXTURE_BINDING` usage and a filterable
+    /// format, scaled to cover the output. The bloom, and only the bloom,
+    /// is multiplied by `1 + bloom.dirt_intensity × dirt`. The chain
+    /// keeps the view; the program keeps the texture alive.
+    ///
+    /// Fails with [`Error::Argument`] naming `dirt` when the texture
+    /// cannot be used that way.
+    pub fn set_lens_dirt(&mut self, dirt: Option<&wgpu::TextureView>) -> Result<(), Error> {
+        let dirt = match dirt {
+            Some(view) => {
+                let (_, size) = input("dirt", view, self.gpu.features)?;
+                Some(DirtTexture {
+                    view: view.clone(),
+                    size,
+                    own: None,
+                })
+            }
+            None => None,
+        };
+        Ok(self.chain.set_dirt(&self.gpu, dirt)?)
     }
 
     /// With `auto_exposure` on, jumps to the metered exposure on the next

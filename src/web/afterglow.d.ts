@@ -71,6 +71,9 @@ export interface GradingOptions {
   /** Contrast of luminance in log space around mid grey (0.18), which stays where it is;
    * hue and saturation are kept. A number from 0 to 2. Default `1`. */
   contrast?: number;
+  /** How much of the 3D lookup table (`setLut`) is mixed in, after the curve in display
+   * space. No table, or 0: no cost. A number from 0 to 1. Default `1`. */
+  lutIntensity?: number;
 }
 
 /** Vignette: light darkened towards the corners, before the curve. */
@@ -92,6 +95,10 @@ export interface BloomOptions {
    * to its neighbours (mixing by `intensity`, at most 1), keeping the frame's total.
    * Default `'additive'`. */
   mode?: 'additive' | 'energy-conserving';
+  /** How much the lens dirt texture (`setLensDirt`) adds to the bloom where it is white:
+   * the bloom is multiplied by 1 + dirtIntensity × dirt. No dirt texture, or 0: no cost.
+   * A number from 0 to 16. Default `1`. */
+  dirtIntensity?: number;
   /** Bloom on or off. Default `true`. */
   enabled?: boolean;
   /** Brightness (after exposure) above which light blooms. A number from 0 to 10000.

@@ -166,7 +166,7 @@ pub fn show(gpu: &Gpu, chain: &mut Chain, source: &ImageSource, gain: f32) -> Re
         Content::Image(img) if (img.texture.width(), img.texture.height()) == size => {
             img.texture.clone()
         }
-        _ => image_texture(gpu, size)?,
+        _ => image_texture(gpu, size, "scene image")?,
     };
     source.copy_to(gpu, &texture)?;
     let content = Content::Image(ImageContent { texture, gain });
@@ -176,11 +176,12 @@ pub fn show(gpu: &Gpu, chain: &mut Chain, source: &ImageSource, gain: f32) -> Re
     Ok(())
 }
 
-/// The texture of an image content: sRGB so sampling decodes to linear;
-/// exactly the usages `copyExternalImageToTexture` requires plus sampling.
-fn image_texture(gpu: &Gpu, size: (u32, u32)) -> Result<wgpu::Texture, Error> {
+/// The texture of an uploaded image (the scene's, the lens dirt's): sRGB
+/// so sampling decodes to linear; exactly the usages
+/// `copyExternalImageToTexture` requires plus sampling.
+pub fn image_texture(gpu: &Gpu, size: (u32, u32), label: &str) -> Result<wgpu::Texture, Error> {
     gpu.create_texture(&wgpu::TextureDescriptor {
-        label: Some("scene image"),
+        label: Some(label),
         size: wgpu::Extent3d {
             width: size.0,
             height: size.1,

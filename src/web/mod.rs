@@ -15,6 +15,7 @@ mod content;
 mod display;
 mod image;
 mod interop;
+mod look;
 mod png;
 mod recovery;
 mod renderer;
@@ -248,6 +249,44 @@ impl Renderer {
         }))
     }
 
+    /// Sets the 3D lookup table applied after the curve, in display space:
+    /// `cube` is the text of an Adobe/Resolve `.cube` file (`LUT_3D_SIZE`
+    /// 2 to 65, optional `TITLE`, `DOMAIN_MIN`/`DOMAIN_MAX`, `#` comments),
+    /// or `null` to remove it. `grading.lutIntensity` mixes it in. A
+    /// malformed file throws an `ArgumentError` naming `cube`, with the
+    /// line and what is wrong, and the previous table stays. The table is
+    /// kept across a device loss.
+    #[wasm_bindgen(js_name = setLut)]
+    pub fn set_lut(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] cube: JsValue,
+    ) -> Result<(), JsValue> {
+        js(self.inner.with("setLut", |r| {
+            r.look.set_lut(&r.gpu, &mut r.chain, &cube)
+        }))
+    }
+
+    /// Sets the lens dirt (`null` removes it): an image source `setImage`
+    /// accepts (a video's current frame is taken once) or a `GPUTexture`
+    /// of the renderer's device (2D, `TEXTURE_BINDING`, a filterable
+    /// format), scaled to cover the canvas. The bloom, and only the bloom,
+    /// is multiplied by `1 + bloom.dirtIntensity × dirt`. Resolves once the
+    /// dirt is in use; rejects with an `ArgumentError` naming `source`. An
+    /// image is kept across a device loss; a texture, being the lost
+    /// device's, is not.
+    #[wasm_bindgen(js_name = setLensDirt, unchecked_return_type = "Promise<void>")]
+    pub fn set_lens_dirt(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ImageSourceInput | GPUTexture | null")]
+        source: JsValue,
+    ) -> js_sys::Promise {
+        let inner = self.inner.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            js(set_lens_dirt(inner, source).await)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
     /// With `autoExposure` on, jumps to the metered exposure on the next
     /// frame instead of adapting to it (for a camera cut or a new scene).
     #[wasm_bindgen(js_name = resetExposure)]
@@ -351,4 +390,32 @@ impl Renderer {
 #[cfg(feature = "fixtures")]
 pub fn error_to_js(e: &Error) -> JsValue {
     js_error(e)
+}
+
+/// `setLensDirt(source)`: an image source is uploaded at once; a
+/// `GPUTexture` is checked to belong to the renderer's device first (as
+/// `setTexture`'s are), then installed unless another call came since.
+async fn set_lens_dirt(handle: Handle<WebRenderer>, source: JsValue) -> Result<(), Error> {
+    if !shared::instance_of(&source, "GPUTexture") {
+        return handle.with("setLensDirt", |r| {
+            look::image_dirt(&mut r.look, &r.gpu, &mut r.chain, source)
+        });
+    }
+    let (dirt, probe, generation) = handle.with("setLensDirt", |r| {
+        r.look.check_dirt_texture(&r.gpu, &source)
+    })?;
+    if let Some(e) = probe.await {
+        return Err(Error::argument(
+            "source",
+            format!(
+                "is not a texture of the renderer's GPUDevice (the device given to \
+                 Renderer.create(canvas, {{ device }})): create it on that device. \
+                 The browser says: {e}"
+            ),
+        ));
+    }
+    handle.with("setLensDirt", |r| {
+        r.look
+            .install_dirt_texture(&r.gpu, &mut r.chain, dirt, generation)
+    })
 }

@@ -50,6 +50,8 @@ pub struct WebRenderer {
     pub canvas_size: (u32, u32),
     /// What the page gave to show, replayed after a device loss.
     pub content: UserResources,
+    /// The lookup table and lens dirt the page gave, replayed too.
+    pub look: super::look::LookSources,
     /// A new device is being requested after the old one was lost.
     pub recovering: Rc<Cell<bool>>,
     /// Failed attempts at replacing a lost device.
@@ -166,6 +168,7 @@ impl WebRenderer {
             display_seen: hdr,
             canvas_size: size,
             content: UserResources::default(),
+            look: Default::default(),
             recovering: Rc::new(Cell::new(false)),
             recovery_failures: 0,
             frames: 0,
@@ -364,6 +367,11 @@ impl WebRenderer {
         if let Err(e) = self.content.replay(&self.gpu, &mut self.chain) {
             warn(&format!(
                 "afterglow: the content could not be restored after a device loss: {e}"
+            ));
+        }
+        if let Err(e) = self.look.replay(&self.gpu, &mut self.chain) {
+            warn(&format!(
+                "afterglow: the lookup table or lens dirt could not be restored after a device loss: {e}"
             ));
         }
         Ok(())

@@ -40,7 +40,7 @@ pub struct TextureCheck {
     done: Promise,
 }
 
-type ScopeResult = Pin<Box<dyn Future<Output = Option<wgpu::Error>>>>;
+pub type ScopeResult = Pin<Box<dyn Future<Output = Option<wgpu::Error>>>>;
 
 impl TextureCheck {
     /// A promise that settles once the verdict is in, or `None` if it is.
@@ -51,7 +51,7 @@ impl TextureCheck {
 
 /// Binds `view` alone, under its own error scope: the scope reports an
 /// error when the texture is another device's.
-fn probe(gpu: &Gpu, view: &wgpu::TextureView) -> ScopeResult {
+pub fn probe(gpu: &Gpu, view: &wgpu::TextureView) -> ScopeResult {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let layout = gpu
         .device

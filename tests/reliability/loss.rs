@@ -201,6 +201,35 @@ async fn loss_right_after_a_resize() {
     unwatch(&watch);
 }
 
+/// The lookup table and an image's lens dirt are content: both come back
+/// on the new device (the table turns the grey red; the dirt image is
+/// uploaded again, so the frame's bytes on the GPU are the same).
+#[wasm_bindgen_test]
+async fn loss_keeps_the_lookup_table_and_the_lens_dirt() {
+    let (watch, c, r) = grey_renderer(16, 16).await;
+    let red_table = "LUT_3D_SIZE 2\n".to_string() + &"1 0 0\n".repeat(8);
+    r.set_lut(red_table.into()).unwrap();
+    let dirt = js("return new ImageData(8, 8);", &JsValue::NULL).await;
+    JsFuture::from(r.set_lens_dirt(dirt)).await.unwrap();
+    r.render(None).unwrap();
+    let bytes = gpu_bytes(&r);
+    let old = lose_device(&r);
+    recover(&r, &old, "look").await;
+    assert!(
+        Object_is(&get(&context_configuration(&c), "device"), &device_of(&r)),
+        "the canvas is not configured with the new device"
+    );
+    let p = read(&r).await.rgba8(3, 3);
+    assert!(
+        p[0] > 250 && p[1] < 3 && p[2] < 3,
+        "the table is back: {p:?}"
+    );
+    assert_eq!(gpu_bytes(&r), bytes, "stats().gpuBytes: the dirt is back");
+    assert_no_gpu_errors(&r);
+    assert_no_errors_anywhere(&watch, "look");
+    unwatch(&watch);
+}
+
 #[wasm_bindgen_test]
 async fn loss_during_a_pending_screenshot() {
     let (watch, c, r) = grey_renderer(20, 20).await;
