@@ -146,8 +146,16 @@ export class ThreePost {
     // give back on dispose().
     const context = canvas?.getContext?.('webgpu');
     const previous = typeof context?.getConfiguration === 'function' ? context.getConfiguration() : null;
-    const post = await Renderer.create(canvas, { ...rest, device, autoResize: false });
-    const restore = () => { if (previous) context.configure(previous); };
+    const restore = () => {
+      if (previous && !context.getConfiguration()) context.configure(previous);
+    };
+    let post;
+    try {
+      post = await Renderer.create(canvas, { ...rest, device, autoResize: false });
+    } catch (e) {
+      restore();
+      throw e;
+    }
     return new ThreePost(created, renderer, post, selective, samples, [canvas.width, canvas.height], restore);
   }
 
@@ -241,7 +249,12 @@ export class ThreePost {
     this.#disposed = true;
     this.#target?.dispose();
     this.#target = null;
-    this.#renderer.destroy();
+    try {
+      this.#renderer.destroy();
+    } catch (e) {
+      // Already destroyed through `post.renderer.destroy()`: nothing left to free.
+      if (e?.name !== 'StateError') throw e;
+    }
     this.#restore();
   }
 }
