@@ -239,12 +239,14 @@ impl Gpu {
     }
 
     /// Destroys the device (releasing its memory now rather than at GC),
-    /// unless it is the caller's.
+    /// unless it is the caller's. Either way a loss after this is not the
+    /// renderer's to report: the caller destroying its own device once
+    /// the renderer is gone logs nothing.
     pub fn destroy(&self) {
+        self.destroyed_on_purpose.store(true, Ordering::Relaxed);
         if self.shared {
             return;
         }
-        self.destroyed_on_purpose.store(true, Ordering::Relaxed);
         self.device.destroy();
     }
 

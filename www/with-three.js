@@ -1,18 +1,12 @@
-// A three.js WebGPURenderer scene post-processed by afterglow. The page
-// creates the GPUDevice and gives it to both: three.js takes it as its
-// documented `device` option, afterglow as `Renderer.create(canvas,
-// { device })`. three.js renders into a half-float RenderTarget with two
-// color attachments (the lit scene, and the emissive light alone, through
-// `mrt({ output, emissive })`); afterglow samples both GPU textures.
-//
-// three.js has no public getter for the GPUTexture behind a render target;
-// the one place that holds it is the backend's per-object data,
-// `renderer.backend.get(texture).texture`. It exists after the first
-// render into the target and changes when the target is resized, so the
-// page reads it every frame (setTexture is free when it is unchanged).
+// A three.js WebGPURenderer scene post-processed by afterglow through
+// ThreePost (afterglow-hdr/three): three.js renders the scene into a
+// half-float target with the emissive light in a second attachment, and
+// afterglow, on three.js's device, blooms that light and tonemaps the scene
+// into the canvas. The lines that matter are in main(); the rest is the
+// scene and what the end-to-end test reads.
 import * as THREE from 'three/webgpu';
-import { mrt, output, emissive } from 'three/tsl';
-import init, { Renderer } from './pkg/afterglow.js';
+import init from 'afterglow-hdr';
+import { ThreePost } from 'afterglow-hdr/three';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('view');
@@ -37,7 +31,7 @@ function buildScene() {
   scene.add(sun, new THREE.AmbientLight(0xffffff, 0.15));
 
   // A white box brighter than the bloom threshold: it would glow if the
-  // whole scene fed the bloom; with the emissive attachment it stays crisp.
+  // whole scene fed the bloom; with only the emissive light it stays crisp.
   const white = new THREE.Mesh(
     new THREE.BoxGeometry(1.2, 1.2, 1.2),
     new THREE.MeshStandardMaterial({ color: 0xffffff, roughness: 0.6 }),
@@ -61,14 +55,18 @@ function buildScene() {
   ring.position.set(-0.4, 2.4, -2.4);
   scene.add(orb, lamp, ring);
 
+  const camera = new THREE.PerspectiveCamera(43, 1, 0.1, 100);
   const animate = (t) => {
     knot.rotation.set(0.4 * t, 0.7 * t, 0);
     white.rotation.y = 0.4 + 0.3 * t;
     ring.rotation.set(0.8 * t, 0.5 * t, 0);
     orb.position.y = 0.9 + 0.25 * Math.sin(1.5 * t);
     lamp.position.copy(orb.position);
+    const a = 0.6 + 0.15 * t;
+    camera.position.set(8.6 * Math.sin(a), 3.4, 8.6 * Math.cos(a));
+    camera.lookAt(0, 0.6, 0);
   };
-  return { scene, animate, orb, ring, white };
+  return { scene, camera, animate, objects: { orb, ring, white } };
 }
 
 async function main() {
@@ -76,92 +74,64 @@ async function main() {
     showMessage('This page needs WebGPU, which this browser does not offer (or only on https).');
     return;
   }
-  // One device for both libraries.
-  const adapter = await navigator.gpu.requestAdapter();
-  if (!adapter) {
-    showMessage('No WebGPU adapter is available.');
-    return;
-  }
-  const device = await adapter.requestDevice();
-
-  const three = new THREE.WebGPURenderer({ device });
-  await three.init();
-  if (!three.backend.isWebGPUBackend) {
-    showMessage('three.js fell back to WebGL 2; afterglow needs its WebGPU backend.');
-    return;
-  }
-  // Render targets get linear radiance: no tone mapping in three.js.
-  three.toneMapping = THREE.NoToneMapping;
-  three.setMRT(mrt({ output, emissive }));
-  const target = new THREE.RenderTarget(1, 1, {
-    type: THREE.HalfFloatType, // rgba16float
-    count: 2,                  // [0]: the lit scene, [1]: the emissive light
-    samples: 4,
-    depthBuffer: true,
-  });
-  // mrt() writes each output to the attachment of the same name.
-  target.textures[0].name = 'output';
-  target.textures[1].name = 'emissive';
+  const { scene, camera, animate, objects } = buildScene();
 
   await init();
-  const renderer = await Renderer.create(canvas, { device, autoResize: true, bloom: { intensity: 0.8 } });
+  const renderer = new THREE.WebGPURenderer({ canvas }); await renderer.init();
+  const post = await ThreePost.create(renderer, { bloom: { intensity: 0.8 } });
 
-  const { scene, animate, orb, ring, white } = buildScene();
-  const camera = new THREE.PerspectiveCamera(43, 1, 0.1, 100);
-  const place = (t) => {
-    const a = 0.6 + 0.15 * t;
-    camera.position.set(8.6 * Math.sin(a), 3.4, 8.6 * Math.cos(a));
-    camera.lookAt(0, 0.6, 0);
+  // The page's size, as any three.js page keeps it; ThreePost follows.
+  const fit = () => {
+    renderer.setPixelRatio(devicePixelRatio);
+    renderer.setSize(innerWidth, innerHeight);
+    camera.aspect = innerWidth / Math.max(1, innerHeight);
+    camera.updateProjectionMatrix();
   };
-  const gpuTexture = (texture) => three.backend.get(texture).texture;
+  fit();
+  addEventListener('resize', fit);
+  $('version').textContent = `three.js r${THREE.REVISION}`;
 
   let time = 0;
   let fixedTime = null;
-  let last = performance.now();
+  let last = null;
   let frames = 0;
   let failed = false;
-  const frame = (now) => {
-    if (!$('pause').checked) time += (now - last) / 1000;
+  renderer.setAnimationLoop((now) => {
+    if (!$('pause').checked && last !== null) time += (now - last) / 1000;
     last = now;
     const t = fixedTime ?? time;
     try {
-      const [w, h] = [Math.max(1, canvas.width), Math.max(1, canvas.height)];
-      if (target.width !== w || target.height !== h) {
-        target.setSize(w, h); // three.js re-creates (and destroys) its textures
-        camera.aspect = w / h;
-        camera.updateProjectionMatrix();
-      }
       animate(t);
-      place(t);
-      three.setRenderTarget(target);
-      three.render(scene, camera);
-      const [color, glow] = target.textures.map(gpuTexture);
-      renderer.setTexture(color, $('selective').checked ? { bloom: glow } : {});
-      renderer.render(t);
+      post.selective = $('selective').checked;
+      post.render(scene, camera, t);
       frames++;
     } catch (e) {
       $('error').textContent = `${e.name}: ${e.message}`;
       failed = true;
-      return;
+      renderer.setAnimationLoop(null);
     }
-    requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
+  });
 
-  $('bloom').addEventListener('change', (e) => renderer.setOptions({ bloom: { enabled: e.target.checked } }));
+  $('bloom').addEventListener('change', (e) => post.renderer.setOptions({ bloom: { enabled: e.target.checked } }));
 
   // For the console and the end-to-end test.
   window.withThree = {
-    renderer,
-    three,
-    device,
+    ThreePost,
+    post,
+    renderer: post.renderer,
+    three: renderer,
+    THREE,
+    scene,
+    camera,
+    revision: THREE.REVISION,
     get frames() { return frames; },
     get failed() { return failed; },
     /** Freezes the scene's clock at `t` seconds (null: runs again). */
-    setTime(t) { fixedTime = t; },
+    setTime(t) { fixedTime = t; if (t !== null) animate(t); },
     /** Where an object's centre and a point `reach` above it land on the canvas, in CSS pixels. */
     project(name, reach) {
-      const object = { orb, ring, white }[name];
+      const object = objects[name];
+      camera.updateMatrixWorld();
       const at = (p) => {
         const v = p.clone().project(camera);
         return { x: (v.x * 0.5 + 0.5) * canvas.clientWidth, y: (0.5 - v.y * 0.5) * canvas.clientHeight };

@@ -5,7 +5,9 @@
 // page must draw a round bloomed spot on a wide canvas and keep the console
 // clean. Without WebGPU, or without an adapter, the same page must say so
 // in plain words. Node imports the package too, and calling
-// Renderer.create before init() must say what to do.
+// Renderer.create before init() must say what to do; it imports
+// afterglow-hdr/three (three.js, an optional peer, found in the
+// repository's node_modules), whose peer range is the one tested.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -95,12 +97,40 @@ test('the package has what a package needs', () => {
     assert.ok(existsSync(join(dir, f)), `${f} is missing from the installed package`);
   }
   assert.ok(!existsSync(join(dir, '.gitignore')), 'a .gitignore would hide a copied package');
+  // afterglow-hdr/three, and three.js as an optional peer over the
+  // releases the end-to-end test runs (package.json's three-lowest and three).
+  assert.deepEqual(pkg.exports['./three'],
+    { 'types@<6.0': './ts5/three.d.ts', types: './three.d.ts', default: './three.js' });
+  for (const f of ['three.js', 'three.d.ts', 'ts5/three.d.ts']) {
+    assert.ok(existsSync(join(dir, f)), `${f} is missing from the installed package`);
+  }
+  const tested = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies;
+  const lowest = tested['three-lowest'].replace('npm:three@', '');
+  const next = Number(tested.three.split('.')[1]) + 1;
+  assert.equal(pkg.peerDependencies?.three, `>=${lowest} <0.${next}.0`);
+  assert.deepEqual(pkg.peerDependenciesMeta?.three, { optional: true });
+  assert.ok(!pkg.dependencies?.three, 'three.js is a peer, not a dependency');
   const installed = readFileSync(join(dir, 'README.md'), 'utf8');
   assert.match(installed, /\| `bloom.radius` \|/, 'the options table is in the package README');
   assert.match(installed, /\| `setSceneShader\(wgsl\)`/, 'the API table is in the package README');
   // The package README shows the same example as the project's.
   assert.equal(snippet(npmReadme, '## Example', 'html'), html);
   assert.equal(snippet(npmReadme, '## Example', 'js'), js);
+  assert.equal(snippet(npmReadme, '## three.js', 'js'), snippet(readme, '**three.js.**', 'js'),
+    "the package README's three.js lines are the project README's");
+  assert.match(installed, /import \{ ThreePost \} from 'afterglow-hdr\/three';/);
+});
+
+test('Node imports afterglow-hdr/three, which refuses what is not a WebGPURenderer', () => {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    const { ThreePost } = await import('afterglow-hdr/three');
+    const e = await ThreePost.create({ isWebGLRenderer: true }).then(() => null, (e) => e);
+    console.log(JSON.stringify({ create: typeof ThreePost.create, name: e?.name, argument: e?.argument, message: e?.message }));
+  `], { cwd: scratch, encoding: 'utf8' });
+  const r = JSON.parse(out);
+  assert.equal(r.create, 'function');
+  assert.deepEqual([r.name, r.argument], ['ArgumentError', 'renderer']);
+  assert.match(r.message, /WebGPURenderer \(from 'three\/webgpu'\), got a WebGLRenderer/);
 });
 
 test('Node imports it, and Renderer.create before init() says what to do', () => {

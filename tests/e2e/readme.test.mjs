@@ -3,7 +3,9 @@
 // "Without a bundler" section asks for, served next to the package folder;
 // the error-handling snippet of the API section, on a live renderer; and
 // the JavaScript snippet of "Use it with your own renderer", on a device
-// and textures of the page's own (the Rust snippet runs as a doc test).
+// and textures of the page's own, and its three.js snippet on a scene of
+// the page's own, with the newest and the oldest three.js supported (the
+// Rust snippet runs as a doc test).
 // (package.test.mjs builds the same example with Vite against the tarball.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -158,3 +160,90 @@ test("the own-renderer JavaScript snippet blooms only the app's emissive texture
   assert.deepEqual(bad, []);
   await page.close();
 });
+
+// What the three.js snippet takes from the app: a canvas, a scene and a
+// camera. On the left a white box lit by a strong sun (brighter than the
+// bloom threshold, but not emissive), on the right an emissive sphere.
+const THREE_APP = `
+import * as THREE from 'three/webgpu';
+export const canvas = document.querySelector('canvas');
+export const scene = new THREE.Scene();
+scene.background = new THREE.Color(0, 0, 0);
+const sun = new THREE.DirectionalLight(0xffffff, 12);
+sun.position.set(0, 0, 5);
+const box = new THREE.Mesh(new THREE.BoxGeometry(0.8, 0.8, 0.8), new THREE.MeshStandardMaterial({ color: 0xffffff }));
+box.position.set(-1.2, 0, 0);
+const sphere = new THREE.Mesh(new THREE.SphereGeometry(0.3, 32, 16),
+  new THREE.MeshStandardMaterial({ color: 0x000000, emissive: 0xffffff, emissiveIntensity: 8 }));
+sphere.position.set(1.2, 0, 0);
+sphere.onBeforeRender = () => { window.drawn = (window.drawn ?? 0) + 1; };
+scene.add(sun, box, sphere);
+export const camera = new THREE.PerspectiveCamera(40, canvas.width / canvas.height, 0.1, 20);
+camera.position.set(0, 0, 5);
+window.project = (x) => {
+  const v = new THREE.Vector3(x, 0, 0).project(camera);
+  return [Math.round((v.x * 0.5 + 0.5) * canvas.width), Math.round((0.5 - v.y * 0.5) * canvas.height)];
+};
+`;
+
+for (const [name, dir, tsl] of [['newest', 'three', 'three.tsl.js'], ['lowest', 'three-lowest', 'three.webgpu.js']]) {
+  test(`the three.js snippet, as written, blooms the emissive sphere and not the lit box (three.js ${name})`, async (t) => {
+    const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
+    const messages = [];
+    record(page, messages);
+    // The snippet as written, with one import line in front that gives it
+    // the app's names; an import map resolves its imports (three.js as
+    // served under vendor/, the package folder as afterglow-hdr/).
+    const code = snippet('**three.js.**', 'js');
+    assert.match(code, /from 'afterglow-hdr\/three'/);
+    const js = "import { canvas, scene, camera } from './app.js';\n" + code;
+    const imports = {
+      'three/webgpu': `/vendor/${dir}/three.webgpu.js`,
+      'three/tsl': `/vendor/${dir}/${tsl}`,
+      'afterglow-hdr': './afterglow-hdr/index.js',
+      'afterglow-hdr/three': './afterglow-hdr/three.js',
+    };
+    const base = new URL(`readme-three-${name}/`, url).href;
+    const files = {
+      'index.html': ['text/html', '<!doctype html><link rel="icon" href="data:,">'
+        + `<script type="importmap">${JSON.stringify({ imports })}</script>`
+        + '<canvas width="320" height="200" style="width: 320px; height: 200px; display: block"></canvas>'
+        + '<script type="module" src="./main.js"></script>'],
+      'app.js': ['text/javascript', THREE_APP],
+      'main.js': ['text/javascript', js],
+    };
+    for (const [file, [contentType, body]] of Object.entries(files)) {
+      await page.route(`${base}${file}`, (route) => route.fulfill({ contentType, body }));
+    }
+    await page.route(`${base}afterglow-hdr/**`, async (route) => {
+      const file = route.request().url().slice(`${base}afterglow-hdr/`.length);
+      route.fulfill({ response: await page.request.fetch(new URL(`pkg/${file}`, url).href) });
+    });
+    await page.goto(`${base}index.html`);
+    await page.waitForFunction(() => window.drawn > 5, null, { timeout: 60000 });
+    await page.waitForTimeout(300);
+    const png = PNG.sync.read(await page.locator('canvas').screenshot());
+    const at = (x, y) => {
+      const i = (y * png.width + x) * 4;
+      return Math.max(png.data[i], png.data[i + 1], png.data[i + 2]);
+    };
+    const [[bx, by], [sx, sy]] = await page.evaluate(() => [window.project(-1.2), window.project(1.2)]);
+    // Below each object, about 9 px outside its edge (the sphere is about
+    // 19 px in radius, the box about 26 px in half-side). With the whole
+    // scene feeding the bloom the box's reads about 135 here.
+    const glow = at(sx, sy + 28);
+    const none = at(bx, by + 35);
+    const corner = at(4, 4);
+    t.diagnostic(`sphere ${at(sx, sy)}, box ${at(bx, by)}; below the sphere ${glow}, below the box ${none}, corner ${corner}`);
+    assert.ok(at(sx, sy) > 200 && at(bx, by) > 200, `cores: sphere ${at(sx, sy)}, box ${at(bx, by)}`);
+    assert.ok(glow > corner + 20, `halo below the emissive sphere: ${glow} (corner ${corner})`);
+    assert.ok(none <= corner + 6 && none < 0.1 * (glow - corner),
+      `glow below the lit box: ${none} (corner ${corner}, below the sphere ${glow})`);
+    // three.js r167 configures its canvas as bgra8unorm wherever it is
+    // made; Chromium warns of the copy where rgba8unorm is preferred.
+    const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type)
+      && !(name === 'lowest' && /^WebGPU canvas configured with a different format/.test(m.text)));
+    assert.deepEqual(bad, []);
+    await page.close();
+  });
+}

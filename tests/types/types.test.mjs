@@ -1,11 +1,15 @@
 // The package's TypeScript declarations as a user's compiler meets them.
 // The tarball that `cargo xtask pack` wrote is installed into a scratch
-// project; consumer.ts must compile and every deliberate mistake in
+// project; consumer.ts and three-plain.ts (`afterglow-hdr/three` without
+// three.js's types) must compile and every deliberate mistake in
 // mistakes.ts must be rejected (each is marked `@ts-expect-error`), under
 // `strict` with the compiler's default `lib` and `target`, with the
 // TypeScript pinned in package.json and with the oldest version the README
-// supports, for each module resolution a project may use. The compiler's
-// own API then walks every type the package exports: none may be `any`.
+// supports, for each module resolution a project may use. The README's
+// three.js snippet (with three.ts after it) must compile, and
+// mistakes-three.ts's mistakes be rejected, with `@types/three` (pinned in
+// package.json), on the compilers it supports. The compiler's own API then
+// walks every type the package exports: none may be `any`.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -20,6 +24,10 @@ const tarball = process.env.AFTERGLOW_TARBALL
   ?? join(root, 'target/npm', readdirSync(join(root, 'target/npm')).find((f) => f.endsWith('.tgz')));
 const scratch = join(root, 'target/types-check');
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies;
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+/** The major version of the oldest TypeScript `@types/three` names (5.6 at 0.187.0; it compiles with 5.1.6 too). */
+const threeTypesNeed = Number(JSON.parse(readFileSync(join(root, 'node_modules/@types/three/package.json'), 'utf8'))
+  .typeScriptVersion.split('.')[0]);
 
 /** The compilers: the pinned TypeScript and the oldest supported one (an npm alias). */
 const compilers = [
@@ -38,15 +46,27 @@ before(() => {
   mkdirSync(scratch, { recursive: true });
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'types-scratch', private: true, type: 'module' }));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: scratch, stdio: 'inherit' });
-  for (const f of ['consumer.ts', 'mistakes.ts']) copyFileSync(join(here, f), join(scratch, f));
+  for (const f of ['consumer.ts', 'mistakes.ts', 'three-plain.ts', 'mistakes-three.ts']) {
+    copyFileSync(join(here, f), join(scratch, f));
+  }
+  // The README's three.js snippet, verbatim, then what it takes from the app.
+  const from = readme.indexOf('**three.js.**');
+  assert.ok(from >= 0, "no '**three.js.**' section in the README");
+  const code = readme.slice(from).match(/```js\n([\s\S]*?)```/)[1];
+  writeFileSync(join(scratch, 'three-snippet.ts'), `${code}\n${readFileSync(join(here, 'three.ts'), 'utf8')}`);
 });
 
-/** Runs `tsc -p` on one file with `strict`, no `lib` and no `target`; returns its output, '' when clean. */
-function tsc(compiler, resolution, file) {
+/**
+ * Runs `tsc -p` on one file with `strict`, no `lib` and no `target` (unless
+ * `extra` sets them); returns its output, '' when clean. `types: []`: the
+ * repository's `node_modules/@types` (`@types/three`, for the three.js
+ * files, which import it) is not loaded into every compile.
+ */
+function tsc(compiler, resolution, file, extra = {}) {
   const { before: _, ...compilerOptions } = resolution;
   const config = `tsconfig.${compiler.package}.${resolution.moduleResolution}.${file}.json`;
   writeFileSync(join(scratch, config), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, ...compilerOptions },
+    compilerOptions: { strict: true, noEmit: true, types: [], ...compilerOptions, ...extra },
     files: [file],
   }));
   const bin = join(root, 'node_modules', compiler.package, 'bin/tsc');
@@ -73,13 +93,31 @@ for (const compiler of compilers) {
     test(`every mistake in mistakes.ts is rejected (${where})`, () => {
       assert.equal(tsc(compiler, resolution, 'mistakes.ts'), '');
     });
+    test(`three-plain.ts compiles (${where})`, () => {
+      assert.equal(tsc(compiler, resolution, 'three-plain.ts'), '');
+    });
+    // `@types/three` resolves `three/webgpu` through `exports` only, and
+    // needs ES2015's library (the snippet's top-level `await`, an ES2017 target).
+    if (major >= threeTypesNeed && resolution.moduleResolution !== 'node10') {
+      test(`the README's three.js snippet compiles with @types/three (${where})`, () => {
+        assert.equal(tsc(compiler, resolution, 'three-snippet.ts', { target: 'es2022' }), '');
+      });
+      test(`every mistake in mistakes-three.ts is rejected (${where})`, () => {
+        assert.equal(tsc(compiler, resolution, 'mistakes-three.ts', { target: 'es2022' }), '');
+      });
+    }
   }
 }
 
+test('the three.js files are compiled by at least one compiler', () => {
+  assert.ok(compilers.some((c) => Number(c.version.split('.')[0]) >= threeTypesNeed),
+    `@types/three needs TypeScript ${threeTypesNeed}; no compiler here is that new`);
+});
+
 test('no type the package exports is, or contains, `any`', () => {
   const ts = createRequire(import.meta.url)(join(root, 'node_modules/typescript-5.1'));
-  const program = ts.createProgram([join(scratch, 'consumer.ts')], {
-    strict: true, noEmit: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
+  const program = ts.createProgram([join(scratch, 'consumer.ts'), join(scratch, 'three-plain.ts')], {
+    strict: true, noEmit: true, types: [], module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
   });
   const checker = program.getTypeChecker();
   const consumer = program.getSourceFile(join(scratch, 'consumer.ts'));
@@ -113,13 +151,24 @@ test('no type the package exports is, or contains, `any`', () => {
       }
     }
   }
+  const walkExports = (exports, prefix) => {
+    for (const symbol of exports) {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      if (target.flags & (ts.SymbolFlags.Value)) walk(checker.getTypeOfSymbolAtLocation(target, consumer), prefix + symbol.name);
+      if (target.flags & (ts.SymbolFlags.Type)) walk(checker.getDeclaredTypeOfSymbol(target), prefix + symbol.name);
+    }
+  };
   const exported = checker.getExportsOfModule(entry);
   assert.ok(exported.length > 20, `only ${exported.length} exports found`);
-  for (const symbol of exported) {
-    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-    if (target.flags & (ts.SymbolFlags.Value)) walk(checker.getTypeOfSymbolAtLocation(target, consumer), symbol.name);
-    if (target.flags & (ts.SymbolFlags.Type)) walk(checker.getDeclaredTypeOfSymbol(target), symbol.name);
-  }
+  walkExports(exported, '');
+  // afterglow-hdr/three, as three-plain.ts imports it.
+  const threePlain = program.getSourceFile(join(scratch, 'three-plain.ts'));
+  const threeSpecifier = threePlain.statements
+    .filter(ts.isImportDeclaration).map((d) => d.moduleSpecifier).find((m) => m.text === 'afterglow-hdr/three');
+  const threeExports = checker.getExportsOfModule(checker.getSymbolAtLocation(threeSpecifier));
+  assert.deepEqual(threeExports.map((s) => s.name).sort(),
+    ['ThreeCamera', 'ThreeObject3D', 'ThreePost', 'ThreePostOptions', 'ThreeWebGPURenderer']);
+  walkExports(threeExports, 'three:');
   assert.deepEqual(found, [], `types that are \`any\`: ${found.join(', ')}`);
 
   // Every type the generated declarations define for users is exported

@@ -321,10 +321,17 @@ fn serve_command(root: &Path, args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// What `www/` pages load from outside `www/`: three.js's build (a dev
-/// dependency in `package.json`) for the three.js integration page.
+/// What `www/` pages load from outside `www/`: three.js's build (dev
+/// dependencies in `package.json`: the newest and the lowest release that
+/// `afterglow-hdr/three` supports) for the three.js integration page.
 fn www_mounts(root: &Path) -> Vec<serve::Mount> {
-    vec![("/vendor/three/", root.join("node_modules/three/build"))]
+    vec![
+        ("/vendor/three/", root.join("node_modules/three/build")),
+        (
+            "/vendor/three-lowest/",
+            root.join("node_modules/three-lowest/build"),
+        ),
+    ]
 }
 
 fn test(root: &Path, args: &[String]) -> Result<()> {

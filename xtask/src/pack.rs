@@ -4,7 +4,10 @@
 //! Writes into that folder the package's entry point (`npm/index.js` and
 //! `npm/index.d.ts`: the glue with `init()` tracked; `npm/ts5/index.d.ts`
 //! for TypeScript before 6.0, with the WebGPU types of `@webgpu/types`,
-//! at the version pinned in the repository's `package.json`), `package.json`
+//! at the version pinned in the repository's `package.json`), the
+//! `afterglow-hdr/three` subpath (`npm/three.js`, `npm/three.d.ts`,
+//! `npm/ts5/three.d.ts`; three.js an optional peer dependency over the
+//! range the repository tests, see `three_range`), `package.json`
 //! (name and version from here and `Cargo.toml`), the README for
 //! JavaScript users (`npm/README.md`) and the license files, removes
 //! wasm-pack's `.gitignore` (`*`, which would hide a copied package from
@@ -26,6 +29,8 @@ pub const NAME: &str = "afterglow-hdr";
 const FILES: &[&str] = &[
     "index.js",
     "index.d.ts",
+    "three.js",
+    "three.d.ts",
     "ts5/",
     "afterglow.js",
     "afterglow.d.ts",
@@ -52,10 +57,14 @@ pub fn pack(root: &Path, pkg_dir: &Path) -> Result<PathBuf> {
     };
     copy(&root.join("npm/index.js"), "index.js")?;
     copy(&root.join("npm/index.d.ts"), "index.d.ts")?;
+    copy(&root.join("npm/three.js"), "three.js")?;
+    copy(&root.join("npm/three.d.ts"), "three.d.ts")?;
     let ts5 = pkg_dir.join("ts5");
     std::fs::create_dir_all(&ts5).map_err(|e| format!("{}: {e}", ts5.display()))?;
     copy(&root.join("npm/ts5/index.d.ts"), "ts5/index.d.ts")?;
+    copy(&root.join("npm/ts5/three.d.ts"), "ts5/three.d.ts")?;
     let webgpu_types = webgpu_types_version(root)?;
+    let three = three_range(root)?;
     std::fs::write(pkg_dir.join("README.md"), npm_readme(root)?)
         .map_err(|e| format!("{}: {e}", pkg_dir.display()))?;
     copy(&root.join("LICENSE-MIT"), "LICENSE-MIT")?;
@@ -72,7 +81,7 @@ pub fn pack(root: &Path, pkg_dir: &Path) -> Result<PathBuf> {
         .collect();
     std::fs::write(
         pkg_dir.join("package.json"),
-        package_json(&version, &files, &webgpu_types),
+        package_json(&version, &files, &webgpu_types, &three),
     )
     .map_err(|e| format!("{}: {e}", pkg_dir.display()))?;
 
@@ -138,22 +147,52 @@ fn cargo_version(root: &Path) -> Result<String> {
 /// (the one the type tests compile against): the package depends on it and
 /// later 0.1 releases.
 fn webgpu_types_version(root: &Path) -> Result<String> {
+    pinned(root, "@webgpu/types", "")
+}
+
+/// The exact version of a dev dependency in the repository's
+/// `package.json`, after `prefix` (`npm:three@` for an alias).
+fn pinned(root: &Path, package: &str, prefix: &str) -> Result<String> {
     let path = root.join("package.json");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let key = "\"@webgpu/types\": \"";
+    let key = format!("\"{package}\": \"{prefix}");
     let start = text
-        .find(key)
+        .find(&key)
         .map(|i| i + key.len())
-        .ok_or_else(|| format!("{}: no @webgpu/types in devDependencies", path.display()))?;
+        .ok_or_else(|| format!("{}: no {key}...\" in devDependencies", path.display()))?;
     let version = &text[start..];
     let version = &version[..version.find('"').unwrap_or(0)];
     if version.is_empty() || !version.chars().all(|c| c.is_ascii_digit() || c == '.') {
         return Err(format!(
-            "{}: @webgpu/types must be pinned to an exact version, found '{version}'",
+            "{}: {package} must be pinned to an exact version, found '{version}'",
             path.display()
         ));
     }
     Ok(version.to_string())
+}
+
+/// The three.js releases `afterglow-hdr/three` supports: from the lowest
+/// the end-to-end test runs (`three-lowest` in package.json) up to the minor
+/// release after the newest (`three`), which it runs too. `npm/three.js`
+/// names the same range in its errors; a difference is refused here.
+fn three_range(root: &Path) -> Result<String> {
+    let lowest = pinned(root, "three-lowest", "npm:three@")?;
+    let newest = pinned(root, "three", "")?;
+    let minor: u32 = newest
+        .split('.')
+        .nth(1)
+        .and_then(|m| m.parse().ok())
+        .ok_or_else(|| format!("package.json: three {newest} is not 0.MINOR.PATCH"))?;
+    let range = format!(">={lowest} <0.{}.0", minor + 1);
+    let source = std::fs::read_to_string(root.join("npm/three.js"))
+        .map_err(|e| format!("npm/three.js: {e}"))?;
+    if !source.contains(&format!("const SUPPORTED = '{range}';")) {
+        return Err(format!(
+            "npm/three.js must say `const SUPPORTED = '{range}';` (the three.js versions \
+             package.json tests: three-lowest {lowest}, three {newest})"
+        ));
+    }
+    Ok(range)
 }
 
 fn json_string(s: &str) -> String {
@@ -170,7 +209,7 @@ fn json_string(s: &str) -> String {
     out
 }
 
-fn package_json(version: &str, files: &[&str], webgpu_types: &str) -> String {
+fn package_json(version: &str, files: &[&str], webgpu_types: &str, three: &str) -> String {
     let files: Vec<String> = files.iter().map(|f| json_string(f)).collect();
     format!(
         r#"{{
@@ -192,6 +231,11 @@ fn package_json(version: &str, files: &[&str], webgpu_types: &str) -> String {
       "types": "./index.d.ts",
       "default": "./index.js"
     }},
+    "./three": {{
+      "types@<6.0": "./ts5/three.d.ts",
+      "types": "./three.d.ts",
+      "default": "./three.js"
+    }},
     "./afterglow_bg.wasm": "./afterglow_bg.wasm",
     "./package.json": "./package.json"
   }},
@@ -199,6 +243,12 @@ fn package_json(version: &str, files: &[&str], webgpu_types: &str) -> String {
   "sideEffects": ["./index.js", "./snippets/*"],
   "dependencies": {{
     "@webgpu/types": {webgpu_types}
+  }},
+  "peerDependencies": {{
+    "three": {three}
+  }},
+  "peerDependenciesMeta": {{
+    "three": {{ "optional": true }}
   }}
 }}
 "#,
@@ -206,5 +256,6 @@ fn package_json(version: &str, files: &[&str], webgpu_types: &str) -> String {
         version = json_string(version),
         files = files.join(", "),
         webgpu_types = json_string(&format!("^{webgpu_types}")),
+        three = json_string(three),
     )
 }

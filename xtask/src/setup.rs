@@ -188,8 +188,8 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
 }
 
 /// The npm tools of package.json (wasm-opt from binaryen, esbuild, the end-to-end
-/// test's browser driver, the benchmark's peers, the type test's compilers and
-/// WebGPU types), installed exactly as
+/// test's browser driver, the benchmark's peers and the lowest three.js
+/// supported, the type test's compilers, WebGPU and three.js types), installed exactly as
 /// package-lock.json says.
 fn npm_packages(root: &Path) -> Result<()> {
     let packages = [
@@ -198,6 +198,8 @@ fn npm_packages(root: &Path) -> Result<()> {
         "playwright-core",
         "pngjs",
         "three",
+        "three-lowest",
+        "@types/three",
         "postprocessing",
         "vite",
         "typescript",
