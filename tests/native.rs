@@ -1204,16 +1204,6 @@ fn the_vignette_darkens_the_corners_not_the_centre() {
     assert!((linear_at(&off, 0, 0)[1] - 0.5).abs() < 2e-3);
 }
 
-fn srgb_encode(x: f32) -> f32 {
-    let a = x.abs();
-    let e = if a <= 0.0031308 {
-        a * 12.92
-    } else {
-        1.055 * a.powf(1.0 / 2.4) - 0.055
-    };
-    e.copysign(x)
-}
-
 /// A table of `size` whose colours come from `f(r, g, b)` at the grid's
 /// inputs (each in [0, 1]).
 fn table(size: u32, mut f: impl FnMut(f32, f32, f32) -> [f32; 3]) -> afterglow::Lut {

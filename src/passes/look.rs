@@ -38,14 +38,6 @@ struct LutTexture {
     info: LutInfo,
 }
 
-/// The dirt texture: the chain's own (uploaded from an image, released
-/// with it) or the caller's (only viewed).
-struct Dirt {
-    view: wgpu::TextureView,
-    size: (u32, u32),
-    own: Option<wgpu::Texture>,
-}
-
 /// A dirt texture given to the chain.
 pub struct DirtTexture {
     pub view: wgpu::TextureView,
@@ -57,7 +49,7 @@ pub struct DirtTexture {
 #[derive(Default)]
 pub struct Look {
     lut: Option<LutTexture>,
-    dirt: Option<Dirt>,
+    dirt: Option<DirtTexture>,
 }
 
 impl Look {
@@ -97,12 +89,7 @@ impl Look {
     /// Uses `dirt` (or none), releasing a texture of afterglow's it
     /// replaces.
     pub fn set_dirt(&mut self, gpu: &Gpu, dirt: Option<DirtTexture>) {
-        let new = dirt.map(|d| Dirt {
-            view: d.view,
-            size: d.size,
-            own: d.own,
-        });
-        if let Some(Dirt { own: Some(t), .. }) = std::mem::replace(&mut self.dirt, new) {
+        if let Some(DirtTexture { own: Some(t), .. }) = std::mem::replace(&mut self.dirt, dirt) {
             release(gpu, &t);
         }
     }

@@ -306,6 +306,17 @@ pub fn halo_balance(img: &Image, at: (u32, u32)) -> (f64, f64) {
     (off, ratio)
 }
 
+/// The sRGB transfer function, continued as an odd function past 1.
+pub fn srgb_encode(x: f32) -> f32 {
+    let a = x.abs();
+    let e = if a <= 0.0031308 {
+        a * 12.92
+    } else {
+        1.055 * a.powf(1.0 / 2.4) - 0.055
+    };
+    e.copysign(x)
+}
+
 /// The sRGB transfer function's inverse, continued as an odd function past
 /// 1 as extended canvases read it.
 pub fn srgb_decode(x: f32) -> f32 {
