@@ -10,7 +10,9 @@
 //   docs/panel-390-open.png  the phone's panel open
 //   docs/street-exposure.png  the floodlight coming on: before, the first
 //                          frame, and 2.5 s later with the exposure adapted
-import { writeFileSync } from 'node:fs';
+//   docs/looks/<look>.png  each look of the panel, split: left of the line
+//                          the same frame without it
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { launch, url } from '../tests/e2e/harness.mjs';
 
@@ -42,8 +44,10 @@ async function open(width, height, time = 2) {
 function settle(page, time) {
   return page.evaluate(async (time) => {
     window.afterglow.resetExposure();
+    window.afterglowSplit.resetExposure();
     for (let i = 0; i < 8; i++) {
       window.afterglow.render(time);
+      window.afterglowSplit.render(time);
       await new Promise((done) => requestAnimationFrame(done));
     }
   }, time);
@@ -54,6 +58,7 @@ function play(page, times) {
   return page.evaluate(async (times) => {
     for (const t of times) {
       window.afterglow.render(t);
+      window.afterglowSplit.render(t);
       await new Promise((done) => requestAnimationFrame(done));
     }
   }, times);
@@ -111,6 +116,28 @@ function done({ context, problems }, what) {
   writeFileSync(out('street-exposure.png'), PNG.sync.write(strip));
   console.log('wrote docs/street-exposure.png (the strip)');
   await done(street, '640×400');
+}
+
+// The looks, each split at the middle: left of the line without the look.
+{
+  mkdirSync(out('looks/'), { recursive: true });
+  const looks = await open(640, 400);
+  await looks.page.addStyleTag({ content: '#panel { display: none !important; }' });
+  await looks.page.evaluate(async () => {
+    const box = document.getElementById('compare');
+    box.checked = true;
+    box.dispatchEvent(new Event('change'));
+  });
+  await looks.page.waitForFunction(() => window.afterglowSplit.on, null, { timeout: 60000 });
+  for (const look of ['warm', 'cold', 'faded', 'film', 'dirty']) {
+    await looks.page.evaluate((look) => document.querySelector(`[data-look="${look}"]`).click(), look);
+    await looks.page.waitForFunction(() => document.getElementById('error').textContent === '' &&
+      document.getElementById('status').textContent === '');
+    await looks.page.waitForTimeout(500);
+    await settle(looks.page, 2);
+    await shot(looks.page, `looks/${look}.png`);
+  }
+  await done(looks, 'looks');
 }
 
 await browser.close();

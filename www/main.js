@@ -4,6 +4,8 @@
 import init, { Renderer } from './pkg/index.js';
 import { buildOptionsPanel, libraryDefaults, merged } from './panel.js';
 import { NIGHT_STREET, CHANGING_LIGHT } from './scenes.js';
+import { Split } from './compare.js';
+import { lensDirt } from './looks/dirt.js';
 
 // What the page starts with, over the library's defaults: HDR output where
 // the display has it, auto exposure (held a stop below mid grey, and at
@@ -92,8 +94,19 @@ async function main() {
   window.afterglow = renderer; // for the console and the end-to-end test
 
   let invalidate = () => {};
-  const panel = buildOptionsPanel($('options'), renderer, () => {
+  const split = new Split(renderer, canvas);
+  window.afterglowSplit = split; // for the end-to-end test and the pictures
+  // After any change of the options: a frame, and the split's copy.
+  const changed = () => {
     invalidate();
+    try {
+      split.syncOptions();
+    } catch (e) {
+      showError(e.message);
+    }
+  };
+  const panel = buildOptionsPanel($('options'), renderer, () => {
+    changed();
     showError();
     syncScreenshotButton();
   });
@@ -110,25 +123,49 @@ async function main() {
       }
     });
   }
-  // Looks: grading and vignette presets, applied over the current options.
+  // Looks: grading, vignette, a lookup table and lens dirt, applied over
+  // the current options. Each look sets all four, so one replaces another.
+  const NEUTRAL = { temperature: 0, tint: 0, saturation: 1, contrast: 1, lutIntensity: 1 };
   const LOOKS = {
-    neutral: { grading: { temperature: 0, tint: 0, saturation: 1, contrast: 1 }, vignette: { intensity: 0 } },
-    warm: { grading: { temperature: 0.35, tint: 0.05, saturation: 1.1, contrast: 1.05 }, vignette: { intensity: 0.3, radius: 0.5, smoothness: 0.5 } },
-    cold: { grading: { temperature: -0.4, tint: -0.05, saturation: 0.85, contrast: 1.15 }, vignette: { intensity: 0 } },
-    faded: { grading: { temperature: 0.1, tint: 0, saturation: 0.6, contrast: 0.8 }, vignette: { intensity: 0.6, radius: 0.35, smoothness: 0.6 } },
+    neutral: { grading: NEUTRAL, vignette: { intensity: 0 } },
+    warm: { grading: { ...NEUTRAL, temperature: 0.35, tint: 0.05, saturation: 1.1, contrast: 1.05 }, vignette: { intensity: 0.3, radius: 0.5, smoothness: 0.5 } },
+    cold: { grading: { ...NEUTRAL, temperature: -0.4, tint: -0.05, saturation: 0.85, contrast: 1.15 }, vignette: { intensity: 0 } },
+    faded: { grading: { ...NEUTRAL, temperature: 0.1, saturation: 0.6, contrast: 0.8 }, vignette: { intensity: 0.6, radius: 0.35, smoothness: 0.6 } },
+    // A .cube file from a grading tool (./looks/film.cube: an S-curve,
+    // lifted blacks, warm highlights and teal shadows), after the curve.
+    film: { grading: NEUTRAL, vignette: { intensity: 0.25, radius: 0.55, smoothness: 0.5 }, lut: true },
+    // Dust on the lens lit by the bloom (./looks/dirt.js draws it).
+    dirty: { grading: NEUTRAL, vignette: { intensity: 0 }, bloom: { dirtIntensity: 6 }, dirt: true },
   };
+  let filmCube = null;
+  let dirtCanvas = null;
+  async function applyLook(name) {
+    const { lut, dirt, ...options } = LOOKS[name];
+    if (lut) filmCube ??= await (await fetch('./looks/film.cube')).text();
+    renderer.setLut(lut ? filmCube : null);
+    dirtCanvas ??= dirt ? lensDirt() : null;
+    await renderer.setLensDirt(dirt ? dirtCanvas : null);
+    renderer.setOptions(options);
+    panel.sync();
+    changed();
+  }
   for (const button of document.querySelectorAll('#looks [data-look]')) {
     button.addEventListener('click', () => {
-      try {
-        renderer.setOptions(LOOKS[button.dataset.look]);
-        panel.sync();
-        invalidate();
-        showError();
-      } catch (e) {
-        showError(e.message);
-      }
+      applyLook(button.dataset.look).then(() => showError(), (e) => showError(e.message));
     });
   }
+  $('compare').addEventListener('change', async () => {
+    const box = $('compare');
+    try {
+      if (box.checked) await withStatus('Starting the split…', () => split.enable());
+      else split.disable();
+      invalidate();
+      showError();
+    } catch (e) {
+      box.checked = false;
+      showError(`The before/after split could not start: ${e.message}`);
+    }
+  });
   function syncScreenshotButton() {
     const on = renderer.options().canvas.screenshots;
     $('screenshot').disabled = !on;
@@ -153,7 +190,10 @@ async function main() {
     const paused = $('pause').checked;
     if (!paused) time += dt / 1000;
     try {
-      if (!paused || dirty || currentImage instanceof HTMLVideoElement) renderer.render(time);
+      if (!paused || dirty || currentImage instanceof HTMLVideoElement) {
+        renderer.render(time);
+        split.render(time);
+      }
       dirty = false;
     } catch (e) {
       showError(e.message);
@@ -208,6 +248,7 @@ async function main() {
     try {
       renderer.setImage(source, { gain: gain() });
       currentImage = source;
+      split.setContent({ kind: 'image', source, gain: gain() }).catch((e) => showError(e.message));
       invalidate();
       showContentError();
     } catch (e) {
@@ -242,6 +283,7 @@ async function main() {
   $('demo').addEventListener('click', () => {
     currentImage = null;
     renderer.useDemoScene();
+    split.setContent({ kind: 'demo' }).catch((e) => showError(e.message));
     invalidate();
     showContentError();
   });
@@ -263,8 +305,10 @@ async function main() {
   async function applyShader() {
     try {
       $('wgsl-status').textContent = 'Compiling…';
-      await withStatus('Compiling shader…', () => renderer.setSceneShader($('wgsl').value));
+      const wgsl = $('wgsl').value;
+      await withStatus('Compiling shader…', () => renderer.setSceneShader(wgsl));
       currentImage = null;
+      split.setContent({ kind: 'shader', wgsl }).catch((e) => showError(e.message));
       invalidate();
       $('wgsl-error').textContent = '';
       $('wgsl-error').title = '';

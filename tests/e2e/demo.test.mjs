@@ -152,7 +152,16 @@ async function settledPixels(clip) {
   return last;
 }
 
-test('a look warms the picture and Neutral takes it back', async () => {
+// Red over blue, summed over the picture.
+function balance({ data }) {
+  let r = 0;
+  let b = 0;
+  for (let i = 0; i < data.length; i += 4) { r += data[i]; b += data[i + 2]; }
+  return r / Math.max(b, 1);
+}
+
+test('a look warms the picture, the split shows it without, and Neutral takes it back', async () => {
+  // Warmer: summed over the frame, red gains on blue.
   // Auto exposure moves on with every frame drawn, even paused; the exact
   // comparison below needs it off.
   await page.setChecked('[data-option="autoExposure.enabled"]', false);
@@ -165,16 +174,48 @@ test('a look warms the picture and Neutral takes it back', async () => {
   assert.equal(o.grading.temperature, 0.35);
   assert.equal(o.vignette.intensity, 0.3);
   assert.equal(await page.inputValue('input[name="grading.temperature"]'), '0.35', 'the panel follows');
-  // Warmer: summed over the frame, red gains on blue.
-  const balance = ({ data }) => {
-    let r = 0;
-    let b = 0;
-    for (let i = 0; i < data.length; i += 4) { r += data[i]; b += data[i + 2]; }
-    return r / Math.max(b, 1);
-  };
   assert.ok(balance(warm) > balance(before) * 1.03, `red/blue ${balance(before).toFixed(3)} → ${balance(warm).toFixed(3)}`);
+  // The split: left of the divider, a second renderer draws the same
+  // frame without the look; at either end it is one picture or the other.
+  await page.check('#compare');
+  await page.waitForFunction(() => window.afterglowSplit.on, null, { timeout: 30000 });
+  const splitAt = async (at) => {
+    await page.evaluate((at) => window.afterglowSplit.move(at), at);
+    await page.evaluate(() => document.getElementById('pause').dispatchEvent(new Event('change')));
+    return settledPixels(CLEAR);
+  };
+  assert.equal(differingBytes(await splitAt(1), before), 0, 'all "before": the picture without the look');
+  assert.equal(differingBytes(await splitAt(0), warm), 0, 'all "after": the warm picture');
+  const half = await splitAt(0.5);
+  // CLEAR spans x 200–600 of 960: the line at 480 falls 280 px in.
+  const columns = (png, from, to) => {
+    const out = new PNG({ width: to - from, height: png.height });
+    PNG.bitblt(png, out, from, 0, to - from, png.height, 0, 0);
+    return out;
+  };
+  assert.ok(balance(columns(half, 0, 250)) < balance(columns(warm, 0, 250)) / 1.02, 'left of the line is not warmed');
+  assert.ok(balance(columns(half, 310, 400)) > balance(columns(before, 310, 400)) * 1.02, 'right of the line is warmed');
+  const divider = await page.locator('#split').boundingBox();
+  assert.ok(divider.width >= 44 && Math.abs(divider.x + divider.width / 2 - 480) <= 1, JSON.stringify(divider));
+  await page.focus('#split');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.getAttribute('#split', 'aria-valuenow'), '45', 'the arrow keys move it');
+  await page.uncheck('#compare');
+  assert.equal(await page.locator('canvas').count(), 1, 'the split\'s canvas is gone');
+
+  // The film table and the dirty lens change the picture; Neutral takes
+  // every part of a look back.
+  await page.click('[data-look="film"]');
+  await page.waitForFunction(() => window.afterglow.options().vignette.intensity === 0.25);
+  const film = await settledPixels(CLEAR);
+  assert.ok(differingBytes(before, film) > film.data.length / 20, 'the film look changed little');
+  await page.click('[data-look="dirty"]');
+  await page.waitForFunction(() => window.afterglow.options().bloom.dirtIntensity === 6);
+  const dirty = await settledPixels(CLEAR);
+  assert.ok(differingBytes(before, dirty) > 0, 'the lens dirt changed nothing');
+  assert.ok(stats(dirty).mean >= stats(before).mean, 'lens dirt only adds light');
   await page.click('[data-look="neutral"]');
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => window.afterglow.options().vignette.intensity === 0);
   const back = await settledPixels(CLEAR);
   assert.equal(differingBytes(before, back), 0, 'Neutral did not restore the picture');
   await page.uncheck('#pause');
