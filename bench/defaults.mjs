@@ -10,7 +10,9 @@
 // `cargo xtask bench --defaults` serves the repository root and runs this
 // with BENCH_URL set:
 //
-//   node bench/defaults.mjs [--intensities 0.6,0.8] [--shots DIR] [--dirty]
+//   node bench/defaults.mjs [--intensities 0.6,0.8,1@0.7] [--shots DIR] [--dirty]
+//
+// (`1@0.7`: intensity 1 with bloom.radius 0.7.)
 //
 // From screenshots decoded from sRGB to linear light (the mean of R, G and
 // B), bloom on minus bloom off: the glow is the added light in the ring
@@ -31,7 +33,7 @@ import { DISCS } from './scene.js';
 import { PAGES, baseUrl, launch, openPage, pkgVersion } from './browser.mjs';
 import { checkTree, header, record } from './record.mjs';
 
-const usage = 'usage: node bench/defaults.mjs [--intensities X,Y,…] [--shots DIR] [--dirty]';
+const usage = 'usage: node bench/defaults.mjs [--intensities X,Y@R,…] [--shots DIR] [--dirty]';
 const SIZE = { width: 960, height: 540, msaa: 1 };
 const CURVES = ['none', 'own'];
 const GAINS = [1, 1.5, 2, 3, 4];
@@ -39,16 +41,20 @@ const RAMP = { width: 512, height: 64, msaa: 1 };
 const LEVELS = [64, 128, 192, 230, 255];
 
 function parseArgs(argv) {
-  const opts = { intensities: [0.6, 0.8, 1.0], shots: null, dirty: false };
+  const opts = { intensities: [0.6, 0.8, 1.0].map((x) => ({ intensity: x, radius: null, label: String(x) })), shots: null, dirty: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = argv[i + 1];
     if (a === '--dirty') {
       opts.dirty = true;
     } else if (a === '--intensities' && value) {
-      opts.intensities = value.split(',').map(Number);
-      if (opts.intensities.some((x) => !(x >= 0 && x <= 100))) {
-        throw new Error(`--intensities expects numbers from 0 to 100, got '${value}'\n${usage}`);
+      // X, or X@R: intensity X with bloom.radius R.
+      opts.intensities = value.split(',').map((v) => {
+        const [x, r] = v.split('@').map(Number);
+        return { intensity: x, radius: v.includes('@') ? r : null, label: v };
+      });
+      if (opts.intensities.some(({ intensity: x, radius: r }) => !(x >= 0 && x <= 100) || (r !== null && !(r > 0 && r <= 8)))) {
+        throw new Error(`--intensities expects numbers from 0 to 100, each with @R for a radius above 0 and at most 8, got '${value}'\n${usage}`);
       }
       i += 1;
     } else if (a === '--shots' && value) {
@@ -123,7 +129,12 @@ async function main() {
   // Each column: a page at its defaults, then afterglow at other intensities.
   const columns = [
     ...PAGES.map((p) => ({ ...p, key: p.id, extra: {} })),
-    ...opts.intensities.map((x) => ({ ...PAGES[0], key: `afterglow-${x}`, name: `afterglow, intensity ${x}`, extra: { intensity: x } })),
+    ...opts.intensities.map(({ intensity, radius, label }) => ({
+      ...PAGES[0],
+      key: `afterglow-${label}`,
+      name: `afterglow, intensity ${intensity}${radius === null ? '' : `, radius ${radius}`}`,
+      extra: { intensity, ...(radius === null ? {} : { radius }) },
+    })),
   ];
   const base = baseUrl();
   const started = Date.now();

@@ -118,7 +118,8 @@ export const wgslRamp = (gain) => `fn bench_scene(uv: vec2f, time: f32, res: vec
  * the others); `bloom=matched` (the default: the strengths of BLOOM
  * above), `own` (the library's defaults; UnrealBloomPass has none for its
  * radius and threshold and takes its documentation's example, 1.5, 0.4,
- * 0.85) or `off`; and for afterglow `intensity=X` over its defaults.
+ * 0.85) or `off`; and for afterglow `intensity=X` and `radius=R` over its
+ * defaults.
  * Refuses anything else, naming the parameter and what it takes. */
 export function pageContent(search = globalThis.location?.search ?? '') {
   const q = new URLSearchParams(search);
@@ -132,7 +133,11 @@ export function pageContent(search = globalThis.location?.search ?? '') {
   if (intensity !== null && !(intensity >= 0 && intensity <= 100)) {
     throw new Error(`intensity: '${q.get('intensity')}' is not a number from 0 to 100`);
   }
-  const common = { scene, tonemapper, bloom, intensity };
+  const radius = q.has('radius') ? Number(q.get('radius')) : null;
+  if (radius !== null && !(radius > 0 && radius <= 8)) {
+    throw new Error(`radius: '${q.get('radius')}' is not a number above 0 and at most 8`);
+  }
+  const common = { scene, tonemapper, bloom, intensity, radius };
   if (scene === 'discs') {
     return { ...common, wgsl: WGSL_SCENE, wgslNeedsDisc: true, glsl: GLSL_FRAGMENT };
   }

@@ -3,7 +3,9 @@
 //!
 //! Renders the demo scene at 1080p and 4K in several chain shapes and
 //! prints the median GPU milliseconds of every pass and of the whole frame,
-//! plus the bytes the size-dependent targets hold.
+//! plus the bytes the size-dependent targets hold. `cargo xtask bench
+//! --native` builds it (at two commits with `--before`), runs it and writes
+//! the report with where its figures come from.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -44,6 +46,8 @@ mod native {
             Default::default(),
         )?;
         let mut configs: Vec<(&str, Options)> = Vec::new();
+        // The configurations with a lookup table and lens dirt set.
+        const LOOK: &str = "the look: grading, vignette, LUT, lens dirt";
         let base = Options::default();
         configs.push(("default (msaa 4, mip bloom)", base));
         let mut o = base;
@@ -76,11 +80,30 @@ mod native {
         o.dither = false;
         o.tonemapper = afterglow::options::Tonemapper::None;
         configs.push(("no dither, no tonemapper", o));
+        let mut o = base;
+        o.grading.temperature = 0.3;
+        o.grading.saturation = 1.1;
+        o.grading.contrast = 1.1;
+        o.vignette.intensity = 0.3;
+        o.bloom.dirt_intensity = 2.0;
+        configs.push((LOOK, o));
         let mut h = Headless::new(gpu, output, base, (1920, 1080))?;
+        let lut = film_lut()?;
+        let dirt = dirt_texture(&h.gpu.device, &h.gpu.queue);
         h.chain.set_timing(&h.gpu, true);
         for size in [(1920u32, 1080u32), (3840, 2160)] {
             h.resize(size)?;
             for (name, options) in &configs {
+                let look = *name == LOOK;
+                h.chain.set_lut(&h.gpu, look.then_some(&lut))?;
+                h.chain.set_dirt(
+                    &h.gpu,
+                    look.then(|| afterglow::passes::look::DirtTexture {
+                        view: dirt.create_view(&Default::default()),
+                        size: (dirt.width(), dirt.height()),
+                        own: None,
+                    }),
+                )?;
                 h.set_settings(*options)?;
                 for i in 0..30 {
                     h.render(i as f64 / 60.0);
@@ -121,6 +144,9 @@ mod native {
                 println!("  {:<24} {bloom:.4} ms", "(all bloom passes)");
             }
         }
+        h.chain.set_lut(&h.gpu, None)?;
+        h.chain.set_dirt(&h.gpu, None)?;
+        dirt.destroy();
         assert_eq!(
             h.gpu.error_count(),
             0,
@@ -128,5 +154,64 @@ mod native {
             h.gpu.last_error()
         );
         Ok(())
+    }
+
+    /// A 33³ table with a film-like S-curve and split tone: the content
+    /// does not change the cost, the size does (33 is common in tools).
+    fn film_lut() -> Result<afterglow::Lut, afterglow::Error> {
+        let n = 33u32;
+        let s = |x: f32| x * x * (3.0 - 2.0 * x);
+        let mut data = Vec::with_capacity((n * n * n) as usize);
+        for b in 0..n {
+            for g in 0..n {
+                for r in 0..n {
+                    let c = [r, g, b].map(|v| v as f32 / (n - 1) as f32);
+                    data.push([
+                        s(c[0]) * 0.95 + 0.04,
+                        s(c[1]) * 0.93 + 0.05,
+                        s(c[2]) * 0.9 + 0.07,
+                    ]);
+                }
+            }
+        }
+        afterglow::Lut::new(n, data)
+    }
+
+    /// A 1024×576 dirt texture of soft specks.
+    fn dirt_texture(device: &wgpu::Device, queue: &wgpu::Queue) -> wgpu::Texture {
+        let (w, h) = (1024u32, 576u32);
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("bench dirt"),
+            size: wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let mut texels = Vec::with_capacity((w * h * 4) as usize);
+        for y in 0..h {
+            for x in 0..w {
+                let v = (((x * 7 + y * 13) ^ (x * y)) % 97) as f32 / 96.0;
+                let level = (v * v * 255.0) as u8;
+                texels.extend_from_slice(&[level, level, level, 255]);
+            }
+        }
+        queue.write_texture(
+            texture.as_image_copy(),
+            &texels,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(w * 4),
+                rows_per_image: None,
+            },
+            texture.size(),
+        );
+        texture
     }
 }

@@ -26,7 +26,10 @@ expose({
     renderer?.destroy();
     const bloom = {
       matched: { threshold: BLOOM.threshold, intensity: BLOOM.afterglow },
-      own: content.intensity === null ? {} : { intensity: content.intensity },
+      own: {
+        ...(content.intensity === null ? {} : { intensity: content.intensity }),
+        ...(content.radius === null ? {} : { radius: content.radius }),
+      },
       off: { enabled: false },
     }[content.bloom];
     renderer = await Renderer.create(sizeCanvas(width, height), {

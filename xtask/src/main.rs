@@ -23,6 +23,9 @@
 //!   defaults around the same lights (`bench/defaults.mjs`).
 //!   `--before REV` adds the package built at commit REV as a column of
 //!   its own; reports go to `bench/results/` (see `bench/record.mjs`).
+//!   `bench --native` measures GPU time per pass natively instead
+//!   (`examples/bench.rs`), at this commit or, with `--before REV`, before
+//!   and after, and writes the report the same way (`native_bench.rs`).
 //! - `pictures` set-up, build, then `docs/pictures.mjs` against the served
 //!   demo: the README's pictures of it, at 1280×800 and 390×844.
 //! - `soak`   set-up, build, then `bench/soak.mjs` in headless Chromium:
@@ -33,6 +36,7 @@
 //!   (`--quick`: a twentieth of each; `--no-control`: without it).
 
 mod driver;
+mod native_bench;
 mod pack;
 mod serve;
 mod setup;
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
                  | size | bench [--quick] [--frames N] [--rounds N] [--before REV] [--dirty] \
                  | bench --dot [--frames N] [--before REV] [--dirty] \
                  | bench --defaults [--intensities X,Y] [--dirty] \
+                 | bench --native [--before REV] [--frames N] [--rounds N] [--dirty] [--build-only | --report DIR] \
                  | soak [--quick] [--no-control] | pictures>"
             );
             return ExitCode::from(2);
@@ -472,6 +477,7 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
     let (driver, args) = match args.first().map(String::as_str) {
         Some("--dot") => ("bench/dot.mjs", &args[1..]),
         Some("--defaults") => ("bench/defaults.mjs", &args[1..]),
+        Some("--native") => return native_bench::bench(root, &args[1..]),
         _ => ("bench/run.mjs", args),
     };
     let shots = root.join("target/bench");
@@ -511,6 +517,35 @@ fn args_flag(driver: &str) -> &'static str {
 /// steps, in a worktree under `target/before/<commit>` (kept for the next
 /// run), and returns the path the benchmark server serves it at.
 fn build_before(root: &Path, rev: &str) -> Result<String> {
+    let (commit, dir) = worktree(root, rev)?;
+    let served = format!("/target/before/{commit}/www/pkg/afterglow.js");
+    if dir.join("www/pkg/afterglow.js").exists() {
+        return Ok(served);
+    }
+    // Its build uses the npm tools (wasm-opt, esbuild) installed here.
+    #[cfg(unix)]
+    if !dir.join("node_modules").exists() {
+        std::os::unix::fs::symlink(root.join("node_modules"), dir.join("node_modules"))
+            .map_err(|e| format!("linking node_modules into {}: {e}", dir.display()))?;
+    }
+    run(Command::new("cargo")
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", before_target(root, &commit))
+        .args(["xtask", "build"]))?;
+    Ok(served)
+}
+
+/// The target directory of commit `commit`'s worktree: cargo does not tell
+/// two checkouts of the same package apart by their path, and would take
+/// the other commit's build as up to date when this checkout's files are
+/// older.
+fn before_target(root: &Path, commit: &str) -> PathBuf {
+    root.join("target/before-target").join(commit)
+}
+
+/// A checkout of `rev` under `target/before/<commit>` (kept for the next
+/// run), and its commit's short name.
+fn worktree(root: &Path, rev: &str) -> Result<(String, PathBuf)> {
     let out = Command::new("git")
         .current_dir(root)
         .args([
@@ -526,10 +561,6 @@ fn build_before(root: &Path, rev: &str) -> Result<String> {
     }
     let commit = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let dir = root.join("target/before").join(&commit);
-    let served = format!("/target/before/{commit}/www/pkg/afterglow.js");
-    if dir.join("www/pkg/afterglow.js").exists() {
-        return Ok(served);
-    }
     if !dir.exists() {
         run(Command::new("git")
             .current_dir(root)
@@ -537,23 +568,7 @@ fn build_before(root: &Path, rev: &str) -> Result<String> {
             .arg(&dir)
             .arg(&commit))?;
     }
-    // Its build uses the npm tools (wasm-opt, esbuild) installed here.
-    #[cfg(unix)]
-    if !dir.join("node_modules").exists() {
-        std::os::unix::fs::symlink(root.join("node_modules"), dir.join("node_modules"))
-            .map_err(|e| format!("linking node_modules into {}: {e}", dir.display()))?;
-    }
-    // A target directory of its own: cargo does not tell two checkouts of
-    // the same package apart by their path, and would take the other
-    // commit's build as up to date when this checkout's files are older.
-    run(Command::new("cargo")
-        .current_dir(&dir)
-        .env(
-            "CARGO_TARGET_DIR",
-            root.join("target/before-target").join(&commit),
-        )
-        .args(["xtask", "build"]))?;
-    Ok(served)
+    Ok((commit, dir))
 }
 
 /// The soak (`bench/soak.mjs`) against the built package, served like the

@@ -1,0 +1,250 @@
+//! `cargo xtask bench --native`: GPU time per pass from the native
+//! benchmark (`examples/bench.rs`, timestamp queries on Vulkan), built from
+//! this checkout and, with `--before REV`, from commit REV too, the
+//! binaries run in turn (before, after, before, after…) and the report
+//! written by `bench/native-report.mjs` with the commits, whether the tree
+//! was clean, the exact command, the adapter and the machine.
+//!
+//! Everything a run needs lands in `target/native-bench/`: the binaries,
+//! `manifest.json` (what they were built from, and the command) and
+//! `run.sh`. `--build-only` stops there, for a GPU on another machine:
+//! copy the folder over, run `run.sh OUT` there, bring OUT back and render
+//! it with `cargo xtask bench --native --report OUT`.
+//!
+//! Options: `--before REV`, `--frames N` (per configuration; 200),
+//! `--rounds N` (runs of each binary; 2, the better median is reported),
+//! `--dirty` (measure a tree with changes; its report says so and goes to
+//! `target/bench/results/`), `--build-only`, `--report DIR`.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::{run, worktree, Result};
+
+pub fn bench(root: &Path, args: &[String]) -> Result<()> {
+    let mut before = None;
+    let mut frames = 200u32;
+    let mut rounds = 2u32;
+    let mut dirty = false;
+    let mut build_only = false;
+    let mut report = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |what: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("bench --native: {arg} needs {what}"))
+        };
+        match arg.as_str() {
+            "--before" => before = Some(value("a commit")?),
+            "--frames" => frames = number(arg, &value("a number")?, 1..=100_000)?,
+            "--rounds" => rounds = number(arg, &value("a number")?, 1..=20)?,
+            "--report" => report = Some(value("the folder run.sh wrote")?),
+            "--dirty" => dirty = true,
+            "--build-only" => build_only = true,
+            other => {
+                return Err(format!(
+                    "bench --native: unknown argument '{other}' (--before REV, --frames N, \
+                     --rounds N, --dirty, --build-only, --report DIR)"
+                ))
+            }
+        }
+    }
+    let folder = root.join("target/native-bench");
+    if let Some(out) = report {
+        return render(root, &folder, Path::new(&out));
+    }
+
+    let changes = changes(root)?;
+    if !changes.is_empty() && !dirty {
+        let shown: Vec<&str> = changes.iter().take(3).map(String::as_str).collect();
+        return Err(format!(
+            "the working tree has {} change(s) ({}{}): commit them, or pass --dirty to measure \
+             anyway (the report then says so)",
+            changes.len(),
+            shown.join("; "),
+            if changes.len() > 3 { "; …" } else { "" }
+        ));
+    }
+    let head = git(root, &["rev-parse", "--short=10", "HEAD"])?;
+    if folder.exists() {
+        std::fs::remove_dir_all(&folder)
+            .map_err(|e| format!("clearing {}: {e}", folder.display()))?;
+    }
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+
+    // Each binary is named by what it was built from.
+    let mut builds = Vec::new();
+    if let Some(rev) = &before {
+        let (commit, dir) = worktree(root, rev)?;
+        let target = crate::before_target(root, &commit);
+        build_example(&dir, &target)?;
+        builds.push((
+            "before",
+            commit.clone(),
+            0usize,
+            target.join("release/examples/bench"),
+        ));
+    }
+    let this = root.join("target");
+    build_example(root, &this)?;
+    builds.push((
+        if before.is_some() { "after" } else { "this" },
+        head.clone(),
+        changes.len(),
+        this.join("release/examples/bench"),
+    ));
+    let mut names = Vec::new();
+    let mut entries = Vec::new();
+    for (label, commit, changed, binary) in &builds {
+        let name = format!("bench-{commit}{}", if *changed > 0 { "-dirty" } else { "" });
+        std::fs::copy(binary, folder.join(&name))
+            .map_err(|e| format!("copying {}: {e}", binary.display()))?;
+        entries.push(format!(
+            "{{\"label\": {}, \"commit\": {}, \"changes\": {changed}, \"binary\": {}}}",
+            json(label),
+            json(commit),
+            json(&name)
+        ));
+        names.push(name);
+    }
+    let mut command = vec!["cargo xtask bench --native".to_string()];
+    command.extend(args.iter().filter(|a| *a != "--build-only").cloned());
+    let manifest = format!(
+        "{{\n  \"command\": {},\n  \"frames\": {frames},\n  \"rounds\": {rounds},\n  \"builds\": [\n    {}\n  ]\n}}\n",
+        json(&command.join(" ")),
+        entries.join(",\n    ")
+    );
+    write(&folder.join("manifest.json"), &manifest)?;
+    write(&folder.join("run.sh"), &script(&names, frames, rounds))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for name in names.iter().map(String::as_str).chain(["run.sh"]) {
+            std::fs::set_permissions(folder.join(name), std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| format!("{name}: {e}"))?;
+        }
+    }
+    if build_only {
+        eprintln!(
+            "xtask: {} is ready: copy it to the machine with the GPU, run `run.sh OUT` there, \
+             then `cargo xtask bench --native --report OUT` here",
+            folder.display()
+        );
+        return Ok(());
+    }
+    let out = folder.join("out");
+    let mut sh = Command::new("sh");
+    sh.arg(folder.join("run.sh")).arg(&out);
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        // The Vulkan loader's Wayland probe complains without it.
+        let dir = std::env::temp_dir().join("afterglow-xdg");
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        sh.env("XDG_RUNTIME_DIR", dir);
+    }
+    run(&mut sh)?;
+    render(root, &folder, &out)
+}
+
+/// Runs each binary `rounds` times, interleaved, into one file, after a
+/// description of the machine.
+fn script(names: &[String], frames: u32, rounds: u32) -> String {
+    format!(
+        r#"#!/bin/sh
+# Written by `cargo xtask bench --native`: runs the benchmark binaries
+# beside this script {rounds} time(s) each, interleaved, {frames} frames per
+# configuration, into OUT (default: out/ here): machine.txt and runs.txt.
+# Render them in the checkout with `cargo xtask bench --native --report OUT`.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+out=${{1:-$here/out}}
+mkdir -p "$out"
+{{
+  uname -srm
+  echo "cpus: $(nproc)"
+  grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || true
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
+}} > "$out/machine.txt"
+: > "$out/runs.txt"
+for round in $(seq 1 {rounds}); do
+  for bin in {bins}; do
+    echo "round $round: $bin" >&2
+    echo "=== $bin round $round" >> "$out/runs.txt"
+    "$here/$bin" {frames} >> "$out/runs.txt"
+  done
+done
+"#,
+        bins = names.join(" ")
+    )
+}
+
+fn render(root: &Path, folder: &Path, out: &Path) -> Result<()> {
+    run(Command::new("node")
+        .current_dir(root)
+        .arg("bench/native-report.mjs")
+        .arg(folder.join("manifest.json"))
+        .arg(out))
+}
+
+fn build_example(dir: &Path, target: &Path) -> Result<()> {
+    run(Command::new("cargo")
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .args(["build", "--release", "--example", "bench"]))
+}
+
+/// Changes on top of HEAD that git does not ignore, the results folder
+/// (this tool's own output) left out.
+fn changes(root: &Path) -> Result<Vec<String>> {
+    Ok(git(root, &["status", "--porcelain"])?
+        .lines()
+        .filter(|l| l.len() > 3 && !l[3..].starts_with("bench/results/"))
+        .map(|l| l.trim().to_string())
+        .collect())
+}
+
+fn git(root: &Path, args: &[&str]) -> Result<String> {
+    let out = Command::new("git")
+        .current_dir(root)
+        .args(args)
+        .output()
+        .map_err(|e| format!("git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "git {} failed: the figures would name no commit",
+            args.join(" ")
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn number(flag: &str, text: &str, allowed: std::ops::RangeInclusive<u32>) -> Result<u32> {
+    text.parse()
+        .ok()
+        .filter(|n| allowed.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "bench --native: {flag} takes a whole number from {} to {}, not '{text}'",
+                allowed.start(),
+                allowed.end()
+            )
+        })
+}
+
+fn json(text: &str) -> String {
+    let mut s = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => s.push_str("\\\""),
+            '\\' => s.push_str("\\\\"),
+            c if (c as u32) < 0x20 => s.push_str(&format!("\\u{:04x}", c as u32)),
+            c => s.push(c),
+        }
+    }
+    s.push('"');
+    s
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
