@@ -1,5 +1,6 @@
 //! GPU time per pass of the chain, natively on Vulkan, from timestamp
-//! queries: `cargo run --release --example bench [frames]`.
+//! queries: `cargo run --release --example bench [frames] [filter]` (only
+//! the configurations whose name contains `filter`, if given).
 //!
 //! Renders the demo scene at 1080p and 4K in several chain shapes and
 //! prints the median GPU milliseconds of every pass and of the whole frame,
@@ -45,8 +46,10 @@ mod native {
             Default::default(),
             Default::default(),
         )?;
+        let filter = std::env::args().nth(2).unwrap_or_default();
         let mut configs: Vec<(&str, Options)> = Vec::new();
-        // The configurations with a lookup table and lens dirt set.
+        // The look, whole and in its parts; a lookup table and lens dirt
+        // are set for the configurations that name them.
         const LOOK: &str = "the look: grading, vignette, LUT, lens dirt";
         let base = Options::default();
         configs.push(("default (msaa 4, mip bloom)", base));
@@ -87,6 +90,19 @@ mod native {
         o.vignette.intensity = 0.3;
         o.bloom.dirt_intensity = 2.0;
         configs.push((LOOK, o));
+        let mut o = base;
+        o.grading.temperature = 0.3;
+        o.grading.saturation = 1.1;
+        o.grading.contrast = 1.1;
+        configs.push(("look part: grading", o));
+        let mut o = base;
+        o.vignette.intensity = 0.3;
+        configs.push(("look part: vignette", o));
+        configs.push(("look part: LUT", base));
+        let mut o = base;
+        o.bloom.dirt_intensity = 2.0;
+        configs.push(("look part: lens dirt", o));
+        configs.retain(|(name, _)| name.contains(filter.as_str()));
         let mut h = Headless::new(gpu, output, base, (1920, 1080))?;
         let lut = film_lut()?;
         let dirt = dirt_texture(&h.gpu.device, &h.gpu.queue);
@@ -95,13 +111,16 @@ mod native {
             h.resize(size)?;
             for (name, options) in &configs {
                 let look = *name == LOOK;
-                h.chain.set_lut(&h.gpu, look.then_some(&lut))?;
+                h.chain
+                    .set_lut(&h.gpu, (look || name.ends_with("LUT")).then_some(&lut))?;
                 h.chain.set_dirt(
                     &h.gpu,
-                    look.then(|| afterglow::passes::look::DirtTexture {
-                        view: dirt.create_view(&Default::default()),
-                        size: (dirt.width(), dirt.height()),
-                        own: None,
+                    (look || name.ends_with("lens dirt")).then(|| {
+                        afterglow::passes::look::DirtTexture {
+                            view: dirt.create_view(&Default::default()),
+                            size: (dirt.width(), dirt.height()),
+                            own: None,
+                        }
                     }),
                 )?;
                 h.set_settings(*options)?;
