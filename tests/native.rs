@@ -240,10 +240,11 @@ fn demo_scene_renders_and_animates() {
     let dark = a
         .data
         .chunks(4)
-        .filter(|p| p[0].max(p[1]).max(p[2]) < 10)
+        .filter(|p| p[0].max(p[1]).max(p[2]) < 64)
         .count();
-    // At this size the widest bloom level spans the frame; 2.5 % of the
-    // pixels (the far corners) stay below 10/255.
+    // At this size the widest bloom level spans the frame, and at the
+    // default intensity its haze lifts the far corners to about 40/255
+    // under AgX; 2.5 % of the pixels stay below a quarter of white.
     assert!(dark > 400, "the background stays dark: {dark}");
     let changed = a.data.iter().zip(&b.data).filter(|(x, y)| x != y).count();
     assert!(

@@ -9,12 +9,14 @@ import { lensDirt } from './looks/dirt.js';
 
 // What the page starts with, over the library's defaults: HDR output where
 // the display has it, auto exposure (held a stop below mid grey, and at
-// most 3 EV up, so a night stays a night), screenshots, and a canvas that
-// follows its box.
+// most 3 EV up, so a night stays a night), half the default bloom (a street
+// of many lamps in mist would otherwise turn to fog), screenshots, and a
+// canvas that follows its box.
 const DEMO_PRESET = {
   autoResize: true,
   canvas: { dynamicRange: 'auto', screenshots: true },
   autoExposure: { enabled: true, compensation: -1, maxEv: 3 },
+  bloom: { intensity: 0.8 },
 };
 
 const $ = (id) => document.getElementById(id);

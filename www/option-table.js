@@ -18,7 +18,7 @@ export const OPTION_TABLE = {
   'bloom.enabled': { default: true, doc: "Bloom on or off." },
   'bloom.threshold': { default: 1, doc: "Brightness (after exposure) above which light blooms." },
   'bloom.knee': { default: 0.5, doc: "Softness of the threshold, 0 (hard) to 1." },
-  'bloom.intensity': { default: 0.43, doc: "How much blurred light is added back." },
+  'bloom.intensity': { default: 1.6, doc: "How much blurred light is added back." },
   'bloom.radius': { default: 1, doc: "Spread of the blur relative to the default; independent of resolution and devicePixelRatio." },
   'bloom.levels': { default: 7, doc: "Most mip levels of the chain (a cost cap)." },
   'bloom.blur': { default: 'mip', doc: "`'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong)." },

@@ -160,11 +160,7 @@ async function main() {
   const device = await adapter.requestDevice();
 
   await init();
-  const renderer = await Renderer.create(canvas, {
-    device,
-    autoResize: true,
-    bloom: { intensity: 0.8 },
-  });
+  const renderer = await Renderer.create(canvas, { device, autoResize: true });
 
   // The app's scene resources.
   const vertices = device.createBuffer({

@@ -78,7 +78,7 @@ async function main() {
 
   await init();
   const renderer = new THREE.WebGPURenderer({ canvas }); await renderer.init();
-  const post = await ThreePost.create(renderer, { bloom: { intensity: 0.8 } });
+  const post = await ThreePost.create(renderer);
 
   // The page's size, as any three.js page keeps it; ThreePost follows.
   const fit = () => {

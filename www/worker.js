@@ -18,7 +18,7 @@ async function start({ canvas, width, height }) {
   canvas.width = width;
   canvas.height = height;
   // No autoResize: it observes an element of the page; the page sends sizes.
-  renderer = await Renderer.create(canvas, { bloom: { intensity: 0.8 } });
+  renderer = await Renderer.create(canvas);
   await renderer.setSceneShader(SCENE);
   if (pending) renderer.resize(pending.width, pending.height);
   // The count goes to the page after the first frame and then at most

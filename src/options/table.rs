@@ -239,7 +239,7 @@ pub static SCHEMA: &[OptionSpec] = &[
             max: 100.0,
             above_min: false,
         },
-        default: Literal::Num(0.43),
+        default: Literal::Num(1.6),
         effect: Effect::Uniforms,
         doc: doc!("How much blurred light is added back."),
         access: number!(bloom.intensity),

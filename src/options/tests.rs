@@ -279,7 +279,7 @@ fn every_default_comes_from_the_table() {
         (d.msaa, d.resolve, d.tonemapper, d.exposure),
         (Msaa::X4, Resolve::Hardware, Tonemapper::Agx, 1.0)
     );
-    assert_eq!((d.bloom.intensity, d.bloom.levels), (0.43, 7));
+    assert_eq!((d.bloom.intensity, d.bloom.levels), (1.6, 7));
 }
 
 #[test]
@@ -343,7 +343,7 @@ fn predictable_is_the_defaults_without_msaa_dither_bloom_or_curve() {
 #[test]
 fn options_come_back_as_js_prints_them() {
     let v = Options::default().to_value();
-    assert_eq!(v.get("bloom").get("intensity"), &Value::Number(0.43));
+    assert_eq!(v.get("bloom").get("intensity"), &Value::Number(1.6));
     assert_eq!(v.get("msaa"), &Value::Number(4.0));
     assert_eq!(v.get("canvas").get("alphaMode"), &s("opaque"));
     // Every option is there, nothing else.

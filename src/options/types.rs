@@ -327,7 +327,7 @@ impl Options {
             enabled: false,
             threshold: 1.0,
             knee: 0.5,
-            intensity: 0.43,
+            intensity: 1.6,
             radius: 1.0,
             levels: 7,
             blur: BlurMode::Mip,

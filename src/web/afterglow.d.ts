@@ -106,7 +106,7 @@ export interface BloomOptions {
   threshold?: number;
   /** Softness of the threshold, 0 (hard) to 1. A number from 0 to 1. Default `0.5`. */
   knee?: number;
-  /** How much blurred light is added back. A number from 0 to 100. Default `0.43`. */
+  /** How much blurred light is added back. A number from 0 to 100. Default `1.6`. */
   intensity?: number;
   /** Spread of the blur relative to the default; independent of resolution and
    * devicePixelRatio. A number from 0.1 to 4. Default `1`. */

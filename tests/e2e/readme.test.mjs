@@ -230,14 +230,16 @@ for (const [name, dir, tsl] of [['newest', 'three', 'three.tsl.js'], ['lowest', 
     const [[bx, by], [sx, sy]] = await page.evaluate(() => [window.project(-1.2), window.project(1.2)]);
     // Below each object, about 9 px outside its edge (the sphere is about
     // 19 px in radius, the box about 26 px in half-side). With the whole
-    // scene feeding the bloom the box's reads about 135 here.
+    // scene feeding the bloom the box's reads about 135 here; with only the
+    // sphere's emissive light, what reaches it is the far edge of the
+    // sphere's own halo (about 12 at the default intensity).
     const glow = at(sx, sy + 28);
     const none = at(bx, by + 35);
     const corner = at(4, 4);
     t.diagnostic(`sphere ${at(sx, sy)}, box ${at(bx, by)}; below the sphere ${glow}, below the box ${none}, corner ${corner}`);
     assert.ok(at(sx, sy) > 200 && at(bx, by) > 200, `cores: sphere ${at(sx, sy)}, box ${at(bx, by)}`);
     assert.ok(glow > corner + 20, `halo below the emissive sphere: ${glow} (corner ${corner})`);
-    assert.ok(none <= corner + 6 && none < 0.1 * (glow - corner),
+    assert.ok(none <= corner + 30 && none < 0.1 * (glow - corner),
       `glow below the lit box: ${none} (corner ${corner}, below the sphere ${glow})`);
     // three.js r167 configures its canvas as bgra8unorm wherever it is
     // made; Chromium warns of the copy where rgba8unorm is preferred.
