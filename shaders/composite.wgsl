@@ -245,6 +245,12 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         rgb = grade(rgb);
     }
     rgb = tonemap(rgb, TONEMAPPER, params.headroom);
+    // The table's output while still encoded, where nothing between here
+    // and an opaque output changes it (no light above SDR white, no Display
+    // P3 conversion, no overlay): the output takes it as it is instead of
+    // decoding it only to encode it again.
+    var lut_encoded = false;
+    var looked = vec3f(0.0);
     if LUT {
         // In display space, where the tables of grading tools live: the
         // sRGB-encoded [0, 1] part of the colour goes through the table,
@@ -252,8 +258,11 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         // SDR white) is kept on top.
         let display = clamp(rgb, vec3f(0.0), vec3f(1.0));
         let encoded = srgb_encode(display);
-        let looked = mix(encoded, apply_lut(encoded), params.lut_intensity);
-        rgb = srgb_decode(clamp(looked, vec3f(0.0), vec3f(1.0))) + (rgb - display);
+        looked = clamp(mix(encoded, apply_lut(encoded), params.lut_intensity), vec3f(0.0), vec3f(1.0));
+        lut_encoded = all(rgb == display) && !has(FLAG_DISPLAY_P3) && !has(FLAG_PREMULTIPLIED) && DEBUG != 2u;
+        if !lut_encoded {
+            rgb = srgb_decode(looked) + (rgb - display);
+        }
     }
     if DEBUG == 2u {
         rgb = exposure_overlay(rgb, in.uv);
@@ -270,9 +279,17 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         // Opaque canvas: the content over black, alpha exactly 1. Without
         // dither through an -srgb view, the hardware does all the encoding.
         if !dither && !has(FLAG_SHADER_ENCODES) {
+            if lut_encoded {
+                return vec4f(srgb_decode(looked), 1.0);
+            }
             return vec4f(rgb, 1.0);
         }
-        var encoded = srgb_encode(rgb);
+        var encoded: vec3f;
+        if lut_encoded {
+            encoded = looked;
+        } else {
+            encoded = srgb_encode(rgb);
+        }
         if dither {
             encoded = clamp(encoded + dither_noise(in.position.xy), vec3f(0.0), vec3f(1.0));
         }

@@ -1332,6 +1332,50 @@ fn the_lookup_table_applies_after_the_curve_as_the_cpu_model_does() {
     assert!((v - 3.0).abs() < 0.02, "a highlight of 3 came out {v}");
 }
 
+/// The table on every output path: an 8-bit output written through its
+/// -srgb view, with and without dither, and a float one the shader encodes,
+/// with light above white that the standard canvas clips. Where nothing follows the table, the output
+/// takes its still-encoded result instead of decoding and encoding it
+/// again; with an identity table every path gives the frame without a
+/// table, within 1/255.
+#[test]
+fn an_identity_lookup_table_leaves_every_output_path_as_it_was() {
+    let identity = table(17, |r, g, b| [r, g, b]);
+    for format in [F::Rgba8Unorm, F::Rgba16Float] {
+        for dither in [false, true] {
+            let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
+            o.dither = dither;
+            let run = |lut: Option<&afterglow::Lut>| {
+                let mut h = headless_with(o, format, (16, 16));
+                // Up to 1.6: a third of the channels above white.
+                h.set_content(pixels(16, 16, |x, y| {
+                    let i = y * 16 + x;
+                    let v = |k: u32| ((i * k) % 97) as f32 / 60.0;
+                    [v(13), v(29), v(53), 1.0]
+                }))
+                .unwrap();
+                h.chain.set_lut(&h.gpu, lut).unwrap();
+                frame(&h, 0.0)
+            };
+            let (plain, looked) = (run(None), run(Some(&identity)));
+            let mut worst = 0.0f32;
+            for y in 0..16 {
+                for x in 0..16 {
+                    let (p, l) = (plain.rgba_f32(x, y), looked.rgba_f32(x, y));
+                    for c in 0..3 {
+                        worst = worst.max((p[c] - l[c]).abs());
+                    }
+                }
+            }
+            assert!(
+                worst <= 1.0 / 255.0 + 1e-4,
+                "{format:?}, dither {dither}: {:.2}/255 from the frame without a table",
+                worst * 255.0
+            );
+        }
+    }
+}
+
 /// Lens dirt multiplies the bloom where the dirt is white and nothing
 /// where there is no bloom; without bloom, or at intensity 0, it costs
 /// nothing and changes nothing.
