@@ -110,10 +110,9 @@ fn release(gpu: &Gpu, texture: &wgpu::Texture) {
     }
 }
 
-/// rgba16float, read with `textureLoad` (no filtering needed: the shader
-/// interpolates): half the bytes of rgba32float for the texture cache, and
-/// a step of at most 1/2048 between 0.5 and 1, well inside one 8-bit step.
-const LUT_TEXEL_BYTES: u64 = 8;
+/// rgba32float: exact values, read with `textureLoad` (no filtering needed:
+/// the shader interpolates).
+const LUT_TEXEL_BYTES: u64 = 16;
 
 fn upload(gpu: &Gpu, lut: &Lut) -> Result<LutTexture, Error> {
     let n = lut.size();
@@ -135,15 +134,11 @@ fn upload(gpu: &Gpu, lut: &Lut) -> Result<LutTexture, Error> {
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D3,
-        format: wgpu::TextureFormat::Rgba16Float,
+        format: wgpu::TextureFormat::Rgba32Float,
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     })?;
-    let texels: Vec<[u16; 4]> = lut
-        .data()
-        .iter()
-        .map(|c| [half(c[0]), half(c[1]), half(c[2]), half(1.0)])
-        .collect();
+    let texels: Vec<[f32; 4]> = lut.data().iter().map(|c| [c[0], c[1], c[2], 1.0]).collect();
     gpu.queue.write_texture(
         wgpu::TexelCopyTextureInfo {
             texture: &texture,
@@ -166,38 +161,4 @@ fn upload(gpu: &Gpu, lut: &Lut) -> Result<LutTexture, Error> {
         view,
         info: LutInfo { size: n, min, max },
     })
-}
-
-/// A finite single-precision value as the nearest half (ties away from
-/// zero), beyond the half range clamped to its largest finite value.
-fn half(v: f32) -> u16 {
-    let v = v.clamp(-65504.0, 65504.0);
-    let sign = ((v.to_bits() >> 16) & 0x8000) as u16;
-    let a = v.abs();
-    if a < 6.103_515_6e-5 {
-        // Below the smallest normal half: multiples of 2^-24.
-        return sign | (a * 16_777_216.0).round() as u16;
-    }
-    let bits = a.to_bits();
-    let exp = (bits >> 23) - 127 + 15;
-    // Rounding may carry into the exponent, which is then right too.
-    sign | ((exp << 10) + (((bits & 0x7f_ffff) + 0x1000) >> 13)) as u16
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn half_is_the_nearest_half() {
-        use crate::readback::f16_to_f32;
-        for v in [0.0f32, 1.0, -1.0, 0.5, 0.1, 1.0 / 3.0, 65504.0, 1e-7, 3e-5, 0.999_9] {
-            let h = super::half(v);
-            let back = f16_to_f32(h);
-            // Within half a step of the half's precision at v.
-            let step = if v.abs() < 6.103_515_6e-5 { 2f32.powi(-24) } else { v.abs() / 1024.0 };
-            assert!((back - v).abs() <= step * 0.5 + 1e-12, "{v} became {back} ({h:#06x})");
-        }
-        assert_eq!(super::half(1.0), 0x3c00);
-        assert_eq!(super::half(-2.0), 0xc000);
-        assert_eq!(super::half(1e9), 0x7bff);
-    }
 }
