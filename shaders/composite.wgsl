@@ -245,21 +245,22 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         rgb = grade(rgb);
     }
     rgb = tonemap(rgb, TONEMAPPER, params.headroom);
-    // The table's output while still encoded, where nothing between here
-    // and an opaque output changes it (no light above SDR white, no Display
-    // P3 conversion, no overlay): the output takes it as it is instead of
-    // decoding it only to encode it again.
-    var lut_encoded = false;
+    // On an opaque SDR output with nothing after the table (no Display P3
+    // conversion, no overlay) the output takes the table's result still
+    // encoded, instead of decoding it only to encode it again. Light above
+    // white, which such an output clips, takes the table's white. Known
+    // when the pipeline is made, so no pixel pays for both ways.
+    let lut_encoded = LUT && !has(FLAG_EXTENDED) && !has(FLAG_DISPLAY_P3)
+        && !has(FLAG_PREMULTIPLIED) && DEBUG != 2u;
     var looked = vec3f(0.0);
     if LUT {
         // In display space, where the tables of grading tools live: the
         // sRGB-encoded [0, 1] part of the colour goes through the table,
-        // mixed in by lutIntensity; what lies beyond (HDR highlights above
-        // SDR white) is kept on top.
+        // mixed in by lutIntensity; on an HDR output what lies beyond
+        // (highlights above SDR white) is kept on top.
         let display = clamp(rgb, vec3f(0.0), vec3f(1.0));
         let encoded = srgb_encode(display);
         looked = clamp(mix(encoded, apply_lut(encoded), params.lut_intensity), vec3f(0.0), vec3f(1.0));
-        lut_encoded = all(rgb == display) && !has(FLAG_DISPLAY_P3) && !has(FLAG_PREMULTIPLIED) && DEBUG != 2u;
         if !lut_encoded {
             rgb = srgb_decode(looked) + (rgb - display);
         }
