@@ -247,22 +247,26 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     rgb = tonemap(rgb, TONEMAPPER, params.headroom);
     // On an opaque SDR output with nothing after the table (no Display P3
     // conversion, no overlay) the output takes the table's result still
-    // encoded, instead of decoding it only to encode it again. Light above
-    // white, which such an output clips, takes the table's white. Known
-    // when the pipeline is made, so no pixel pays for both ways.
+    // encoded, instead of decoding it only to encode it again. Known when
+    // the pipeline is made, so no pixel pays for both ways.
     let lut_encoded = LUT && !has(FLAG_EXTENDED) && !has(FLAG_DISPLAY_P3)
         && !has(FLAG_PREMULTIPLIED) && DEBUG != 2u;
     var looked = vec3f(0.0);
     if LUT {
         // In display space, where the tables of grading tools live: the
         // sRGB-encoded [0, 1] part of the colour goes through the table,
-        // mixed in by lutIntensity; on an HDR output what lies beyond
-        // (highlights above SDR white) is kept on top.
+        // mixed in by lutIntensity. On an HDR output what lies beyond
+        // (highlights above SDR white) is kept on top; an SDR output would
+        // clip it, so there it takes the table's white.
         let display = clamp(rgb, vec3f(0.0), vec3f(1.0));
         let encoded = srgb_encode(display);
         looked = clamp(mix(encoded, apply_lut(encoded), params.lut_intensity), vec3f(0.0), vec3f(1.0));
         if !lut_encoded {
-            rgb = srgb_decode(looked) + (rgb - display);
+            var above = vec3f(0.0);
+            if has(FLAG_EXTENDED) {
+                above = rgb - display;
+            }
+            rgb = srgb_decode(looked) + above;
         }
     }
     if DEBUG == 2u {

@@ -6,7 +6,7 @@
 
 use afterglow::headless::{vulkan_gpu, Headless};
 use afterglow::options::{
-    AlphaMode, BloomMode, BlurMode, Msaa, Options, Resolve, ToneMapping, Tonemapper,
+    AlphaMode, BloomMode, BlurMode, ColorSpace, Msaa, Options, Resolve, ToneMapping, Tonemapper,
 };
 use afterglow::output::OutputSpec;
 use afterglow::readback::Image;
@@ -1376,21 +1376,29 @@ fn an_identity_lookup_table_leaves_every_output_path_as_it_was() {
     }
 }
 
-/// On an SDR canvas, light above white, which the canvas clips, takes the
-/// table's white: a table that maps white to mid grey makes a highlight of
-/// 3 mid grey, not white.
+/// On an SDR canvas (opaque or transparent, sRGB or Display P3), light
+/// above white, which the canvas clips, takes the table's white: a table
+/// that maps everything to mid grey makes a highlight of 3 mid grey, not
+/// white.
 #[test]
 fn on_an_sdr_canvas_clipped_light_takes_the_tables_white() {
     let grey = table(5, |_, _, _| [0.5, 0.5, 0.5]);
-    for format in [F::Rgba8Unorm, F::Rgba16Float] {
-        let o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
+    let canvases = [
+        (F::Rgba8Unorm, AlphaMode::Opaque, ColorSpace::Srgb),
+        (F::Rgba16Float, AlphaMode::Opaque, ColorSpace::Srgb),
+        (F::Rgba8Unorm, AlphaMode::Premultiplied, ColorSpace::Srgb),
+        (F::Rgba8Unorm, AlphaMode::Opaque, ColorSpace::DisplayP3),
+    ];
+    for (format, alpha, space) in canvases {
+        let mut o = predictable(alpha, ToneMapping::Standard);
+        o.canvas.color_space = space;
         let mut h = headless_with(o, format, (8, 8));
         h.set_content(Content::Solid([3.0, 3.0, 3.0, 1.0])).unwrap();
         h.chain.set_lut(&h.gpu, Some(&grey)).unwrap();
         let v = frame(&h, 0.0).rgba_f32(4, 4);
         assert!(
             (v[0] - 0.5).abs() < 1.5 / 255.0,
-            "{format:?}: a highlight of 3 came out {v:?}, not the table's 0.5"
+            "{format:?} {alpha:?} {space:?}: a highlight of 3 came out {v:?}, not the table's 0.5"
         );
     }
 }
