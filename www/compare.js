@@ -25,6 +25,9 @@ export class Split {
     this.divider = null;
     this.content = { kind: 'demo' };
     this.at = 0.5;
+    // Bumped by every enable() and disable(): an enable() that finds it
+    // changed after a wait was overtaken, and undoes what it made.
+    this.generation = 0;
   }
 
   get on() {
@@ -37,21 +40,37 @@ export class Split {
     if (this.renderer) await show(this.renderer, content);
   }
 
+  /** Starts the split; resolves once it draws (or, overtaken by a later
+   * enable() or disable(), once what it made is undone). */
   async enable() {
     if (this.renderer) return;
+    const generation = ++this.generation;
     const canvas = document.createElement('canvas');
-    canvas.id = 'before';
+    canvas.className = 'before';
     canvas.setAttribute('aria-hidden', 'true');
     this.view.after(canvas);
     let renderer;
+    let content;
     try {
       renderer = await Renderer.create(canvas, this.options());
-      await show(renderer, this.content);
+      // Content set while it was being shown is shown again.
+      do {
+        content = this.content;
+        if (generation === this.generation) await show(renderer, content);
+      } while (content !== this.content && generation === this.generation);
     } catch (e) {
       renderer?.destroy();
       canvas.remove();
-      throw e;
+      if (generation === this.generation) throw e;
+      return;
     }
+    if (generation !== this.generation) {
+      renderer.destroy();
+      canvas.remove();
+      return;
+    }
+    // Options changed while it started.
+    renderer.setOptions(this.options());
     this.canvas = canvas;
     this.renderer = renderer;
     this.divider = divider((at) => this.move(at));
@@ -60,6 +79,7 @@ export class Split {
   }
 
   disable() {
+    this.generation++;
     this.renderer?.destroy();
     this.canvas?.remove();
     this.divider?.remove();
@@ -73,7 +93,9 @@ export class Split {
     const percent = (this.at * 100).toFixed(2);
     this.canvas.style.clipPath = `inset(0 ${(100 - this.at * 100).toFixed(2)}% 0 0)`;
     this.divider.style.left = `${percent}%`;
-    this.divider.setAttribute('aria-valuenow', String(Math.round(this.at * 100)));
+    const value = Math.round(this.at * 100);
+    this.divider.setAttribute('aria-valuenow', String(value));
+    this.divider.setAttribute('aria-valuetext', `${value} % of the width without the look`);
   }
 
   /** The page's options without the look; the canvas follows its box (the page's may not). */
@@ -121,10 +143,15 @@ function divider(onMove) {
     if (handle.hasPointerCapture(e.pointerId)) at(e);
   });
   handle.addEventListener('keydown', (e) => {
-    const step = { ArrowLeft: -0.05, ArrowRight: 0.05 }[e.key];
-    if (step === undefined) return;
+    const now = Number(handle.getAttribute('aria-valuenow')) / 100;
+    const to = {
+      ArrowLeft: now - 0.05, ArrowDown: now - 0.05, PageDown: now - 0.25,
+      ArrowRight: now + 0.05, ArrowUp: now + 0.05, PageUp: now + 0.25,
+      Home: 0, End: 1,
+    }[e.key];
+    if (to === undefined) return;
     e.preventDefault();
-    onMove(Number(handle.getAttribute('aria-valuenow')) / 100 + step);
+    onMove(to);
   });
   return handle;
 }

@@ -108,8 +108,8 @@ async function main() {
     }
   };
   const panel = buildOptionsPanel($('options'), renderer, () => {
-    changed();
     showError();
+    changed();
     syncScreenshotButton();
   });
   // Library defaults: what Renderer.create gives a renderer with no
@@ -141,19 +141,26 @@ async function main() {
   };
   let filmCube = null;
   let dirtCanvas = null;
+  // The latest click wins: a look still loading when another is clicked
+  // stops at its next step.
+  let lookClicks = 0;
   async function applyLook(name) {
+    const click = ++lookClicks;
     const { lut, dirt, ...options } = LOOKS[name];
     if (lut) filmCube ??= await (await fetch('./looks/film.cube')).text();
+    if (click !== lookClicks) return;
     renderer.setLut(lut ? filmCube : null);
     dirtCanvas ??= dirt ? lensDirt() : null;
     await renderer.setLensDirt(dirt ? dirtCanvas : null);
+    if (click !== lookClicks) return;
     renderer.setOptions(options);
     panel.sync();
+    showError();
     changed();
   }
   for (const button of document.querySelectorAll('#looks [data-look]')) {
     button.addEventListener('click', () => {
-      applyLook(button.dataset.look).then(() => showError(), (e) => showError(e.message));
+      applyLook(button.dataset.look).catch((e) => showError(e.message));
     });
   }
   $('compare').addEventListener('change', async () => {
@@ -250,7 +257,7 @@ async function main() {
     try {
       renderer.setImage(source, { gain: gain() });
       currentImage = source;
-      split.setContent({ kind: 'image', source, gain: gain() }).catch((e) => showError(e.message));
+      split.setContent({ kind: 'image', source, gain: gain() }).then(invalidate, (e) => showError(e.message));
       invalidate();
       showContentError();
     } catch (e) {
@@ -285,7 +292,7 @@ async function main() {
   $('demo').addEventListener('click', () => {
     currentImage = null;
     renderer.useDemoScene();
-    split.setContent({ kind: 'demo' }).catch((e) => showError(e.message));
+    split.setContent({ kind: 'demo' }).then(invalidate, (e) => showError(e.message));
     invalidate();
     showContentError();
   });
@@ -310,7 +317,7 @@ async function main() {
       const wgsl = $('wgsl').value;
       await withStatus('Compiling shader…', () => renderer.setSceneShader(wgsl));
       currentImage = null;
-      split.setContent({ kind: 'shader', wgsl }).catch((e) => showError(e.message));
+      split.setContent({ kind: 'shader', wgsl }).then(invalidate, (e) => showError(e.message));
       invalidate();
       $('wgsl-error').textContent = '';
       $('wgsl-error').title = '';
