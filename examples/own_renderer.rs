@@ -384,8 +384,7 @@ struct Targets {
         let output = target(&device, "output", size, OUTPUT, 1, attach | U::COPY_SRC);
 
         // afterglow, on the program's device, writing its output format.
-        let mut options = afterglow::Options::default();
-        options.bloom.intensity = 0.8;
+        let options = afterglow::Options::default();
         let mut post = afterglow::PostChain::new(&device, &queue, OUTPUT, &options)?;
 
         let mut encoder = device.create_command_encoder(&Default::default());

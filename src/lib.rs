@@ -18,7 +18,6 @@
 //! #          surface: &wgpu::TextureView) -> Result<(), afterglow::Error> {
 //! let format = wgpu::TextureFormat::Bgra8UnormSrgb;
 //! let mut options = Options::default();
-//! options.bloom.intensity = 0.8;
 //! options.tonemapper = afterglow::Tonemapper::Aces;
 //! let mut post = PostChain::new(device, queue, format, &options)?;
 //!

@@ -59,8 +59,7 @@ use crate::output::OutputSpec;
 /// #          -> Result<(), afterglow::Error> {
 /// use afterglow::{wgpu, Options, PostChain};
 ///
-/// let mut options = Options::default();
-/// options.bloom.intensity = 0.8;
+/// let options = Options::default();
 /// let format = wgpu::TextureFormat::Bgra8UnormSrgb;
 /// let mut post = PostChain::new(device, queue, format, &options)?;
 ///
