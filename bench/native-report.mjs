@@ -18,7 +18,10 @@ if (!manifestPath || !outDir) {
   process.exit(2);
 }
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-const machine = readFileSync(join(outDir, 'machine.txt'), 'utf8').trim().split('\n').filter(Boolean);
+// machine.txt: when run.sh started (its first line, from `date -u`), then
+// the machine. (Folders from before run.sh wrote the date have none.)
+let machine = readFileSync(join(outDir, 'machine.txt'), 'utf8').trim().split('\n').filter(Boolean);
+const measured = /^\d{4}-\d\d-\d\dT/.test(machine[0] ?? '') ? machine.shift() : 'not recorded';
 const runs = parseRuns(readFileSync(join(outDir, 'runs.txt'), 'utf8'));
 
 /** runs.txt → { binary → [round → { adapter, sections: Map(key → { frame, cpu, passes }) }] } */
@@ -58,7 +61,8 @@ function best(build, key, pick) {
     .filter((v) => v !== null && v !== undefined && Number.isFinite(v));
   if (!values.length) return null;
   const lo = Math.min(...values);
-  return { value: lo, spread: (Math.max(...values) - lo) / lo };
+  // One round has no spread to tell.
+  return { value: lo, spread: values.length > 1 ? (Math.max(...values) - lo) / lo : null };
 }
 
 const frame = (s) => s.frame;
@@ -93,14 +97,14 @@ lines.push(
   `- method: ${manifest.frames} frames per configuration after 30 unmeasured ones; each binary run ${manifest.rounds} time(s), `
     + `${two ? 'interleaved (before, after, before, …); ' : ''}each figure is the better of the rounds' medians, in ms; `
     + "spread: how far the rounds' frame medians were apart",
-  `- date: ${new Date().toISOString()}`,
+  `- measured: ${measured} (report written ${new Date().toISOString()})`,
   '',
 );
 if (two) {
   lines.push('| size | chain | frame | spread | all bloom passes | composite |', '|---|---|---|---|---|---|');
   for (const k of keys) {
     const [size, chain] = split(k);
-    const spread = [best(first, k, frame), best(last, k, frame)].filter(Boolean).map((v) => v.spread);
+    const spread = [best(first, k, frame), best(last, k, frame)].filter((v) => v && v.spread !== null).map((v) => v.spread);
     lines.push(`| ${size} | ${chain} | ${change(best(first, k, frame), best(last, k, frame))} | `
       + `${spread.length ? `${(Math.max(...spread) * 100).toFixed(1)} %` : '—'} | `
       + `${change(best(first, k, pass('(all bloom passes)')), best(last, k, pass('(all bloom passes)')))} | `
@@ -111,7 +115,7 @@ if (two) {
   for (const k of keys) {
     const [size, chain] = split(k);
     const f = best(last, k, frame);
-    lines.push(`| ${size} | ${chain} | ${fmt(f)} | ${f ? `${(f.spread * 100).toFixed(1)} %` : '—'} | `
+    lines.push(`| ${size} | ${chain} | ${fmt(f)} | ${f && f.spread !== null ? `${(f.spread * 100).toFixed(1)} %` : '—'} | `
       + `${fmt(best(last, k, pass('(all bloom passes)')))} | ${fmt(best(last, k, pass('composite')))} | `
       + `${fmt(best(last, k, (s) => s.cpu))} |`);
   }

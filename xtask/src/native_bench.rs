@@ -55,15 +55,15 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
         return render(root, &folder, Path::new(&out));
     }
 
-    let changes = changes(root)?;
-    if !changes.is_empty() && !dirty {
-        let shown: Vec<&str> = changes.iter().take(3).map(String::as_str).collect();
+    let here = changes(root)?;
+    if !here.is_empty() && !dirty {
+        let shown: Vec<&str> = here.iter().take(3).map(String::as_str).collect();
         return Err(format!(
             "the working tree has {} change(s) ({}{}): commit them, or pass --dirty to measure \
              anyway (the report then says so)",
-            changes.len(),
+            here.len(),
             shown.join("; "),
-            if changes.len() > 3 { "; …" } else { "" }
+            if here.len() > 3 { "; …" } else { "" }
         ));
     }
     let head = git(root, &["rev-parse", "--short=10", "HEAD"])?;
@@ -77,12 +77,14 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     let mut builds = Vec::new();
     if let Some(rev) = &before {
         let (commit, dir) = worktree(root, rev)?;
+        // The kept worktree is measured as it is: changes in it are named.
+        let changed = changes(&dir)?.len();
         let target = crate::before_target(root, &commit);
         build_example(&dir, &target)?;
         builds.push((
             "before",
             commit.clone(),
-            0usize,
+            changed,
             target.join("release/examples/bench"),
         ));
     }
@@ -91,13 +93,17 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     builds.push((
         if before.is_some() { "after" } else { "this" },
         head.clone(),
-        changes.len(),
+        here.len(),
         this.join("release/examples/bench"),
     ));
     let mut names = Vec::new();
     let mut entries = Vec::new();
     for (label, commit, changed, binary) in &builds {
-        let name = format!("bench-{commit}{}", if *changed > 0 { "-dirty" } else { "" });
+        // Named by role too: `--before HEAD` builds the same commit twice.
+        let name = format!(
+            "{label}-{commit}{}",
+            if *changed > 0 { "-dirty" } else { "" }
+        );
         std::fs::copy(binary, folder.join(&name))
             .map_err(|e| format!("copying {}: {e}", binary.display()))?;
         entries.push(format!(
@@ -160,6 +166,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${{1:-$here/out}}
 mkdir -p "$out"
 {{
+  date -u +%Y-%m-%dT%H:%M:%SZ
   uname -srm
   echo "cpus: $(nproc)"
   grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //' || true
@@ -193,12 +200,15 @@ fn build_example(dir: &Path, target: &Path) -> Result<()> {
         .args(["build", "--release", "--example", "bench"]))
 }
 
-/// Changes on top of HEAD that git does not ignore, the results folder
-/// (this tool's own output) left out.
+/// Changes on top of HEAD that git does not ignore, left out: the results
+/// folder (this tool's own output) and the `node_modules` link that
+/// `bench --before` puts in a kept worktree.
 fn changes(root: &Path) -> Result<Vec<String>> {
     Ok(git(root, &["status", "--porcelain"])?
         .lines()
-        .filter(|l| l.len() > 3 && !l[3..].starts_with("bench/results/"))
+        .filter(|l| {
+            l.len() > 3 && !l[3..].starts_with("bench/results/") && &l[3..] != "node_modules"
+        })
         .map(|l| l.trim().to_string())
         .collect())
 }
