@@ -19,6 +19,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::pack::json_string;
 use crate::{run, worktree, Result};
 
 pub fn bench(root: &Path, args: &[String]) -> Result<()> {
@@ -108,9 +109,9 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
             .map_err(|e| format!("copying {}: {e}", binary.display()))?;
         entries.push(format!(
             "{{\"label\": {}, \"commit\": {}, \"changes\": {changed}, \"binary\": {}}}",
-            json(label),
-            json(commit),
-            json(&name)
+            json_string(label),
+            json_string(commit),
+            json_string(&name)
         ));
         names.push(name);
     }
@@ -118,7 +119,7 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     command.extend(args.iter().filter(|a| *a != "--build-only").cloned());
     let manifest = format!(
         "{{\n  \"command\": {},\n  \"frames\": {frames},\n  \"rounds\": {rounds},\n  \"builds\": [\n    {}\n  ]\n}}\n",
-        json(&command.join(" ")),
+        json_string(&command.join(" ")),
         entries.join(",\n    ")
     );
     write(&folder.join("manifest.json"), &manifest)?;
@@ -239,20 +240,6 @@ fn number(flag: &str, text: &str, allowed: std::ops::RangeInclusive<u32>) -> Res
                 allowed.end()
             )
         })
-}
-
-fn json(text: &str) -> String {
-    let mut s = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            c if (c as u32) < 0x20 => s.push_str(&format!("\\u{:04x}", c as u32)),
-            c => s.push(c),
-        }
-    }
-    s.push('"');
-    s
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {

@@ -195,7 +195,8 @@ fn three_range(root: &Path) -> Result<String> {
     Ok(range)
 }
 
-fn json_string(s: &str) -> String {
+/// `s` as a JSON string literal.
+pub fn json_string(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {
