@@ -180,18 +180,24 @@ fn fs_centre(in: FullscreenOut) -> @location(0) vec4f {
         for (var dx = -1; dx <= 1; dx++) {
             let d = vec2i(dx, dy);
             let n = b + d;
-            let t = textureLoad(src, clamp(n, vec2i(0), last), 0);
-            let o = unpack_centroid(t.a);
-            // From this texel itself at the base's edge: also the share it
-            // would send one texel past that edge.
-            let own = d == vec2i(0);
-            let low = select(vec2f(0.0), spline2(vec2f(1.0) + o), own & (b == vec2i(0)));
-            let high = select(vec2f(0.0), spline2(vec2f(-1.0) + o), own & (b == last));
-            let w = spline2(vec2f(d) + o) + low + high;
-            let inside = all(n >= vec2i(0)) && all(n <= last);
-            sum += select(0.0, w.x * w.y, inside) * t.rgb;
+            // This texel's own share, and those past the base's edge, after
+            // the loop; a neighbour past the edge gives nothing.
+            if all(d == vec2i(0)) || any(n < vec2i(0)) || any(n > last) {
+                continue;
+            }
+            let t = textureLoad(src, n, 0);
+            let w = spline2(vec2f(d) + unpack_centroid(t.a));
+            sum += w.x * w.y * t.rgb;
         }
     }
+    // At the base's edge this texel also keeps the share it would send one
+    // texel past that edge.
+    let t = textureLoad(src, b, 0);
+    let o = unpack_centroid(t.a);
+    var w = spline2(o);
+    w += select(vec2f(0.0), spline2(vec2f(1.0) + o), b == vec2i(0));
+    w += select(vec2f(0.0), spline2(vec2f(-1.0) + o), b == last);
+    sum += w.x * w.y * t.rgb;
     return vec4f(sum, 1.0);
 }
 
