@@ -18,7 +18,26 @@ after(async () => {
   await browser?.close();
 });
 
-test('the worker example renders, follows resizes and shows no error', async () => {
+// Headless Chromium on a software GPU now and then loses the worker's
+// device from under the page, in the browser ("A valid external Instance
+// reference no longer exists"), with the errors that follow from it; not
+// seen when this file runs alone, about once in three runs of the whole
+// suite. Such a run is tried once more, and said so; a second loss, or any
+// other error, fails.
+const BROWSER_LOSS = /A valid external Instance reference no longer exists/;
+
+test('the worker example renders, follows resizes and shows no error', async (t) => {
+  const bad = await workerPage();
+  if (bad.some((m) => BROWSER_LOSS.test(m.text))) {
+    t.diagnostic(`the browser lost the worker's device; tried again (${bad.map((m) => m.text).join(' / ')})`);
+    assert.deepEqual(await workerPage(), []);
+  } else {
+    assert.deepEqual(bad, []);
+  }
+});
+
+/** The worker page through its checks; returns the errors and warnings it logged. */
+async function workerPage() {
   const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
   const messages = [];
   record(page, messages);
@@ -45,10 +64,9 @@ test('the worker example renders, follows resizes and shows no error', async () 
   // What the page shows is said on it, and the way back stays.
   assert.match(await page.textContent('#info'), /module worker/);
   assert.equal(await page.isVisible('a[href="./"]'), true, 'the link back to the demo');
-  const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
-  assert.deepEqual(bad, []);
   await page.close();
-});
+  return messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
+}
 
 test('the demo links to the worker example', async () => {
   const page = await browser.newPage();
