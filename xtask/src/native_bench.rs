@@ -144,10 +144,7 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     let mut sh = Command::new("sh");
     sh.arg(folder.join("run.sh")).arg(&out);
     if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        // The Vulkan loader's Wayland probe complains without it.
-        let dir = std::env::temp_dir().join("afterglow-xdg");
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        sh.env("XDG_RUNTIME_DIR", dir);
+        sh.env("XDG_RUNTIME_DIR", crate::runtime_dir());
     }
     run(&mut sh)?;
     render(root, &folder, &out)
@@ -226,7 +223,8 @@ fn git(root: &Path, args: &[&str]) -> Result<String> {
             args.join(" ")
         ));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    // Only the end: `status --porcelain` lines begin with a space.
+    Ok(String::from_utf8_lossy(&out.stdout).trim_end().to_string())
 }
 
 fn number(flag: &str, text: &str, allowed: std::ops::RangeInclusive<u32>) -> Result<u32> {
