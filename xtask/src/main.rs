@@ -372,18 +372,24 @@ impl Timings {
     }
 }
 
+/// An `XDG_RUNTIME_DIR` for native Vulkan runs: the loader's WSI layer
+/// (lavapipe's too) complains without one.
+pub fn runtime_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join("afterglow-xdg");
+    let _ = std::fs::create_dir_all(&dir);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+    }
+    dir
+}
+
 fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()> {
     let all = args.is_empty();
     let want = |name: &str| all || args.iter().any(|a| a == name);
     setup::ensure_timed(root, setup::Need::Test, timings)?;
-    // lavapipe's WSI layer complains without a runtime dir; give it one.
-    let runtime_dir = std::env::temp_dir().join("afterglow-xdg");
-    let _ = std::fs::create_dir_all(&runtime_dir);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700));
-    }
+    let runtime_dir = runtime_dir();
     if want("native") {
         timings.time("native: cargo test (build and run)", || {
             run(Command::new("cargo")
