@@ -245,12 +245,14 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         rgb = grade(rgb);
     }
     rgb = tonemap(rgb, TONEMAPPER, params.headroom);
-    // On an opaque SDR output with nothing after the table (no Display P3
-    // conversion, no overlay) the output takes the table's result still
+    // On an opaque SDR output that encodes in the shader (to dither, or
+    // with no -srgb view) and has nothing after the table (no Display P3
+    // conversion, no overlay), the output takes the table's result still
     // encoded, instead of decoding it only to encode it again. Known when
     // the pipeline is made, so no pixel pays for both ways.
     let lut_encoded = LUT && !has(FLAG_EXTENDED) && !has(FLAG_DISPLAY_P3)
-        && !has(FLAG_PREMULTIPLIED) && DEBUG != 2u;
+        && !has(FLAG_PREMULTIPLIED) && DEBUG != 2u
+        && (has(FLAG_DITHER) || has(FLAG_SHADER_ENCODES));
     var looked = vec3f(0.0);
     if LUT {
         // In display space, where the tables of grading tools live: the
@@ -262,11 +264,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         let encoded = srgb_encode(display);
         looked = clamp(mix(encoded, apply_lut(encoded), params.lut_intensity), vec3f(0.0), vec3f(1.0));
         if !lut_encoded {
-            var above = vec3f(0.0);
-            if has(FLAG_EXTENDED) {
-                above = rgb - display;
-            }
-            rgb = srgb_decode(looked) + above;
+            rgb = srgb_decode(looked) + select(vec3f(0.0), rgb - display, has(FLAG_EXTENDED));
         }
     }
     if DEBUG == 2u {
@@ -284,9 +282,6 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         // Opaque canvas: the content over black, alpha exactly 1. Without
         // dither through an -srgb view, the hardware does all the encoding.
         if !dither && !has(FLAG_SHADER_ENCODES) {
-            if lut_encoded {
-                return vec4f(srgb_decode(looked), 1.0);
-            }
             return vec4f(rgb, 1.0);
         }
         var encoded: vec3f;
