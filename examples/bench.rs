@@ -51,6 +51,8 @@ mod native {
         // The look, whole and in its parts; a lookup table and lens dirt
         // are set for the configurations that name them.
         const LOOK: &str = "the look: grading, vignette, LUT, lens dirt";
+        const LUT_PART: &str = "look part: LUT";
+        const DIRT_PART: &str = "look part: lens dirt";
         let base = Options::default();
         configs.push(("default (msaa 4, mip bloom)", base));
         let mut o = base;
@@ -98,10 +100,10 @@ mod native {
         let mut o = base;
         o.vignette.intensity = 0.3;
         configs.push(("look part: vignette", o));
-        configs.push(("look part: LUT", base));
+        configs.push((LUT_PART, base));
         let mut o = base;
         o.bloom.dirt_intensity = 2.0;
-        configs.push(("look part: lens dirt", o));
+        configs.push((DIRT_PART, o));
         configs.retain(|(name, _)| name.contains(filter.as_str()));
         let mut h = Headless::new(gpu, output, base, (1920, 1080))?;
         let lut = film_lut()?;
@@ -110,12 +112,11 @@ mod native {
         for size in [(1920u32, 1080u32), (3840, 2160)] {
             h.resize(size)?;
             for (name, options) in &configs {
-                let look = *name == LOOK;
                 h.chain
-                    .set_lut(&h.gpu, (look || name.ends_with("LUT")).then_some(&lut))?;
+                    .set_lut(&h.gpu, [LOOK, LUT_PART].contains(name).then_some(&lut))?;
                 h.chain.set_dirt(
                     &h.gpu,
-                    (look || name.ends_with("lens dirt")).then(|| {
+                    [LOOK, DIRT_PART].contains(name).then(|| {
                         afterglow::passes::look::DirtTexture {
                             view: dirt.create_view(&Default::default()),
                             size: (dirt.width(), dirt.height()),

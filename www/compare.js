@@ -5,7 +5,7 @@
 import { Renderer } from './pkg/index.js';
 
 /** `options` with every control of the look at its identity. */
-export function withoutLook(options) {
+function withoutLook(options) {
   return {
     ...options,
     // Screenshots are the page's renderer's business.

@@ -150,7 +150,7 @@ async function main() {
     if (lut) filmCube ??= await (await fetch('./looks/film.cube')).text();
     if (click !== lookClicks) return;
     renderer.setLut(lut ? filmCube : null);
-    dirtCanvas ??= dirt ? lensDirt() : null;
+    if (dirt) dirtCanvas ??= lensDirt();
     await renderer.setLensDirt(dirt ? dirtCanvas : null);
     if (click !== lookClicks) return;
     renderer.setOptions(options);
