@@ -48,7 +48,7 @@ function parseArgs(argv) {
     quick,
     frames: quick ? 2 : 3,
     rounds: quick ? 1 : 5,
-    cpuCalls: quick ? 60 : 300,
+    cpuCalls: quick ? 30 : 120,
     shots: null,
     before: null,
     dirty: argv.includes('--dirty'),
@@ -252,7 +252,7 @@ function report({ opts, results, cpu, infos, chromium: version, three, postproce
   lines.push('');
   lines.push(`Chromium ${version} (SwiftShader), three ${three}, postprocessing ${postprocessing}; `
     + `${opts.rounds} round(s) × ${opts.frames} synchronised + ${opts.frames} rAF-driven frames per configuration and page, `
-    + `${opts.cpuCalls} frame() calls per round for CPU time; ${minutes} min in all.`);
+    + `${opts.cpuCalls} frame() calls per round for CPU time, one per animation frame; ${minutes} min in all.`);
   return lines.join('\n');
 }
 

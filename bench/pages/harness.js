@@ -74,16 +74,27 @@ export function expose({ info, setup, frame, sync }) {
       await sync();
       return (performance.now() - t0) / n;
     },
-    /** Milliseconds of the frame(t) call alone, each call followed by an
+    /** Milliseconds of the frame(t) call alone, one call per
+     * requestAnimationFrame callback as a page renders, each followed by an
      * untimed sync() so that no call waits on a full queue. The first 30
-     * calls are not timed: they warm up the JIT. */
+     * calls are not timed: they warm up the JIT.
+     *
+     * One call per display frame matters: the canvas presents its texture
+     * between frames, so every call here fetches a fresh one, as in a real
+     * page. Calls back to back within one display frame get the same texture
+     * again for almost nothing, and how many of them fit in a display frame
+     * depends on how fast the page is, which made the cheapest page's median
+     * swing more than tenfold between runs. */
     async benchCpu(n, start = 0) {
+      const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
       for (let i = 0; i < 30; i++) {
+        await nextFrame();
         frame(start - (30 - i) * FRAME_DT);
         await sync();
       }
       const ms = [];
       for (let i = 0; i < n; i++) {
+        await nextFrame();
         const t0 = performance.now();
         frame(start + i * FRAME_DT);
         ms.push(performance.now() - t0);
