@@ -154,6 +154,16 @@ struct Header {
     domain_line: usize,
 }
 
+/// The keywords of the .cube format this parser knows.
+const KEYWORDS: [&str; 6] = [
+    "TITLE",
+    "LUT_3D_SIZE",
+    "LUT_1D_SIZE",
+    "DOMAIN_MIN",
+    "DOMAIN_MAX",
+    "LUT_3D_INPUT_RANGE",
+];
+
 fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
     let fail = |line: usize, message: String| ArgumentError {
         argument: "cube".into(),
@@ -177,8 +187,12 @@ fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
         }
         let mut words = content.split_whitespace();
         let first = words.next().unwrap_or("");
-        if first.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            if !data.is_empty() {
+        let known = KEYWORDS.contains(&first);
+        // Three words after the size that start with no keyword are a row
+        // of data, however wrong ('nan 0 0' is refused as a number below).
+        let row = !known && header.size.is_some() && words.clone().count() == 2;
+        if first.starts_with(|c: char| c.is_ascii_alphabetic()) && !row {
+            if !data.is_empty() && known {
                 return Err(fail(
                     line,
                     format!("'{first}' after the table's data; keywords come before it"),
@@ -237,8 +251,9 @@ fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
         return Err(fail(
             last_line,
             format!(
-                "the file ends after {} colours; LUT_3D_SIZE {size} (line {size_line}) needs {want}",
-                data.len()
+                "the file ends after {} colour{}; LUT_3D_SIZE {size} (line {size_line}) needs {want}",
+                data.len(),
+                if data.len() == 1 { "" } else { "s" }
             ),
         ));
     }
@@ -498,6 +513,13 @@ mod tests {
             (good.clone() + "TITLE \"late\"\n", "line 13: 'TITLE' after the table's data"),
             (good.replace("TITLE", "TITEL"), "line 2: unknown keyword 'TITEL'"),
             (good.replace("1 1 1\n", "1 inf 1\n"), "'inf' is not a finite number"),
+            // A row that starts with a letter is still a row, first or not.
+            (good.replace("1 1 1\n", "nan 1 1\n"), "line 12: 'nan' is not a finite number"),
+            (good.replacen("0 0 0\n", "abc 0 0\n", 1), "'abc' is not a finite number"),
+            (
+                "LUT_3D_SIZE 2\n0 0 0\n".into(),
+                "line 2: the file ends after 1 colour; LUT_3D_SIZE 2 (line 1) needs 8",
+            ),
             (
                 good.replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 2\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 1 0 1"),
                 "line 5: the domain's max must be above its min in every channel (channel 1",
