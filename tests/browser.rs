@@ -2402,7 +2402,11 @@ async fn lens_dirt_multiplies_the_bloom_and_nothing_else() {
     )
     .await;
     let e = JsFuture::from(r.set_lens_dirt(other)).await.unwrap_err();
-    assert!(message(&e).contains("another GPUDevice"), "{}", message(&e));
+    assert!(
+        message(&e).contains("only a renderer on your own GPUDevice"),
+        "{}",
+        message(&e)
+    );
     assert_kind(&e, "ArgumentError", &[("argument", r#""source""#)]);
     assert_eq!(
         read(&r).await.data,

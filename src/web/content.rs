@@ -90,6 +90,14 @@ impl UserResources {
             if s == scene && b.as_ref() == bloom)
     }
 
+    /// The app's textures shown (`setTexture`'s scene and bloom), if any.
+    pub fn textures(&self) -> Option<(&wasm_bindgen::JsValue, Option<&wasm_bindgen::JsValue>)> {
+        match &self.source {
+            Source::Textures { scene, bloom } => Some((scene, bloom.as_ref())),
+            _ => None,
+        }
+    }
+
     /// Shows the app's textures; on failure the previous content stays.
     pub fn set_textures(
         &mut self,

@@ -17,8 +17,9 @@ use crate::passes::look::DirtTexture;
 /// Where the lens dirt came from.
 enum Dirt {
     Image(ImageSource),
-    /// The app's `GPUTexture`, by identity: it cannot outlive its device.
-    Texture,
+    /// The app's `GPUTexture` (kept to name it if the app destroys it); it
+    /// cannot outlive its device.
+    Texture(JsValue),
 }
 
 /// The look's content as the page gave it.
@@ -102,13 +103,22 @@ impl LookSources {
         chain: &mut Chain,
         dirt: DirtTexture,
         generation: u64,
+        source: JsValue,
     ) -> Result<(), Error> {
         if generation != self.dirt_generation {
             return Err(Error::superseded("setLensDirt"));
         }
         chain.set_dirt(gpu, Some(dirt))?;
-        self.dirt = Some(Dirt::Texture);
+        self.dirt = Some(Dirt::Texture(source));
         Ok(())
+    }
+
+    /// The app's texture the lens dirt is, if it is one.
+    pub fn dirt_texture(&self) -> Option<&JsValue> {
+        match &self.dirt {
+            Some(Dirt::Texture(t)) => Some(t),
+            _ => None,
+        }
     }
 
     /// Uploads the look again onto a new device's chain. An app texture
@@ -117,7 +127,7 @@ impl LookSources {
         chain.set_lut(gpu, self.lut.as_ref())?;
         match &self.dirt {
             Some(Dirt::Image(source)) => upload_dirt(gpu, chain, source),
-            Some(Dirt::Texture) => {
+            Some(Dirt::Texture(_)) => {
                 self.dirt = None;
                 Err(Error::argument(
                     "source",

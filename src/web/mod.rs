@@ -416,6 +416,6 @@ async fn set_lens_dirt(handle: Handle<WebRenderer>, source: JsValue) -> Result<(
     }
     handle.with("setLensDirt", |r| {
         r.look
-            .install_dirt_texture(&r.gpu, &mut r.chain, dirt, generation)
+            .install_dirt_texture(&r.gpu, &mut r.chain, dirt, generation, source)
     })
 }

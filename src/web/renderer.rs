@@ -66,6 +66,9 @@ pub struct WebRenderer {
     _error_listener: Option<super::shared::ErrorListener>,
     /// Whether the textures last given to `setTexture` are the device's.
     pub texture_check: Option<super::texture::TextureCheck>,
+    /// A frame failed on a texture the app destroyed: the next `render()`
+    /// says so (see [`super::texture::Watch`]).
+    destroyed: super::texture::Destroyed,
 }
 
 /// A WebGPU instance of the browser.
@@ -178,6 +181,7 @@ impl WebRenderer {
             pending_size: Rc::new(Cell::new(None)),
             _error_listener: error_listener,
             texture_check: None,
+            destroyed: Default::default(),
         };
         r.sync_auto_resize()?;
         Ok(r)
@@ -227,14 +231,98 @@ impl WebRenderer {
     /// frame was skipped (0×0).
     fn render_with(&mut self, time: f64, read: bool) -> Result<Option<Option<Readback>>, Error> {
         self.check_device()?;
+        let destroyed = self.destroyed.borrow_mut().take();
+        if let Some((message, then)) = destroyed {
+            // Only textures still in use now: the app may have set others
+            // since the failed frame.
+            let now = self.given_textures();
+            let culprits: Vec<_> = super::texture::culprits(then, &message)
+                .into_iter()
+                .filter(|g| {
+                    now.iter()
+                        .any(|n| n.argument == g.argument && n.texture == g.texture)
+                })
+                .collect();
+            if !culprits.is_empty() {
+                return Err(self.drop_destroyed(culprits, &message));
+            }
+        }
         // Textures not yet known to be the device's are shown at once, in a
-        // frame whose errors go to an error scope of the renderer's own.
+        // frame whose errors go to an error scope of the renderer's own;
+        // so are frames that sample any of the app's textures, which the app
+        // may destroy.
         let scope = super::texture::frame_scope(&mut self.texture_parts())?;
+        let given = self.given_textures();
+        let watch = (scope.is_none() && !given.is_empty())
+            .then(|| super::texture::Watch::start(&self.gpu));
         let frame = self.frame(time, read);
         if let Some(scope) = scope {
-            scope.end(&self.gpu);
+            scope.end(&self.gpu, &self.destroyed, given);
+        } else if let Some(watch) = watch {
+            watch.end(&self.gpu, &self.destroyed, given);
         }
         frame
+    }
+
+    /// The app's textures the frame samples.
+    fn given_textures(&self) -> Vec<super::texture::Given> {
+        use super::texture::Given;
+        let mut given = Vec::new();
+        if let Some((scene, bloom)) = self.content.textures() {
+            given.push(Given {
+                method: "setTexture",
+                argument: "texture",
+                texture: scene.clone(),
+            });
+            if let Some(bloom) = bloom {
+                given.push(Given {
+                    method: "setTexture",
+                    argument: "bloom",
+                    texture: bloom.clone(),
+                });
+            }
+        }
+        if let Some(dirt) = self.look.dirt_texture() {
+            given.push(Given {
+                method: "setLensDirt",
+                argument: "source",
+                texture: dirt.clone(),
+            });
+        }
+        given
+    }
+
+    /// After frames failed on a texture the app destroyed: the textures
+    /// the browser's message is about are no longer used (the scene shows
+    /// nothing, the lens dirt goes), so the next frame renders, and the
+    /// error names them.
+    fn drop_destroyed(&mut self, culprits: Vec<super::texture::Given>, message: &str) -> Error {
+        let Some((argument, method)) = culprits.first().map(|g| (g.argument, g.method)) else {
+            return Error::argument("texture", format!("a frame failed: {message}"));
+        };
+        let names: Vec<String> = culprits
+            .iter()
+            .map(|g| format!("{}'s {}", g.method, g.argument))
+            .collect();
+        let mut result = Ok(());
+        if culprits.iter().any(|g| g.method == "setLensDirt") {
+            result = self.look.clear_dirt(&self.gpu, &mut self.chain);
+        }
+        if culprits.iter().any(|g| g.method == "setTexture") {
+            result = result.and(super::texture::clear_scene(&mut self.texture_parts()));
+        }
+        if let Err(e) = result {
+            return e;
+        }
+        Error::argument(
+            argument,
+            format!(
+                "was destroyed (GPUTexture.destroy()) while {method}() still had it in use, so \
+                 frames failed; no longer used: {}. Keep a texture alive while it is set, or set \
+                 another or null first. The browser says: {message}",
+                names.join(", ")
+            ),
+        )
     }
 
     /// The frame of [`Self::render_with`], once the textures were looked at.
@@ -363,6 +451,7 @@ impl WebRenderer {
         self.chain = chain;
         self.recovery_failures = 0;
         self.texture_check = None;
+        self.destroyed.borrow_mut().take();
         // The device is back; restoring the content is best effort.
         if let Err(e) = self.content.replay(&self.gpu, &mut self.chain) {
             warn(&format!(

@@ -160,13 +160,6 @@ pub fn wrap_texture(
             describe(texture)
         )));
     }
-    if !gpu.shared {
-        return Err(refuse(
-            "belongs to another GPUDevice: this renderer has its own device; create it with \
-             Renderer.create(canvas, { device }) on the device that renders the texture"
-                .into(),
-        ));
-    }
     let name = get(texture, "format").as_string().unwrap_or_default();
     let Some(&(_, format)) = FORMATS.iter().find(|(n, _)| *n == name) else {
         let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
@@ -205,6 +198,17 @@ pub fn wrap_texture(
         },
         gpu.features,
     )?;
+    // The renderer's own device may be replaced after a loss, which would
+    // leave the app's textures on a dead device: textures are taken only
+    // by a renderer on the app's device.
+    if !gpu.shared {
+        return Err(refuse(
+            "is a GPUTexture, which only a renderer on your own GPUDevice takes: this renderer \
+             made its own device. Create the renderer with Renderer.create(canvas, { device }) \
+             and the texture on that device"
+                .into(),
+        ));
+    }
     let size = (num(texture, "width") as u32, num(texture, "height") as u32);
     let wrapped = gpu.device.create_texture_from_webgpu_handle(
         texture.clone().unchecked_into(),

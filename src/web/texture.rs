@@ -153,11 +153,7 @@ pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<FrameScope>, Error> {
         }
         Some(Err(e)) => {
             *r.check = None;
-            r.content.set(
-                r.gpu,
-                r.chain,
-                crate::chain::Content::Shader(NOTHING.into()),
-            )?;
+            clear_scene(r)?;
             Err(e)
         }
     }
@@ -174,20 +170,100 @@ pub struct FrameScope {
 impl FrameScope {
     /// Pops the scope (after the frame's submit). Its error, if any, is
     /// dropped when the textures turn out to be another device's (binding
-    /// them made the frame invalid); otherwise it is one of the renderer's
-    /// own and is reported as an uncaptured error would be.
-    pub fn end(self, gpu: &Gpu) {
+    /// them made the frame invalid); otherwise it goes where [`watched`]
+    /// sends a watched frame's.
+    pub fn end(self, gpu: &Gpu, destroyed: &Destroyed, given: Vec<Given>) {
         let popped = self.guard.pop();
         let report = gpu.error_sink();
+        let destroyed = destroyed.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let error = popped.await;
             // The verdict's scopes were popped first; it never rejects.
             let _ = wasm_bindgen_futures::JsFuture::from(self.done).await;
             if let (Some(e), false) = (error, self.refused.get()) {
-                report(e.to_string());
+                route(e.to_string(), &destroyed, given, report);
             }
         });
     }
+}
+
+/// The browser's message for a frame that failed because it sampled a
+/// texture the app had destroyed, with the app's textures that frame
+/// sampled, kept until the next `render()`, which says which texture it
+/// was and stops using it.
+pub type Destroyed = Rc<RefCell<Option<(String, Vec<Given>)>>>;
+
+/// A frame that samples the app's textures runs under a validation error
+/// scope of the renderer's own: the app may destroy a texture it gave
+/// (`GPUTexture.destroy()`) while it is still set, which WebGPU reports
+/// only when a frame using it is submitted, and never to the caller.
+/// Pushed before the frame's first GPU call; `end` pops it after the
+/// submit.
+pub struct Watch(wgpu::ErrorScopeGuard);
+
+impl Watch {
+    pub fn start(gpu: &Gpu) -> Watch {
+        Watch(gpu.device.push_error_scope(wgpu::ErrorFilter::Validation))
+    }
+
+    pub fn end(self, gpu: &Gpu, destroyed: &Destroyed, given: Vec<Given>) {
+        let popped = self.0.pop();
+        let report = gpu.error_sink();
+        let destroyed = destroyed.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Some(e) = popped.await {
+                route(e.to_string(), &destroyed, given, report);
+            }
+        });
+    }
+}
+
+/// A watched frame's error: one that names a destroyed texture is kept for
+/// the next `render()` (the first such message wins); any other is one of
+/// the renderer's own, reported as an uncaptured error would be.
+fn route(message: String, destroyed: &Destroyed, given: Vec<Given>, report: impl Fn(String)) {
+    if message.contains("estroyed") {
+        destroyed.borrow_mut().get_or_insert((message, given));
+    } else {
+        report(message);
+    }
+}
+
+/// One of the app's textures a frame samples: the call that gave it, how
+/// errors name it, and the texture.
+#[derive(Clone)]
+pub struct Given {
+    pub method: &'static str,
+    pub argument: &'static str,
+    pub texture: JsValue,
+}
+
+/// Which of `given` the browser's `message` is about: those whose label it
+/// quotes, or, when it quotes none of theirs (textures without labels),
+/// all of them.
+pub fn culprits(given: Vec<Given>, message: &str) -> Vec<Given> {
+    let label = |g: &Given| {
+        js_sys::Reflect::get(&g.texture, &JsValue::from_str("label"))
+            .ok()
+            .and_then(|l| l.as_string())
+            .unwrap_or_default()
+    };
+    let quoted = |g: &Given| {
+        let l = label(g);
+        !l.is_empty() && message.contains(&format!("\"{l}\""))
+    };
+    if given.iter().any(quoted) {
+        given.into_iter().filter(quoted).collect()
+    } else {
+        given
+    }
+}
+
+/// Clears the scene after its texture was refused or destroyed: the next
+/// frame renders transparent black.
+pub fn clear_scene(r: &mut Parts<'_>) -> Result<(), Error> {
+    r.content
+        .set(r.gpu, r.chain, crate::chain::Content::Shader(NOTHING.into()))
 }
 
 fn bind_textures(
