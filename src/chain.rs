@@ -192,6 +192,14 @@ impl Chain {
         self.rebuild(gpu)
     }
 
+    /// Builds the frame again from new textures, none taken over from the
+    /// old frame (whose textures are released first): after the device
+    /// could not allocate some of them.
+    pub fn rebuild_fresh(&mut self, gpu: &Gpu) -> Result<(), Error> {
+        self.built = None;
+        self.rebuild(gpu)
+    }
+
     /// Records new sizes for the next rebuild without rebuilding now: for
     /// a caller that changes the content in the same step, which rebuilds.
     pub fn resize_with_next_build(&mut self, size: (u32, u32), output_size: (u32, u32)) {

@@ -126,6 +126,9 @@ pub enum DeviceErrorKind {
     /// The caller's device (`{ device }`) was lost; afterglow does not
     /// replace a device it did not create.
     SharedLost,
+    /// The device could not allocate the frame's targets at the size asked
+    /// for (WebGPU says so only after the textures were created).
+    OutOfMemory,
 }
 
 impl DeviceErrorKind {
@@ -138,6 +141,7 @@ impl DeviceErrorKind {
             DeviceErrorKind::Lost => "lost",
             DeviceErrorKind::RecoveryFailed => "recovery-failed",
             DeviceErrorKind::SharedLost => "shared-device-lost",
+            DeviceErrorKind::OutOfMemory => "out-of-memory",
         }
     }
 }
@@ -167,6 +171,9 @@ impl fmt::Display for DeviceError {
                  renderer and create a new one with your new device",
                 self.message
             ),
+            DeviceErrorKind::OutOfMemory => {
+                write!(f, "the GPU ran out of memory: {}", self.message)
+            }
         }
     }
 }

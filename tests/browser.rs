@@ -438,6 +438,47 @@ async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
     assert_no_gpu_errors(&r);
 }
 
+/// A size within the device's limits whose targets do not fit in its
+/// memory (8192×8192 with msaa 4: 2 GiB for the multisampled target alone,
+/// more than SwiftShader allocates at once) is accepted, since WebGPU
+/// says so only after the textures were made. The next render() once it
+/// has throws a DeviceError naming the size; the invalid frames before it
+/// reach no error handler; a smaller size renders again.
+#[wasm_bindgen_test]
+async fn a_size_the_gpu_cannot_hold_is_reported_and_a_smaller_one_renders() {
+    let c = canvas(32, 32);
+    let r = exact(&c).await;
+    set(&r, r#"{"msaa":4}"#);
+    assert!(r.with_gpu(|g| g.max_texture_size()).unwrap() >= 8192);
+    r.resize(JsValue::from(8192), JsValue::from(8192)).unwrap();
+    let mut refused = None;
+    for calls in 0..20 {
+        match r.render(None) {
+            Err(e) => {
+                refused = Some((e, calls));
+                break;
+            }
+            Ok(()) => next_frame().await,
+        }
+    }
+    let (e, calls) = refused.expect("render() never said the targets did not fit");
+    assert!(calls <= 10, "reported only after {calls} frames");
+    assert_kind(&e, "DeviceError", &[("reason", r#""out-of-memory""#)]);
+    assert!(
+        message(&e).contains("8192×8192") && message(&e).contains("msaa 4"),
+        "{}",
+        message(&e)
+    );
+    assert!(
+        r.render(None).is_err(),
+        "a frame at the size that did not fit"
+    );
+    r.resize(JsValue::from(32), JsValue::from(32)).unwrap();
+    r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
+    assert_close(read(&r).await.rgba8(1, 1)[0], 188, 2, "rendering again");
+    assert_no_gpu_errors(&r);
+}
+
 #[wasm_bindgen_test]
 async fn bad_render_times_are_refused() {
     let c = canvas(8, 8);

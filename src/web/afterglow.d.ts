@@ -281,14 +281,23 @@ export interface TextureRuleError extends Error {
   rule: string;
 }
 
-/** No WebGPU, or the GPU device was lost. */
+/** No WebGPU, the GPU device was lost, or it ran out of memory. */
 export interface DeviceError extends Error {
   name: 'DeviceError';
   /** `'no-webgpu'`, `'no-adapter'`, `'no-device'`: WebGPU is unavailable (`create`);
    * `'lost'`: the device was lost and is being replaced; `'recovery-failed'`: `render()`
    * after three failed attempts at a new device; `'shared-device-lost'`: the device given
-   * as `{ device }` was lost, and a new renderer is needed with the app's new device. */
-  reason: 'no-webgpu' | 'no-adapter' | 'no-device' | 'lost' | 'recovery-failed' | 'shared-device-lost';
+   * as `{ device }` was lost, and a new renderer is needed with the app's new device;
+   * `'out-of-memory'`: `render()` after a resize or new options whose targets the device
+   * could not allocate (nothing is rendered until a smaller size, renderScale or msaa). */
+  reason:
+    | 'no-webgpu'
+    | 'no-adapter'
+    | 'no-device'
+    | 'lost'
+    | 'recovery-failed'
+    | 'shared-device-lost'
+    | 'out-of-memory';
 }
 
 /** A method was called when it cannot run. */

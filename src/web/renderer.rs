@@ -2,7 +2,7 @@
 //! the options and the user's content, and what each JS method does to
 //! them. Device-loss recovery is in `recovery`.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -69,6 +69,17 @@ pub struct WebRenderer {
     /// A frame failed on a texture the app destroyed: the next `render()`
     /// says so (see [`super::texture::Watch`]).
     destroyed: super::texture::Destroyed,
+    /// Steps that allocate the frame's targets so far (see
+    /// [`WebRenderer::allocating`]).
+    allocations: u64,
+    /// The browser's out-of-memory error for an allocating step, with the
+    /// step's number, once it arrives.
+    out_of_memory: Rc<RefCell<Option<(u64, String)>>>,
+    /// The latest allocating step's verdict, while frames wait for it.
+    allocation: Option<super::texture::Excuse>,
+    /// Why nothing is rendered: the latest allocating step ran out of
+    /// memory (the size and settings, and the browser's message).
+    starved: Option<String>,
 }
 
 /// A WebGPU instance of the browser.
@@ -182,6 +193,10 @@ impl WebRenderer {
             _error_listener: error_listener,
             texture_check: None,
             destroyed: Default::default(),
+            allocations: 0,
+            out_of_memory: Default::default(),
+            allocation: None,
+            starved: None,
         };
         r.sync_auto_resize()?;
         Ok(r)
@@ -231,6 +246,7 @@ impl WebRenderer {
     /// frame was skipped (0×0).
     fn render_with(&mut self, time: f64, read: bool) -> Result<Option<Option<Readback>>, Error> {
         self.check_device()?;
+        self.check_memory()?;
         let destroyed = self.destroyed.borrow_mut().take();
         if let Some((message, then)) = destroyed {
             // Only textures still in use now: the app may have set others
@@ -252,14 +268,19 @@ impl WebRenderer {
         // so are frames that sample any of the app's textures, which the app
         // may destroy.
         let scope = super::texture::frame_scope(&mut self.texture_parts())?;
+        // So are the frames after a resize or new options until the browser
+        // has said whether their targets could be allocated: frames with
+        // targets it could not allocate are invalid, and their errors are
+        // not reported then (the next render() throws instead).
         let given = self.given_textures();
-        let watch = (scope.is_none() && !given.is_empty())
+        let waiting = self.allocation.as_ref().filter(|a| a.pending()).cloned();
+        let watch = (scope.is_none() && (!given.is_empty() || waiting.is_some()))
             .then(|| super::texture::Watch::start(&self.gpu));
         let frame = self.frame(time, read);
         if let Some(scope) = scope {
             scope.end(&self.gpu, &self.destroyed, given);
         } else if let Some(watch) = watch {
-            watch.end(&self.gpu, &self.destroyed, given);
+            watch.end(&self.gpu, &self.destroyed, given, waiting);
         }
         frame
     }
@@ -359,6 +380,92 @@ impl WebRenderer {
         if size == self.canvas_size {
             return Ok(());
         }
+        self.allocating(|r| r.resize_now(size))
+    }
+
+    /// Runs a step that may allocate the frame's targets (a resize, new
+    /// options) under an out-of-memory error scope. WebGPU creates a
+    /// texture it cannot allocate as an invalid one and says so only later,
+    /// to that scope; `render()` then throws instead of submitting frames
+    /// that cannot run (see [`WebRenderer::check_memory`]). After such a
+    /// failure the next step builds the frame from new textures.
+    pub(super) fn allocating(
+        &mut self,
+        step: impl FnOnce(&mut Self) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        self.allocations += 1;
+        // Views and bind groups of a texture that could not be allocated
+        // are invalid too: those validation errors follow from it.
+        let validation = self
+            .gpu
+            .device
+            .push_error_scope(wgpu::ErrorFilter::Validation);
+        let memory = self
+            .gpu
+            .device
+            .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let mut result = step(self);
+        if result.is_ok() && self.starved.take().is_some() {
+            result = self.chain.rebuild_fresh(&self.gpu);
+        }
+        let (memory, validation) = (memory.pop(), validation.pop());
+        let (slot, number) = (self.out_of_memory.clone(), self.allocations);
+        let settings = self.settings_spelled();
+        let report = self.gpu.error_sink();
+        let excuse = super::texture::Excuse::new(async move {
+            let (memory, validation) = (memory.await, validation.await);
+            let Some(e) = memory else {
+                if let Some(v) = validation {
+                    report(v.to_string());
+                }
+                return None;
+            };
+            slot.borrow_mut()
+                .get_or_insert((number, format!("{settings}: {e}")));
+            Some(())
+        });
+        self.allocation = Some(excuse);
+        result
+    }
+
+    /// The size and settings the frame's targets are allocated for.
+    fn settings_spelled(&self) -> String {
+        let (w, h) = self.canvas_size;
+        let o = self.effective();
+        format!(
+            "the frame's targets for a {w}×{h} canvas at renderScale {} and msaa {}",
+            crate::options::value::decimal(o.render_scale),
+            o.msaa.sample_count()
+        )
+    }
+
+    /// Before a frame: whether the targets it needs were allocated. An
+    /// out-of-memory report for the latest allocating step means they
+    /// were not: nothing is rendered until a resize or new options. A
+    /// report for an earlier step (a later one may have kept some of its
+    /// textures) builds the frame from new textures now.
+    fn check_memory(&mut self) -> Result<(), Error> {
+        let report = self.out_of_memory.borrow_mut().take();
+        if let Some((number, message)) = report {
+            if number == self.allocations {
+                self.starved = Some(message);
+            } else {
+                self.allocating(|r| r.chain.rebuild_fresh(&r.gpu))?;
+            }
+        }
+        match &self.starved {
+            Some(message) => Err(Error::Device(crate::error::DeviceError {
+                kind: crate::error::DeviceErrorKind::OutOfMemory,
+                message: format!(
+                    "{message}. Nothing is rendered until resize() to a smaller size or \
+                     setOptions() with a lower renderScale or msaa"
+                ),
+            })),
+            None => Ok(()),
+        }
+    }
+
+    fn resize_now(&mut self, size: (u32, u32)) -> Result<(), Error> {
         if size.0 > 0 && size.1 > 0 {
             self.canvas.set_size(size);
             let output = *self.chain.output();
@@ -452,6 +559,8 @@ impl WebRenderer {
         self.recovery_failures = 0;
         self.texture_check = None;
         self.destroyed.borrow_mut().take();
+        self.out_of_memory.borrow_mut().take();
+        self.starved = None;
         // The device is back; restoring the content is best effort.
         if let Err(e) = self.content.replay(&self.gpu, &mut self.chain) {
             warn(&format!(

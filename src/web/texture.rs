@@ -206,15 +206,58 @@ impl Watch {
         Watch(gpu.device.push_error_scope(wgpu::ErrorFilter::Validation))
     }
 
-    pub fn end(self, gpu: &Gpu, destroyed: &Destroyed, given: Vec<Given>) {
+    /// Pops the scope after the frame's submit. Its error is dropped when
+    /// `excuse` turns out to explain it.
+    pub fn end(self, gpu: &Gpu, destroyed: &Destroyed, given: Vec<Given>, excuse: Option<Excuse>) {
         let popped = self.0.pop();
         let report = gpu.error_sink();
         let destroyed = destroyed.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            if let Some(e) = popped.await {
-                route(e.to_string(), &destroyed, given, report);
+            let Some(e) = popped.await else {
+                return;
+            };
+            if let Some(excuse) = excuse {
+                // It never rejects.
+                let _ = wasm_bindgen_futures::JsFuture::from(excuse.done).await;
+                if excuse.holds.get() {
+                    return;
+                }
             }
+            route(e.to_string(), &destroyed, given, report);
         });
+    }
+}
+
+/// A verdict still to come that would explain a frame's errors (the
+/// frame's targets could not be allocated): `holds` once it came and
+/// does, `done` settles when it came.
+#[derive(Clone)]
+pub struct Excuse {
+    done: Promise,
+    holds: Rc<Cell<bool>>,
+    settled: Rc<Cell<bool>>,
+}
+
+impl Excuse {
+    /// Waits for `verdict` (`Some` when it explains the errors).
+    pub fn new(verdict: impl Future<Output = Option<()>> + 'static) -> Excuse {
+        let (holds, settled) = (Rc::new(Cell::new(false)), Rc::new(Cell::new(false)));
+        let (set_holds, set_settled) = (holds.clone(), settled.clone());
+        let done = wasm_bindgen_futures::future_to_promise(async move {
+            set_holds.set(verdict.await.is_some());
+            set_settled.set(true);
+            Ok(JsValue::UNDEFINED)
+        });
+        Excuse {
+            done,
+            holds,
+            settled,
+        }
+    }
+
+    /// Whether the verdict is still to come.
+    pub fn pending(&self) -> bool {
+        !self.settled.get()
     }
 }
 

@@ -54,10 +54,14 @@ impl WebRenderer {
     /// Applies `next` (as set) for a display that does or does not show
     /// high dynamic range.
     fn apply(&mut self, next: Options, hdr: bool) -> Result<(), Error> {
-        let (prev_set, prev_hdr) = (self.options, self.hdr);
-        if (next, hdr) == (prev_set, prev_hdr) {
+        if (next, hdr) == (self.options, self.hdr) {
             return Ok(());
         }
+        self.allocating(|r| r.apply_now(next, hdr))
+    }
+
+    fn apply_now(&mut self, next: Options, hdr: bool) -> Result<(), Error> {
+        let prev_set = self.options;
         let (prev, next_set) = (self.effective(), next);
         let next = next.for_display(hdr);
         let prev_output = *self.chain.output();
