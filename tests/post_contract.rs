@@ -419,6 +419,20 @@ fn unusable_outputs_and_sizes_are_refused_before_wgpu_sees_them() {
     );
     assert_eq!(argument(e), "output");
 
+    // One texture as input and output: the chain would sample what it
+    // writes.
+    let mut float_post = PostChain::new(&p.device, &p.queue, HDR, &glowing()).unwrap();
+    let both = p.texture(
+        16,
+        HDR,
+        wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+    );
+    let both = both.create_view(&Default::default());
+    let e = float_post.render(&mut encoder, &both, None, &both, HDR);
+    assert_eq!(argument(e), "output", "hdr is the output");
+    let e = float_post.render(&mut encoder, &scene, Some(&both), &both, HDR);
+    assert_eq!(argument(e), "output", "bloom is the output");
+
     let max = p.device.limits().max_texture_dimension_2d;
     assert_eq!(argument(post.resize(max + 1, 16)), "width");
     assert_eq!(argument(post.resize(16, max + 1)), "height");

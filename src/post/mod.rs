@@ -275,7 +275,8 @@ impl PostChain {
     /// Fails with [`Error::Argument`], recording nothing, naming `hdr`,
     /// `bloom`, `output` or `output_format` when one cannot be used
     /// (multisampled, missing `TEXTURE_BINDING` or `RENDER_ATTACHMENT`,
-    /// the bloom view of another size, a format other than the chain's).
+    /// the bloom view of another size, a format other than the chain's,
+    /// `output` a view of the same texture as `hdr` or `bloom`).
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -302,6 +303,18 @@ impl PostChain {
             None => None,
         };
         let out_size = check_output(output, output_format, self.chain.output().view_format)?;
+        for (argument, view) in [("hdr", Some(hdr)), ("bloom", bloom)] {
+            if view.is_some_and(|v| v.texture() == output.texture()) {
+                return Err(Error::argument(
+                    "output",
+                    format!(
+                        "is a view of the same texture as {argument}: the chain samples \
+                         {argument} while it writes output, which WebGPU does not allow in \
+                         one pass; render into another texture"
+                    ),
+                ));
+            }
+        }
         self.output_size = out_size;
         let content = Content::Texture(ExternalInput {
             scene: hdr.clone(),
