@@ -113,7 +113,10 @@ impl Renderer {
     /// Resizes the canvas to `width`×`height` device pixels, reconfigures the
     /// context and rebuilds the size-dependent targets. 0 in either
     /// dimension pauses rendering; more than the device's
-    /// `maxTextureDimension2D` is refused.
+    /// `maxTextureDimension2D` is refused. With `autoResize` on, the next
+    /// `render()` puts the displayed size back. A size the device has too
+    /// little memory for makes `render()` throw a `DeviceError`
+    /// (`'out-of-memory'`) a frame or a few later.
     pub fn resize(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] width: JsValue,
