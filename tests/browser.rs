@@ -2379,6 +2379,14 @@ async fn a_lookup_table_swaps_red_and_blue_and_a_bad_one_names_its_line() {
         "ArgumentError",
         &[("argument", r#""cube""#)],
     );
+    // Only null removes the table: undefined is more likely a file that
+    // has not loaded than a request to remove it.
+    assert_error_kind(
+        r.set_lut(JsValue::UNDEFINED),
+        &["cube", "or null", "undefined"],
+        "ArgumentError",
+        &[("argument", r#""cube""#)],
+    );
     assert_eq!(
         read(&r).await.rgba8(8, 8),
         swapped,
@@ -2433,6 +2441,11 @@ async fn lens_dirt_multiplies_the_bloom_and_nothing_else() {
         .await
         .unwrap_err();
     assert!(message(&e).contains("GPUTexture"), "{}", message(&e));
+    assert_kind(&e, "ArgumentError", &[("argument", r#""source""#)]);
+    let e = JsFuture::from(r.set_lens_dirt(JsValue::UNDEFINED))
+        .await
+        .unwrap_err();
+    assert!(message(&e).contains("got undefined"), "{}", message(&e));
     assert_kind(&e, "ArgumentError", &[("argument", r#""source""#)]);
     // A texture of a device the renderer does not share.
     let other = js(

@@ -36,7 +36,7 @@ impl LookSources {
     /// `setLut(cube)`: parses and uploads; on failure the previous table
     /// stays.
     pub fn set_lut(&mut self, gpu: &Gpu, chain: &mut Chain, cube: &JsValue) -> Result<(), Error> {
-        let lut = if cube.is_null() || cube.is_undefined() {
+        let lut = if cube.is_null() {
             None
         } else {
             let text = cube.as_string().ok_or_else(|| {
@@ -142,7 +142,7 @@ impl LookSources {
 /// `setLensDirt(source)` of anything but a texture: `null` removes the
 /// dirt; an image source is uploaded at once.
 pub fn image_dirt(r: &mut LookSources, gpu: &Gpu, chain: &mut Chain, source: JsValue) -> Result<(), Error> {
-    if source.is_null() || source.is_undefined() {
+    if source.is_null() {
         return r.clear_dirt(gpu, chain);
     }
     let shown = describe(&source);
