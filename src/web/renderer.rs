@@ -264,23 +264,23 @@ impl WebRenderer {
             }
         }
         // Textures not yet known to be the device's are shown at once, in a
-        // frame whose errors go to an error scope of the renderer's own;
-        // so are frames that sample any of the app's textures, which the app
-        // may destroy.
-        let scope = super::texture::frame_scope(&mut self.texture_parts())?;
-        // So are the frames after a resize or new options until the browser
-        // has said whether their targets could be allocated: frames with
+        // frame whose errors go to an error scope of the renderer's own; so
+        // are the frames after a resize or new options until the browser
+        // has said whether their targets could be allocated (frames with
         // targets it could not allocate are invalid, and their errors are
-        // not reported then (the next render() throws instead).
+        // not reported: the next render() throws instead), and frames that
+        // sample any of the app's textures, which the app may destroy.
+        let mut excuses: Vec<super::texture::Excuse> =
+            super::texture::frame_scope(&mut self.texture_parts())?
+                .into_iter()
+                .collect();
+        excuses.extend(self.allocation.as_ref().filter(|a| a.pending()).cloned());
         let given = self.given_textures();
-        let waiting = self.allocation.as_ref().filter(|a| a.pending()).cloned();
-        let watch = (scope.is_none() && (!given.is_empty() || waiting.is_some()))
+        let watch = (!excuses.is_empty() || !given.is_empty())
             .then(|| super::texture::Watch::start(&self.gpu));
         let frame = self.frame(time, read);
-        if let Some(scope) = scope {
-            scope.end(&self.gpu, &self.destroyed, given);
-        } else if let Some(watch) = watch {
-            watch.end(&self.gpu, &self.destroyed, given, waiting);
+        if let Some(watch) = watch {
+            watch.end(&self.gpu, &self.destroyed, given, excuses);
         }
         frame
     }
@@ -325,6 +325,7 @@ impl WebRenderer {
             .iter()
             .map(|g| format!("{}'s {}", g.method, g.argument))
             .collect();
+        let names = crate::options::value::join(&names, ", ");
         let mut result = Ok(());
         if culprits.iter().any(|g| g.method == "setLensDirt") {
             result = self.look.clear_dirt(&self.gpu, &mut self.chain);
@@ -339,9 +340,8 @@ impl WebRenderer {
             argument,
             format!(
                 "was destroyed (GPUTexture.destroy()) while {method}() still had it in use, so \
-                 frames failed; no longer used: {}. Keep a texture alive while it is set, or set \
-                 another or null first. The browser says: {message}",
-                names.join(", ")
+                 frames failed; no longer used: {names}. Keep a texture alive while it is set, or set \
+                 another or null first. The browser says: {message}"
             ),
         )
     }
@@ -380,7 +380,7 @@ impl WebRenderer {
         if size == self.canvas_size {
             return Ok(());
         }
-        self.allocating(|r| r.resize_now(size))
+        self.allocating(&mut |r| r.resize_now(size))
     }
 
     /// Runs a step that may allocate the frame's targets (a resize, new
@@ -391,7 +391,7 @@ impl WebRenderer {
     /// failure the next step builds the frame from new textures.
     pub(super) fn allocating(
         &mut self,
-        step: impl FnOnce(&mut Self) -> Result<(), Error>,
+        step: &mut dyn FnMut(&mut Self) -> Result<(), Error>,
     ) -> Result<(), Error> {
         self.allocations += 1;
         // Views and bind groups of a texture that could not be allocated
@@ -412,18 +412,18 @@ impl WebRenderer {
         let (slot, number) = (self.out_of_memory.clone(), self.allocations);
         let settings = self.settings_spelled();
         let report = self.gpu.error_sink();
-        let excuse = super::texture::Excuse::new(async move {
+        let excuse = super::texture::Excuse::new(Box::pin(async move {
             let (memory, validation) = (memory.await, validation.await);
             let Some(e) = memory else {
                 if let Some(v) = validation {
                     report(v.to_string());
                 }
-                return None;
+                return false;
             };
             slot.borrow_mut()
                 .get_or_insert((number, format!("{settings}: {e}")));
-            Some(())
-        });
+            true
+        }));
         self.allocation = Some(excuse);
         result
     }
@@ -450,7 +450,7 @@ impl WebRenderer {
             if number == self.allocations {
                 self.starved = Some(message);
             } else {
-                self.allocating(|r| r.chain.rebuild_fresh(&r.gpu))?;
+                self.allocating(&mut |r| r.chain.rebuild_fresh(&r.gpu))?;
             }
         }
         match &self.starved {

@@ -28,7 +28,7 @@ pub struct Parts<'a> {
 /// under validation error scopes (the app's own error handler never sees
 /// those errors) and the verdict arrives a moment later. Frames are not
 /// held back meanwhile: each one is encoded and submitted under an error
-/// scope of its own ([`FrameScope`]), so a valid texture is shown by the
+/// scope of its own (a [`Watch`]), so a valid texture is shown by the
 /// very next frame, and the errors of a frame that bound another device's
 /// texture reach no handler. Once the verdict is in, frames run without
 /// scopes again.
@@ -132,20 +132,22 @@ pub fn set_texture(r: &mut Parts<'_>, scene: JsValue, bloom: Option<JsValue>) ->
 /// The scene after a refused texture: transparent black.
 const NOTHING: &str = "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(0.0); }";
 
-/// What the next frame needs: `Ok(Some(scope))` while the textures are
-/// being checked (the frame is encoded and submitted under that scope),
-/// `Ok(None)` when nothing is unconfirmed, and the refusal once it is known
-/// (the scene is then cleared, so that the next frame renders).
-pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<FrameScope>, Error> {
+/// What the next frame needs: `Ok(Some(excuse))` while the textures are
+/// being checked (the frame runs under a [`Watch`], and its errors are
+/// dropped if the textures turn out to be another device's: binding them
+/// made the frame invalid), `Ok(None)` when nothing is unconfirmed, and the
+/// refusal once it is known (the scene is then cleared, so that the next
+/// frame renders).
+pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<Excuse>, Error> {
     let Some(check) = r.check.as_ref() else {
         return Ok(None);
     };
     let verdict = check.verdict.borrow_mut().take();
     match verdict {
-        None => Ok(Some(FrameScope {
-            guard: r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation),
-            refused: check.refused.clone(),
+        None => Ok(Some(Excuse {
             done: check.done.clone(),
+            holds: check.refused.clone(),
+            settled: Rc::default(),
         })),
         Some(Ok(())) => {
             *r.check = None;
@@ -159,46 +161,18 @@ pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<FrameScope>, Error> {
     }
 }
 
-/// The validation error scope of a frame rendered while the textures are
-/// being checked, pushed before the frame's first GPU call.
-pub struct FrameScope {
-    guard: wgpu::ErrorScopeGuard,
-    refused: Rc<Cell<bool>>,
-    done: Promise,
-}
-
-impl FrameScope {
-    /// Pops the scope (after the frame's submit). Its error, if any, is
-    /// dropped when the textures turn out to be another device's (binding
-    /// them made the frame invalid); otherwise it goes where [`watched`]
-    /// sends a watched frame's.
-    pub fn end(self, gpu: &Gpu, destroyed: &Destroyed, given: Vec<Given>) {
-        let popped = self.guard.pop();
-        let report = gpu.error_sink();
-        let destroyed = destroyed.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            let error = popped.await;
-            // The verdict's scopes were popped first; it never rejects.
-            let _ = wasm_bindgen_futures::JsFuture::from(self.done).await;
-            if let (Some(e), false) = (error, self.refused.get()) {
-                route(e.to_string(), &destroyed, given, report);
-            }
-        });
-    }
-}
-
 /// The browser's message for a frame that failed because it sampled a
 /// texture the app had destroyed, with the app's textures that frame
 /// sampled, kept until the next `render()`, which says which texture it
 /// was and stops using it.
 pub type Destroyed = Rc<RefCell<Option<(String, Vec<Given>)>>>;
 
-/// A frame that samples the app's textures runs under a validation error
-/// scope of the renderer's own: the app may destroy a texture it gave
+/// A validation error scope of the renderer's own around a frame, pushed
+/// before its first GPU call. Frames run under one while a verdict that
+/// would explain their errors is still to come (an [`Excuse`]), and while
+/// they sample the app's textures: the app may destroy a texture it gave
 /// (`GPUTexture.destroy()`) while it is still set, which WebGPU reports
 /// only when a frame using it is submitted, and never to the caller.
-/// Pushed before the frame's first GPU call; `end` pops it after the
-/// submit.
 pub struct Watch(wgpu::ErrorScopeGuard);
 
 impl Watch {
@@ -207,30 +181,38 @@ impl Watch {
     }
 
     /// Pops the scope after the frame's submit. Its error is dropped when
-    /// `excuse` turns out to explain it.
-    pub fn end(self, gpu: &Gpu, destroyed: &Destroyed, given: Vec<Given>, excuse: Option<Excuse>) {
-        let popped = self.0.pop();
+    /// one of `excuses` turns out to explain it; one that names a
+    /// destroyed texture is kept for the next `render()` (the first such
+    /// message wins); any other is one of the renderer's own, reported as
+    /// an uncaptured error would be.
+    pub fn end(self, gpu: &Gpu, destroyed: &Destroyed, given: Vec<Given>, excuses: Vec<Excuse>) {
+        let popped: ScopeResult = Box::pin(self.0.pop());
         let report = gpu.error_sink();
         let destroyed = destroyed.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let Some(e) = popped.await else {
                 return;
             };
-            if let Some(excuse) = excuse {
+            for excuse in excuses {
                 // It never rejects.
                 let _ = wasm_bindgen_futures::JsFuture::from(excuse.done).await;
                 if excuse.holds.get() {
                     return;
                 }
             }
-            route(e.to_string(), &destroyed, given, report);
+            let message = e.to_string();
+            if mentions(&message, "estroyed") {
+                destroyed.borrow_mut().get_or_insert((message, given));
+            } else {
+                report(message);
+            }
         });
     }
 }
 
 /// A verdict still to come that would explain a frame's errors (the
-/// frame's targets could not be allocated): `holds` once it came and
-/// does, `done` settles when it came.
+/// textures are another device's, the frame's targets could not be
+/// allocated): `holds` once it came and does; `done` settles when it came.
 #[derive(Clone)]
 pub struct Excuse {
     done: Promise,
@@ -239,12 +221,12 @@ pub struct Excuse {
 }
 
 impl Excuse {
-    /// Waits for `verdict` (`Some` when it explains the errors).
-    pub fn new(verdict: impl Future<Output = Option<()>> + 'static) -> Excuse {
+    /// Waits for `verdict` (true when it explains the errors).
+    pub fn new(verdict: Pin<Box<dyn Future<Output = bool>>>) -> Excuse {
         let (holds, settled) = (Rc::new(Cell::new(false)), Rc::new(Cell::new(false)));
         let (set_holds, set_settled) = (holds.clone(), settled.clone());
         let done = wasm_bindgen_futures::future_to_promise(async move {
-            set_holds.set(verdict.await.is_some());
+            set_holds.set(verdict.await);
             set_settled.set(true);
             Ok(JsValue::UNDEFINED)
         });
@@ -261,15 +243,12 @@ impl Excuse {
     }
 }
 
-/// A watched frame's error: one that names a destroyed texture is kept for
-/// the next `render()` (the first such message wins); any other is one of
-/// the renderer's own, reported as an uncaptured error would be.
-fn route(message: String, destroyed: &Destroyed, given: Vec<Given>, report: impl Fn(String)) {
-    if message.contains("estroyed") {
-        destroyed.borrow_mut().get_or_insert((message, given));
-    } else {
-        report(message);
-    }
+/// Whether `text` holds `part`, byte by byte (`str::contains` would bring
+/// the standard library's substring searcher into the wasm for this).
+fn mentions(text: &str, part: &str) -> bool {
+    text.as_bytes()
+        .windows(part.len().max(1))
+        .any(|w| w == part.as_bytes())
 }
 
 /// One of the app's textures a frame samples: the call that gave it, how
@@ -293,7 +272,7 @@ pub fn culprits(given: Vec<Given>, message: &str) -> Vec<Given> {
     };
     let quoted = |g: &Given| {
         let l = label(g);
-        !l.is_empty() && message.contains(&format!("\"{l}\""))
+        !l.is_empty() && mentions(message, &format!("\"{l}\""))
     };
     if given.iter().any(quoted) {
         given.into_iter().filter(quoted).collect()

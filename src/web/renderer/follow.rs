@@ -57,7 +57,7 @@ impl WebRenderer {
         if (next, hdr) == (self.options, self.hdr) {
             return Ok(());
         }
-        self.allocating(|r| r.apply_now(next, hdr))
+        self.allocating(&mut |r| r.apply_now(next, hdr))
     }
 
     fn apply_now(&mut self, next: Options, hdr: bool) -> Result<(), Error> {
