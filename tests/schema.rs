@@ -300,6 +300,7 @@ fn the_typescript_declarations_have_every_error() {
         DeviceErrorKind::Lost,
         DeviceErrorKind::RecoveryFailed,
         DeviceErrorKind::SharedLost,
+        DeviceErrorKind::OutOfMemory,
     ];
     let reason = &interface("DeviceError extends Error")[1];
     let spelled: Vec<String> = reasons

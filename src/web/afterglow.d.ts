@@ -290,14 +290,7 @@ export interface DeviceError extends Error {
    * as `{ device }` was lost, and a new renderer is needed with the app's new device;
    * `'out-of-memory'`: `render()` after a resize or new options whose targets the device
    * could not allocate (nothing is rendered until a smaller size, renderScale or msaa). */
-  reason:
-    | 'no-webgpu'
-    | 'no-adapter'
-    | 'no-device'
-    | 'lost'
-    | 'recovery-failed'
-    | 'shared-device-lost'
-    | 'out-of-memory';
+  reason: 'no-webgpu' | 'no-adapter' | 'no-device' | 'lost' | 'recovery-failed' | 'shared-device-lost' | 'out-of-memory';
 }
 
 /** A method was called when it cannot run. */
