@@ -207,17 +207,6 @@ fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
                 "data before LUT_3D_SIZE; a 3D table states its size first".into(),
             ));
         };
-        let values: Vec<&str> = content.split_whitespace().collect();
-        if values.len() != 3 {
-            return Err(fail(
-                line,
-                format!("'{content}' is not three numbers (red green blue)"),
-            ));
-        }
-        let mut rgb = [0.0f32; 3];
-        for (slot, word) in rgb.iter_mut().zip(&values) {
-            *slot = number(word).map_err(|m| fail(line, m))?;
-        }
         if data.len() == (size as usize).pow(3) {
             return Err(fail(
                 line,
@@ -228,7 +217,7 @@ fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
                 ),
             ));
         }
-        data.push(rgb);
+        data.push(data_row(content).map_err(|m| fail(line, m))?);
     }
     let Some((size, size_line)) = header.size else {
         return Err(fail(
@@ -264,6 +253,16 @@ fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
         domain_max: header.max,
         title: header.title,
     })
+}
+
+/// One row of the table's data: three finite numbers, red green blue;
+/// the error is the message.
+fn data_row(content: &str) -> Result<[f32; 3], String> {
+    let values: Vec<&str> = content.split_whitespace().collect();
+    let [r, g, b] = values.as_slice() else {
+        return Err(format!("'{content}' is not three numbers (red green blue)"));
+    };
+    Ok([number(r)?, number(g)?, number(b)?])
 }
 
 /// Reads one keyword line into `header`; the error is the message.
