@@ -192,6 +192,15 @@ impl Chain {
         self.rebuild(gpu)
     }
 
+    /// The size of the scene image the frame is built for: the render
+    /// size, or the size of the app's texture.
+    pub fn image_size(&self) -> (u32, u32) {
+        match self.scene.content() {
+            Content::Texture(input) => input.size,
+            _ => self.size,
+        }
+    }
+
     /// Builds the frame again from new textures, none taken over from the
     /// old frame (whose textures are released first): after the device
     /// could not allocate some of them.

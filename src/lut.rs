@@ -154,16 +154,6 @@ struct Header {
     domain_line: usize,
 }
 
-/// The keywords of the .cube format this parser knows.
-const KEYWORDS: [&str; 6] = [
-    "TITLE",
-    "LUT_3D_SIZE",
-    "LUT_1D_SIZE",
-    "DOMAIN_MIN",
-    "DOMAIN_MAX",
-    "LUT_3D_INPUT_RANGE",
-];
-
 fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
     let fail = |line: usize, message: String| ArgumentError {
         argument: "cube".into(),
@@ -185,14 +175,17 @@ fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
         if content.is_empty() {
             continue;
         }
-        let mut words = content.split_whitespace();
-        let first = words.next().unwrap_or("");
-        let known = KEYWORDS.contains(&first);
-        // Three words after the size that start with no keyword are a row
-        // of data, however wrong ('nan 0 0' is refused as a number below).
-        let row = !known && header.size.is_some() && words.clone().count() == 2;
+        let first = content.split_whitespace().next().unwrap_or("");
+        // Keywords are upper case (LUT_3D_SIZE, and others this parser does
+        // not know, such as LUT_1D_INPUT_RANGE); after the size, any other
+        // line is a row of data, however wrong ('nan 0 0' is refused as a
+        // number below).
+        let keyword_like = first
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+        let row = !keyword_like && header.size.is_some();
         if first.starts_with(|c: char| c.is_ascii_alphabetic()) && !row {
-            if !data.is_empty() && known {
+            if !data.is_empty() {
                 return Err(fail(
                     line,
                     format!("'{first}' after the table's data; keywords come before it"),
@@ -515,6 +508,12 @@ mod tests {
             // A row that starts with a letter is still a row, first or not.
             (good.replace("1 1 1\n", "nan 1 1\n"), "line 12: 'nan' is not a finite number"),
             (good.replacen("0 0 0\n", "abc 0 0\n", 1), "'abc' is not a finite number"),
+            (good.replace("1 1 1\n", "nan 1\n"), "line 12: 'nan 1' is not three numbers"),
+            (
+                good.replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 2\nLUT_1D_INPUT_RANGE 0 1"),
+                "line 4: unknown keyword 'LUT_1D_INPUT_RANGE'",
+            ),
+            (good.clone() + "FOO 1\n", "line 13: 'FOO' after the table's data"),
             (
                 "LUT_3D_SIZE 2\n0 0 0\n".into(),
                 "line 2: the file ends after 1 colour; LUT_3D_SIZE 2 (line 1) needs 8",

@@ -248,7 +248,13 @@ impl Renderer {
             js(arguments::texture_options(&value))?.then(|| interop::get(&options, "bloom"));
         js(self.inner.with("setTexture", |r| {
             r.check_device()?;
-            texture::set_texture(&mut r.texture_parts(), texture, bloom)
+            if r.content.shows_textures(&texture, bloom.as_ref()) {
+                return Ok(());
+            }
+            // A texture of another size makes the frame's targets anew.
+            r.allocating(&mut |r| {
+                texture::set_texture(&mut r.texture_parts(), texture.clone(), bloom.clone())
+            })
         }))
     }
 

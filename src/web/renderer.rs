@@ -69,18 +69,20 @@ pub struct WebRenderer {
     /// A frame failed on a texture the app destroyed: the next `render()`
     /// says so (see [`super::texture::Watch`]).
     destroyed: super::texture::Destroyed,
-    /// Steps that allocate the frame's targets so far (see
-    /// [`WebRenderer::allocating`]).
-    allocations: u64,
     /// The browser's out-of-memory error for an allocating step, with the
-    /// step's number, once it arrives.
-    out_of_memory: Rc<RefCell<Option<(u64, String)>>>,
-    /// The latest allocating step's verdict, while frames wait for it.
-    allocation: Option<super::texture::Excuse>,
+    /// targets that step left (see [`WebRenderer::targets`]), once it
+    /// arrives.
+    out_of_memory: Rc<RefCell<Option<(Targets, String)>>>,
+    /// The verdicts of allocating steps still to come, which frames wait
+    /// for.
+    allocations: Vec<super::texture::Excuse>,
     /// Why nothing is rendered: the latest allocating step ran out of
     /// memory (the size and settings, and the browser's message).
     starved: Option<String>,
 }
+
+/// What a frame's targets are made for (see [`WebRenderer::targets`]).
+type Targets = ((u32, u32), (u32, u32), u32);
 
 /// A WebGPU instance of the browser.
 pub fn instance() -> wgpu::Instance {
@@ -193,9 +195,8 @@ impl WebRenderer {
             _error_listener: error_listener,
             texture_check: None,
             destroyed: Default::default(),
-            allocations: 0,
             out_of_memory: Default::default(),
-            allocation: None,
+            allocations: Vec::new(),
             starved: None,
         };
         r.sync_auto_resize()?;
@@ -274,7 +275,7 @@ impl WebRenderer {
             super::texture::frame_scope(&mut self.texture_parts())?
                 .into_iter()
                 .collect();
-        excuses.extend(self.allocation.as_ref().filter(|a| a.pending()).cloned());
+        excuses.extend(self.allocations.iter().filter(|a| a.pending()).cloned());
         let given = self.given_textures();
         let watch = (!excuses.is_empty() || !given.is_empty())
             .then(|| super::texture::Watch::start(&self.gpu));
@@ -384,16 +385,17 @@ impl WebRenderer {
     }
 
     /// Runs a step that may allocate the frame's targets (a resize, new
-    /// options) under an out-of-memory error scope. WebGPU creates a
-    /// texture it cannot allocate as an invalid one and says so only later,
-    /// to that scope; `render()` then throws instead of submitting frames
-    /// that cannot run (see [`WebRenderer::check_memory`]). After such a
-    /// failure the next step builds the frame from new textures.
+    /// options, the app's texture of another size) under an out-of-memory
+    /// error scope. WebGPU creates a texture it cannot allocate as an
+    /// invalid one and says so only later, to that scope; `render()` then
+    /// throws instead of submitting frames that cannot run (see
+    /// [`WebRenderer::check_memory`]). After such a failure, a step that
+    /// changes the targets builds the frame from new textures.
     pub(super) fn allocating(
         &mut self,
         step: &mut dyn FnMut(&mut Self) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        self.allocations += 1;
+        let before = self.targets();
         // Views and bind groups of a texture that could not be allocated
         // are invalid too: those validation errors follow from it.
         let validation = self
@@ -405,11 +407,12 @@ impl WebRenderer {
             .device
             .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let mut result = step(self);
-        if result.is_ok() && self.starved.take().is_some() {
+        if result.is_ok() && self.starved.is_some() && self.targets() != before {
+            self.starved = None;
             result = self.chain.rebuild_fresh(&self.gpu);
         }
         let (memory, validation) = (memory.pop(), validation.pop());
-        let (slot, number) = (self.out_of_memory.clone(), self.allocations);
+        let (slot, targets) = (self.out_of_memory.clone(), self.targets());
         let settings = self.settings_spelled();
         let report = self.gpu.error_sink();
         let excuse = super::texture::Excuse::new(Box::pin(async move {
@@ -420,12 +423,23 @@ impl WebRenderer {
                 }
                 return false;
             };
-            slot.borrow_mut()
-                .get_or_insert((number, format!("{settings}: {e}")));
+            *slot.borrow_mut() = Some((targets, format!("{settings}: {e}")));
             true
         }));
-        self.allocation = Some(excuse);
+        self.allocations.retain(super::texture::Excuse::pending);
+        self.allocations.push(excuse);
         result
+    }
+
+    /// What the frame's targets are made for: the scene image's size (the
+    /// render size, or the app's texture's), the canvas size and the MSAA
+    /// sample count. Other targets come with other values.
+    fn targets(&self) -> Targets {
+        (
+            self.chain.image_size(),
+            self.canvas_size,
+            self.effective().msaa.sample_count(),
+        )
     }
 
     /// The size and settings the frame's targets are allocated for.
@@ -440,17 +454,14 @@ impl WebRenderer {
     }
 
     /// Before a frame: whether the targets it needs were allocated. An
-    /// out-of-memory report for the latest allocating step means they
-    /// were not: nothing is rendered until a resize or new options. A
-    /// report for an earlier step (a later one may have kept some of its
-    /// textures) builds the frame from new textures now.
+    /// out-of-memory report about the targets in use means they were not:
+    /// nothing is rendered until a step changes them. A report about
+    /// targets since replaced (another size or sample count) is dropped.
     fn check_memory(&mut self) -> Result<(), Error> {
         let report = self.out_of_memory.borrow_mut().take();
-        if let Some((number, message)) = report {
-            if number == self.allocations {
+        if let Some((targets, message)) = report {
+            if targets == self.targets() {
                 self.starved = Some(message);
-            } else {
-                self.allocating(&mut |r| r.chain.rebuild_fresh(&r.gpu))?;
             }
         }
         match &self.starved {
@@ -559,7 +570,9 @@ impl WebRenderer {
         self.recovery_failures = 0;
         self.texture_check = None;
         self.destroyed.borrow_mut().take();
-        self.out_of_memory.borrow_mut().take();
+        // Answers about the lost device's targets go to a slot nobody reads.
+        self.out_of_memory = Default::default();
+        self.allocations.clear();
         self.starved = None;
         // The device is back; restoring the content is best effort.
         if let Err(e) = self.content.replay(&self.gpu, &mut self.chain) {

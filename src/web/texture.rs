@@ -201,7 +201,8 @@ impl Watch {
                 }
             }
             let message = e.to_string();
-            if mentions(&message, "estroyed") {
+            // Only a frame that sampled the app's textures can blame them.
+            if !given.is_empty() && mentions(&message, "estroyed") {
                 destroyed.borrow_mut().get_or_insert((message, given));
             } else {
                 report(message);
@@ -261,8 +262,9 @@ pub struct Given {
 }
 
 /// Which of `given` the browser's `message` is about: those whose label it
-/// quotes, or, when it quotes none of theirs (textures without labels),
-/// all of them.
+/// quotes (in double quotes, as Chromium writes it, or single, as
+/// wgpu-core does); when it quotes none of theirs, those without a label,
+/// which a message cannot name; when all have labels, all of them.
 pub fn culprits(given: Vec<Given>, message: &str) -> Vec<Given> {
     let label = |g: &Given| {
         js_sys::Reflect::get(&g.texture, &JsValue::from_str("label"))
@@ -272,10 +274,14 @@ pub fn culprits(given: Vec<Given>, message: &str) -> Vec<Given> {
     };
     let quoted = |g: &Given| {
         let l = label(g);
-        !l.is_empty() && mentions(message, &format!("\"{l}\""))
+        !l.is_empty()
+            && (mentions(message, &format!("\"{l}\"")) || mentions(message, &format!("'{l}'")))
     };
+    let unlabelled = |g: &Given| label(g).is_empty();
     if given.iter().any(quoted) {
         given.into_iter().filter(quoted).collect()
+    } else if given.iter().any(unlabelled) {
+        given.into_iter().filter(unlabelled).collect()
     } else {
         given
     }
