@@ -84,6 +84,15 @@ pub struct WebRenderer {
 /// What a frame's targets are made for (see [`WebRenderer::targets`]).
 type Targets = ((u32, u32), (u32, u32), u32);
 
+/// The size and settings `targets` were allocated for, as the
+/// out-of-memory error says them; spelled only when that error came.
+fn settings_spelled((_, (w, h), samples): Targets, render_scale: f64) -> String {
+    format!(
+        "the frame's targets for a {w}×{h} canvas at renderScale {} and msaa {samples}",
+        crate::options::value::decimal(render_scale)
+    )
+}
+
 /// A WebGPU instance of the browser.
 pub fn instance() -> wgpu::Instance {
     wgpu::Instance::new(wgpu::InstanceDescriptor {
@@ -413,7 +422,7 @@ impl WebRenderer {
         }
         let (memory, validation) = (memory.pop(), validation.pop());
         let (slot, targets) = (self.out_of_memory.clone(), self.targets());
-        let settings = self.settings_spelled();
+        let render_scale = self.effective().render_scale;
         let report = self.gpu.error_sink();
         let excuse = super::texture::Excuse::new(Box::pin(async move {
             let (memory, validation) = (memory.await, validation.await);
@@ -423,6 +432,7 @@ impl WebRenderer {
                 }
                 return false;
             };
+            let settings = settings_spelled(targets, render_scale);
             *slot.borrow_mut() = Some((targets, format!("{settings}: {e}")));
             true
         }));
@@ -442,17 +452,6 @@ impl WebRenderer {
         )
     }
 
-    /// The size and settings the frame's targets are allocated for.
-    fn settings_spelled(&self) -> String {
-        let (w, h) = self.canvas_size;
-        let o = self.effective();
-        format!(
-            "the frame's targets for a {w}×{h} canvas at renderScale {} and msaa {}",
-            crate::options::value::decimal(o.render_scale),
-            o.msaa.sample_count()
-        )
-    }
-
     /// Before a frame: whether the targets it needs were allocated. An
     /// out-of-memory report about the targets in use means they were not:
     /// nothing is rendered until a step changes them. A report about
@@ -465,13 +464,13 @@ impl WebRenderer {
             }
         }
         match &self.starved {
-            Some(message) => Err(Error::Device(crate::error::DeviceError {
-                kind: crate::error::DeviceErrorKind::OutOfMemory,
-                message: format!(
+            Some(message) => Err(Error::device(
+                crate::error::DeviceErrorKind::OutOfMemory,
+                format!(
                     "{message}. Nothing is rendered until resize() to a smaller size or \
                      setOptions() with a lower renderScale or msaa"
                 ),
-            })),
+            )),
             None => Ok(()),
         }
     }

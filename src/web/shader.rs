@@ -2,7 +2,7 @@
 //! rendering, its compile messages are mapped back to the user's own lines,
 //! and it is installed only if nothing replaced the content meanwhile.
 
-use super::interop::Handle;
+use super::interop::{mentions, Handle};
 use super::renderer::WebRenderer;
 use crate::error::{Error, ShaderError};
 
@@ -88,7 +88,7 @@ pub fn compile_result(
         // Outside the user's lines: afterglow's own call of fn scene (or of
         // fn emissive) failed, so the user's declaration does not match it.
         // Point at that declaration where there is one.
-        let emissive = message.as_bytes().windows(10).any(|w| w == b"'emissive'");
+        let emissive = mentions(&message, "'emissive'");
         let (name, signature) = if emissive {
             ("emissive", "fn emissive(uv: vec2f, time: f32) -> vec3f")
         } else {

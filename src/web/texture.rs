@@ -10,6 +10,7 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 use super::content::UserResources;
+use super::interop::mentions;
 use super::shared::wrap_texture;
 use crate::chain::Chain;
 use crate::error::Error;
@@ -242,14 +243,6 @@ impl Excuse {
     pub fn pending(&self) -> bool {
         !self.settled.get()
     }
-}
-
-/// Whether `text` holds `part`, byte by byte (`str::contains` would bring
-/// the standard library's substring searcher into the wasm for this).
-fn mentions(text: &str, part: &str) -> bool {
-    text.as_bytes()
-        .windows(part.len().max(1))
-        .any(|w| w == part.as_bytes())
 }
 
 /// One of the app's textures a frame samples: the call that gave it, how
