@@ -10,12 +10,13 @@
 
 include!("build/wgsl_minify.rs");
 
-/// The shaders compiled together with a user's scene shader (the
+/// The shaders compiled together with a user's scene shader or effect (the
 /// full-screen stage, the scene parameters, the user prelude and entry
-/// points): they keep every name, since users' shaders see them. Every
+/// points, the effects' prelude): they keep every name, since users' shaders see them. Every
 /// other shader is internal: its functions, constants, variables and
 /// parameters get short names, so a new pass's shader needs no entry here.
 const SHARED_WITH_USERS: &[&str] = &[
+    "effect_prelude.wgsl",
     "fullscreen.wgsl",
     "scene_params.wgsl",
     "user_emissive.wgsl",

@@ -145,7 +145,14 @@ fn private_names<'a>(toks: &[&'a str]) -> Vec<&'a str> {
             }
             _ => {}
         }
-        if !is_identifier(t) || prev == "." || prev == "@" || depth_struct.is_some() {
+        // `fx_*`: the effects' functions and the names the composite's
+        // generated code uses (`crate::effect`), which Rust spells.
+        if !is_identifier(t)
+            || prev == "."
+            || prev == "@"
+            || depth_struct.is_some()
+            || t.starts_with("fx_")
+        {
             continue;
         }
         match prev {

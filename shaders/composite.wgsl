@@ -30,16 +30,13 @@ override ENERGY: bool = false;
 // DEBUG: 0 the picture, 1 the bloom alone, 2 auto exposure's histogram over
 // the picture.
 override DEBUG: u32 = 0u;
-// GRADE: white balance, contrast and saturation (a `grading` option is away
-// from its default); VIGNETTE: the vignette (its intensity is above 0).
-// Off, they cost nothing.
-override GRADE: bool = false;
-override VIGNETTE: bool = false;
-// LUT: a 3D lookup table is set and grading.lutIntensity is above 0;
-// DIRT: a lens dirt texture is set, bloom.dirtIntensity is above 0 and
-// there is bloom.
-override LUT: bool = false;
-override DIRT: bool = false;
+// The effects fused into the composite (src/effect.rs) are called through
+// four hooks generated with the module, each with a constant saying whether
+// any effect runs there: fx_bloom (FX_BLOOM) on the bloom's light before
+// it is added, fx_scene (FX_SCENE) on linear light before the curve,
+// fx_display (FX_DISPLAY) on linear display light after it, fx_encoded
+// (FX_ENCODED) on encoded display values, last. Without effects each hook
+// is the identity and its constant false.
 
 struct CompositeParams {
     exposure: f32,
@@ -56,27 +53,6 @@ struct CompositeParams {
     knee: f32,
     // How much of a pixel's blooming light it gives away (energy mode).
     bloom_subtract: f32,
-    // Grading: white balance on linear sRGB, saturation, contrast.
-    white_balance: mat3x3f,
-    saturation: f32,
-    contrast: f32,
-    // Vignette, and the output's width over its height.
-    vignette_intensity: f32,
-    vignette_radius: f32,
-    vignette_smoothness: f32,
-    aspect: f32,
-    lut_intensity: f32,
-    dirt_intensity: f32,
-    // Display value to table coordinate in [0, 1] (the domain), and the
-    // table's last index.
-    lut_scale: vec3f,
-    lut_last: f32,
-    lut_offset: vec3f,
-    _pad1: f32,
-    // Frame to dirt texture coordinates around the centre: the dirt
-    // covers the frame, cropped to its aspect ratio.
-    dirt_scale: vec2f,
-    _pad2: vec2f,
 }
 
 @group(0) @binding(0) var hdr: texture_2d<f32>;
@@ -94,32 +70,6 @@ struct ExposureView {
     meter: vec4f,
 }
 @group(0) @binding(5) var<uniform> exposure_view: ExposureView;
-@group(0) @binding(6) var lut: texture_3d<f32>;
-@group(0) @binding(7) var dirt: texture_2d<f32>;
-
-// The 3D table at a display-encoded colour, by tetrahedral interpolation:
-// the cell around it is cut into six tetrahedra along its grey diagonal,
-// and the one holding the colour is walked from the cell's low corner
-// along the largest fraction's axis, then the next, to the high corner.
-// Four texel loads and no branch (src/lut.rs has the same on the CPU).
-fn apply_lut(c: vec3f) -> vec3f {
-    let p = clamp(c * params.lut_scale + params.lut_offset, vec3f(0.0), vec3f(1.0)) * params.lut_last;
-    let base = min(floor(p), vec3f(params.lut_last - 1.0));
-    let f = p - base;
-    let hi = max(f.x, max(f.y, f.z));
-    let lo = min(f.x, min(f.y, f.z));
-    // The median, exactly one of the three.
-    let mid = max(min(f.x, f.y), min(max(f.x, f.y), f.z));
-    let first = select(vec3u(0u), vec3u(1u), f >= vec3f(hi));
-    let second = select(vec3u(0u), vec3u(1u), f >= vec3f(mid));
-    let b = vec3u(base);
-    let c000 = textureLoad(lut, b, 0).rgb;
-    let c_first = textureLoad(lut, b + first, 0).rgb;
-    let c_second = textureLoad(lut, b + second, 0).rgb;
-    let c111 = textureLoad(lut, b + vec3u(1u), 0).rgb;
-    return (1.0 - hi) * c000 + (hi - mid) * c_first + (mid - lo) * c_second + lo * c111;
-}
-
 // The histogram over the lower part of the frame (display values): a bar
 // per bin, white inside the metered range, grey outside, the metered
 // average as an orange line, over the picture darkened.
@@ -165,30 +115,6 @@ fn srgb_decode(c: vec3f) -> vec3f {
     return vec3f(srgb_decode1(c.r), srgb_decode1(c.g), srgb_decode1(c.b));
 }
 
-// Grading in scene-linear light, before the curve: the white balance
-// (a chromatic adaptation, made on the CPU), then contrast of luminance in
-// log space around mid grey (hue and saturation kept), then saturation
-// around the pixel's luminance.
-fn grade(c: vec3f) -> vec3f {
-    // Bounded so that contrast's pow cannot overflow to inf (and inf * 0
-    // to NaN) for extreme float content.
-    let rgb = clamp(params.white_balance * c, vec3f(0.0), vec3f(1e12));
-    let y = max(dot(rgb, LUMA), 1e-10);
-    let graded_y = 0.18 * pow(y / 0.18, params.contrast);
-    let contrasted = rgb * (graded_y / y);
-    return max(mix(vec3f(graded_y), contrasted, params.saturation), vec3f(0.0));
-}
-
-// What the vignette leaves of the light at uv: 1 within `radius` of the
-// centre (a fraction of the distance to a corner, measured round on any
-// aspect ratio), falling smoothly to 1 - intensity over `smoothness`.
-fn vignette(uv: vec2f) -> f32 {
-    let scale = vec2f(params.aspect, 1.0);
-    let d = length((uv - 0.5) * scale) / length(0.5 * scale);
-    let t = clamp((d - params.vignette_radius) / params.vignette_smoothness, 0.0, 1.0);
-    return 1.0 - params.vignette_intensity * t * t * (3.0 - 2.0 * t);
-}
-
 fn has(flag: u32) -> bool {
     return (FLAGS & flag) != 0u;
 }
@@ -198,72 +124,96 @@ fn dither_noise(p: vec2f) -> f32 {
     return (fract(52.9829189 * fract(dot(p, vec2f(0.06711056, 0.00583715)))) - 0.5) / 255.0;
 }
 
-@fragment
-fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
-    // At render scale 1 every output pixel is one HDR texel: load it.
-    var scene: vec4f;
-    if has(FLAG_ONE_TO_ONE) {
-        scene = textureLoad(hdr, vec2i(in.position.xy), 0);
-    } else {
-        scene = textureSampleLevel(hdr, linear_sampler, in.uv, 0.0);
-    }
-    scene = finite4(scene);
-    // Premultiplied linear radiance.
+// The light at a pixel before the curve: the scene's, exposed, less what
+// it gave to the bloom in the energy-conserving mode, plus the bloom
+// (through fx_bloom). `scene` is the HDR image there, `source` what
+// bloomed there (read only in the energy-conserving mode).
+fn light(scene: vec4f, source: vec3f, uv: vec2f) -> vec3f {
     var rgb = max(scene.rgb, vec3f(0.0)) * params.exposure;
-    var bloom_light = vec3f(0.0);
     if BLOOM {
         if ENERGY {
             // The bloom is the blur of what the extract took from every
             // pixel; take it from this one, so the frame's light is kept.
-            var source: vec3f;
-            if has(FLAG_ONE_TO_ONE) {
-                source = textureLoad(bright_source, vec2i(in.position.xy), 0).rgb;
-            } else {
-                source = textureSampleLevel(bright_source, linear_sampler, in.uv, 0.0).rgb;
-            }
             let x = max(finite3(source), vec3f(0.0)) * params.exposure;
             // (A bloom texture brighter than the scene cannot take it below 0.)
             rgb = max(rgb - params.bloom_subtract * bright_pass(x, params.threshold, params.knee), vec3f(0.0));
         }
-        let glow = finite4(textureSampleLevel(bloom, linear_sampler, in.uv * params.bloom_uv, 0.0)).rgb;
-        bloom_light = max(glow, vec3f(0.0)) * params.bloom_scale;
-        if DIRT {
-            // Light scattered by dirt on the lens: only where there is bloom.
-            let at = (in.uv - 0.5) * params.dirt_scale + 0.5;
-            let smudge = max(textureSampleLevel(dirt, linear_sampler, at, 0.0).rgb, vec3f(0.0));
-            bloom_light *= 1.0 + params.dirt_intensity * smudge;
+        let glow = finite4(textureSampleLevel(bloom, linear_sampler, uv * params.bloom_uv, 0.0)).rgb;
+        var bloom_light = max(glow, vec3f(0.0)) * params.bloom_scale;
+        if FX_BLOOM {
+            bloom_light = fx_bloom(vec4f(bloom_light, 1.0), uv).rgb;
+        }
+        if DEBUG == 1u {
+            return bloom_light;
         }
         rgb += bloom_light;
+    } else if DEBUG == 1u {
+        return vec3f(0.0);
     }
-    if DEBUG == 1u {
-        rgb = bloom_light;
+    return rgb;
+}
+
+// The light before the curve anywhere in the frame (uv), sampled: for
+// effects that read their neighbours (chromatic aberration).
+fn fx_light_at(uv: vec2f) -> vec3f {
+    let scene = finite4(textureSampleLevel(hdr, linear_sampler, uv, 0.0));
+    var source = vec3f(0.0);
+    if BLOOM && ENERGY {
+        source = textureSampleLevel(bright_source, linear_sampler, uv, 0.0).rgb;
     }
-    if VIGNETTE {
-        rgb *= vignette(in.uv);
+    return light(scene, source, uv);
+}
+
+@fragment
+fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
+    // At render scale 1 every output pixel is one HDR texel: load it.
+    var scene: vec4f;
+    var source = vec3f(0.0);
+    if has(FLAG_ONE_TO_ONE) {
+        scene = textureLoad(hdr, vec2i(in.position.xy), 0);
+        if BLOOM && ENERGY {
+            source = textureLoad(bright_source, vec2i(in.position.xy), 0).rgb;
+        }
+    } else {
+        scene = textureSampleLevel(hdr, linear_sampler, in.uv, 0.0);
+        if BLOOM && ENERGY {
+            source = textureSampleLevel(bright_source, linear_sampler, in.uv, 0.0).rgb;
+        }
     }
-    if GRADE {
-        rgb = grade(rgb);
+    scene = finite4(scene);
+    // Premultiplied linear radiance.
+    var rgb = light(scene, source, in.uv);
+    var coverage = scene.a;
+    if FX_SCENE {
+        let c = fx_scene(vec4f(rgb, coverage), in.uv);
+        rgb = c.rgb;
+        coverage = c.a;
     }
     rgb = tonemap(rgb, TONEMAPPER, params.headroom);
+    if FX_DISPLAY {
+        let c = fx_display(vec4f(rgb, coverage), in.uv);
+        rgb = c.rgb;
+        coverage = c.a;
+    }
     // On an opaque SDR output that encodes in the shader (to dither, or
-    // with no -srgb view) and has nothing after the table (no Display P3
-    // conversion, no overlay), the output takes the table's result still
-    // encoded, instead of decoding it only to encode it again. Known when
-    // the pipeline is made, so no pixel pays for both ways.
-    let lut_encoded = LUT && !has(FLAG_EXTENDED) && !has(FLAG_DISPLAY_P3)
+    // with no -srgb view) and has nothing after the encoded effects (no
+    // Display P3 conversion, no overlay), the output takes their result
+    // still encoded, instead of decoding it only to encode it again. Known
+    // when the pipeline is made, so no pixel pays for both ways.
+    let stays_encoded = FX_ENCODED && !has(FLAG_EXTENDED) && !has(FLAG_DISPLAY_P3)
         && !has(FLAG_PREMULTIPLIED) && DEBUG != 2u
         && (has(FLAG_DITHER) || has(FLAG_SHADER_ENCODES));
     var looked = vec3f(0.0);
-    if LUT {
+    if FX_ENCODED {
         // In display space, where the tables of grading tools live: the
-        // sRGB-encoded [0, 1] part of the colour goes through the table,
-        // mixed in by lutIntensity. On an HDR output what lies beyond
-        // (highlights above SDR white) is kept on top; an SDR output would
-        // clip it, so there it takes the table's white.
+        // sRGB-encoded [0, 1] part of the colour. On an HDR output what
+        // lies beyond (highlights above SDR white) is kept on top; an SDR
+        // output would clip it, so there it takes the effects' white.
         let display = clamp(rgb, vec3f(0.0), vec3f(1.0));
-        let encoded = srgb_encode(display);
-        looked = clamp(mix(encoded, apply_lut(encoded), params.lut_intensity), vec3f(0.0), vec3f(1.0));
-        if !lut_encoded {
+        let c = fx_encoded(vec4f(srgb_encode(display), coverage), in.uv);
+        looked = clamp(c.rgb, vec3f(0.0), vec3f(1.0));
+        coverage = c.a;
+        if !stays_encoded {
             rgb = srgb_decode(looked) + select(vec3f(0.0), rgb - display, has(FLAG_EXTENDED));
         }
     }
@@ -285,7 +235,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
             return vec4f(rgb, 1.0);
         }
         var encoded: vec3f;
-        if lut_encoded {
+        if stays_encoded {
             encoded = looked;
         } else {
             encoded = srgb_encode(rgb);
@@ -300,7 +250,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     // stored colour must be encode(straight) * alpha, which keeps rgb <= alpha.
     // Light with no coverage (bloom over a transparent page) raises alpha to
     // its brightest channel: a glow, never a dark halo.
-    let alpha = clamp(max(scene.a, max(rgb.r, max(rgb.g, rgb.b))), 0.0, 1.0);
+    let alpha = clamp(max(coverage, max(rgb.r, max(rgb.g, rgb.b))), 0.0, 1.0);
     if alpha <= 0.0 {
         return vec4f(0.0);
     }

@@ -25,6 +25,7 @@ use crate::lut::Lut;
 use crate::passes::look::{DirtTexture, Look};
 use crate::passes::scene::ScenePass;
 use crate::passes::user_shader::UserShader;
+use crate::user_effect::{UniformValue, UserEffect};
 use crate::options::Options;
 use crate::timing::{PassTimes, Timing};
 
@@ -55,6 +56,11 @@ pub struct Chain {
     timing: bool,
     /// The lookup table and lens dirt the composite reads.
     look: Look,
+    /// The user's effects, in the order they were added.
+    effects: Vec<UserEffect>,
+    /// The serial of the next effect (never reused: the composite's
+    /// shaders are kept by the effects they were made for).
+    next_effect: u64,
 }
 
 impl Chain {
@@ -89,6 +95,8 @@ impl Chain {
             built: None,
             timing: false,
             look: Look::default(),
+            effects: Vec::new(),
+            next_effect: 0,
         };
         chain.rebuild(gpu)?;
         Ok(chain)
@@ -254,6 +262,73 @@ impl Chain {
         self.look.own_dirt()
     }
 
+    /// The names of the user's effects, in the order they run.
+    pub fn effect_names(&self) -> Vec<&str> {
+        self.effects.iter().map(|e| e.name.as_str()).collect()
+    }
+
+    /// A serial for a new effect.
+    pub fn next_effect_serial(&mut self) -> u64 {
+        self.next_effect += 1;
+        self.next_effect
+    }
+
+    /// Runs a checked effect after the others of its stage. If the frame
+    /// cannot be built with it, the chain is as it was.
+    pub fn add_effect(&mut self, gpu: &Gpu, effect: UserEffect) -> Result<(), Error> {
+        self.effects.push(effect);
+        if let Err(e) = self.rebuild(gpu) {
+            if let Some(gone) = self.effects.pop() {
+                release_effect(gpu, &gone);
+            }
+            self.rebuild(gpu)?;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Stops running the effect `name` and releases what it held.
+    pub fn remove_effect(&mut self, gpu: &Gpu, name: &str) -> Result<(), Error> {
+        let at = self.effect_index(name)?;
+        let gone = self.effects.remove(at);
+        let result = self.rebuild(gpu);
+        release_effect(gpu, &gone);
+        result
+    }
+
+    /// New values for some of the effect's uniforms (all checked first).
+    pub fn set_effect_uniforms(
+        &mut self,
+        gpu: &Gpu,
+        name: &str,
+        values: &[(String, UniformValue)],
+    ) -> Result<(), Error> {
+        let at = self.effect_index(name)?;
+        let effect = &mut self.effects[at];
+        effect.set_uniforms(values)?;
+        if let Some(buffer) = &effect.buffer {
+            gpu.queue.write_buffer(buffer, 0, &effect.values);
+        }
+        Ok(())
+    }
+
+    fn effect_index(&self, name: &str) -> Result<usize, Error> {
+        self.effects.iter().position(|e| e.name == name).ok_or_else(|| {
+            let names = self.effect_names();
+            Error::argument(
+                "name",
+                format!(
+                    "is {name:?}, which is not an effect; the effects are {}",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        crate::options::value::quote_list(&names)
+                    }
+                ),
+            )
+        })
+    }
+
     /// Switches to a new output description (format, alpha, tone mapping,
     /// color space).
     pub fn set_output(&mut self, gpu: &Gpu, output: OutputSpec) -> Result<(), Error> {
@@ -308,6 +383,7 @@ impl Chain {
         }
         b.info.look = self.look.info();
         b.look = self.look.views();
+        b.user_effects = &self.effects;
         for (index, pass) in self.passes().enumerate() {
             b.set_owner(index);
             pass.build(&mut b)?;
@@ -550,5 +626,20 @@ pub fn shader_time(seconds: f64) -> f32 {
         0.0
     } else {
         t
+    }
+}
+
+/// Releases the GPU memory of an effect that is gone: its uniform buffer
+/// and the textures afterglow made for it (destroyed at once where the
+/// chain submits its own frames, dropped where the caller submits).
+fn release_effect(gpu: &Gpu, effect: &UserEffect) {
+    if gpu.caller_submits {
+        return;
+    }
+    if let Some(b) = &effect.buffer {
+        b.destroy();
+    }
+    for t in effect.textures.iter().filter_map(|t| t.own.as_ref()) {
+        t.destroy();
     }
 }

@@ -81,6 +81,8 @@ impl ShaderError {
     }
 }
 
+impl std::error::Error for ShaderError {}
+
 impl fmt::Display for ShaderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line > 0 {

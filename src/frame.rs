@@ -195,6 +195,8 @@ pub struct FrameBuilder<'a> {
     copies: Vec<BufferCopy>,
     /// The lookup table's and the lens dirt's views (set by the chain).
     pub look: crate::passes::look::LookViews,
+    /// The user's effects, in the order they were added (set by the chain).
+    pub user_effects: &'a [crate::user_effect::UserEffect],
 }
 
 /// A built frame: its textures (released when the frame is replaced),
@@ -276,6 +278,7 @@ impl<'a> FrameBuilder<'a> {
             exposure_view: None,
             copies: Vec::new(),
             look: Default::default(),
+            user_effects: &[],
         }
     }
 

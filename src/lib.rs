@@ -76,6 +76,8 @@ macro_rules! internal {
 internal! {
     mod arguments;
     mod chain;
+    mod effect;
+    mod effects;
     mod error;
     mod formats;
     mod frame;
@@ -92,6 +94,8 @@ internal! {
     mod shaders;
     mod texture_rules;
     mod timing;
+    mod uniform;
+    mod user_effect;
     #[cfg(target_arch = "wasm32")]
     mod web;
     /// The chain into an ordinary texture: the native tests and benchmarks.
@@ -106,10 +110,13 @@ pub use wgpu;
 pub use lut::Lut;
 pub use options::{
     Allowed, AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
-    CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, Metering, Msaa, Options,
-    Resolve, ToneMapping, Tonemapper, Value, VignetteOptions,
+    CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions,
+    Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, Value, VignetteOptions,
 };
-pub use post::{ArgumentError, Error, InternalError, OptionError, PostChain};
+pub use post::{
+    ArgumentError, Effect, EffectStage, Error, InternalError, OptionError, PostChain, ShaderError,
+    UniformValue,
+};
 
 // What the crate's own test suites reach by name (see `internal!`).
 #[cfg(feature = "fixtures")]

@@ -55,31 +55,9 @@ pub struct PassReport {
     pub exposure_ev: Option<f64>,
 }
 
-/// A uniform block shared with WGSL: its WGSL struct name and the byte
-/// offset of every Rust field, so a test can compare both layouts.
+pub(crate) use crate::uniform::uniform;
 #[cfg(feature = "fixtures")]
-pub trait Uniform: bytemuck::Pod {
-    const WGSL_NAME: &'static str;
-    fn offsets() -> Vec<(&'static str, usize)>;
-}
-
-/// Declares a `#[repr(C)]` uniform struct and its [`Uniform`] layout.
-macro_rules! uniform {
-    ($(#[$meta:meta])* struct $name:ident { $($field:ident : $ty:ty),* $(,)? }) => {
-        $(#[$meta])*
-        #[repr(C)]
-        #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-        pub struct $name { $(pub $field: $ty),* }
-        #[cfg(feature = "fixtures")]
-        impl $crate::pass::Uniform for $name {
-            const WGSL_NAME: &'static str = stringify!($name);
-            fn offsets() -> Vec<(&'static str, usize)> {
-                vec![$((stringify!($field), std::mem::offset_of!($name, $field))),*]
-            }
-        }
-    };
-}
-pub(crate) use uniform;
+pub use crate::uniform::Uniform;
 
 
 /// Where a pass sits in the frame. The chain runs the scene first, then

@@ -588,7 +588,7 @@ async fn bad_options_are_rejected_with_the_field_named() {
         "OptionError",
         &[(
             "allowed",
-            r#"["canvas","msaa","resolve","exposure","tonemapper","dither","bloom","autoExposure","grading","vignette","renderScale","autoResize","debug"]"#,
+            r#"["canvas","msaa","resolve","exposure","tonemapper","dither","bloom","autoExposure","lens","vignette","grading","grain","renderScale","autoResize","debug"]"#,
         )],
     );
     let e = assert_error(

@@ -95,6 +95,31 @@ fn cases() -> Vec<Case> {
             o.tonemapper = Tonemapper::None;
         }),
     });
+    // The looks that run inside the composite, on: the scene's (vignette
+    // and grading) over the additive and the energy-conserving bloom.
+    let looks = |o: &mut Options| {
+        o.vignette.intensity = 0.6;
+        o.grading.temperature = 0.4;
+        o.grading.tint = -0.2;
+        o.grading.saturation = 1.3;
+        o.grading.contrast = 1.2;
+    };
+    v.push(Case {
+        name: "looks",
+        size,
+        time: 2.0,
+        options: with(&looks),
+    });
+    v.push(Case {
+        name: "looks-energy-premultiplied",
+        size,
+        time: 2.0,
+        options: with(&|o| {
+            looks(o);
+            o.bloom.mode = afterglow::BloomMode::EnergyConserving;
+            o.canvas.alpha_mode = AlphaMode::Premultiplied;
+        }),
+    });
     v.push(Case {
         name: "odd-size",
         size: (97, 61),

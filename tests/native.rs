@@ -835,11 +835,11 @@ fn an_extreme_pixel_is_bounded_by_the_ceiling() {
 /// defaults, on a real chain.
 #[test]
 fn the_chain_rebuilds_exactly_where_the_table_says() {
-    use afterglow::options::{reshapes, Effect, Kind, Literal, SCHEMA};
+    use afterglow::options::{reshapes, schema, Effect, Kind, Literal};
     let base = Options::default();
     let mut h = headless_with(base, F::Rgba8Unorm, (64, 48));
     let mut checked = 0;
-    for spec in SCHEMA.iter() {
+    for spec in schema().iter() {
         if !matches!(spec.effect, Effect::Rebuild | Effect::Uniforms) {
             continue;
         }

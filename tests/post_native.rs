@@ -356,3 +356,220 @@ fn hdr_effects_over_the_callers_texture_write_only_the_chains_targets() {
     }
     assert_eq!(h.gpu.error_count(), 0, "refused before the GPU saw it");
 }
+
+/// A one-line scene-stage effect: the light times `uniforms.tint`.
+const TINT: &str = "fn effect(color: vec4f, uv: vec2f) -> vec4f {\n    return vec4f(color.rgb * uniforms.tint, color.a);\n}\n";
+
+fn tint(tint: [f32; 3]) -> afterglow::Effect<'static> {
+    use afterglow::{EffectStage, UniformValue};
+    let uniforms: &'static [(&'static str, UniformValue)] =
+        Box::leak(Box::new([("tint", UniformValue::Vec3(tint))]));
+    afterglow::Effect {
+        wgsl: TINT,
+        stage: EffectStage::Scene,
+        uniforms,
+        textures: &[],
+    }
+}
+
+#[test]
+fn an_effect_of_the_programs_runs_in_the_frame_and_removing_it_restores_it() {
+    use afterglow::UniformValue;
+    let a = app(64);
+    let mut post = measuring_chain(&a);
+    let hdr = texture(&a.gpu.device, &a.gpu.queue, 64, &[(32, 32, 4.0)]);
+    let before = render(&a, &mut post, &hdr, None);
+    post.add_effect("tint", &tint([0.5, 1.0, 0.25])).unwrap();
+    assert_eq!(post.effects(), ["tint"]);
+    let tinted = render(&a, &mut post, &hdr, None);
+    // Light through an Rgba16Float output with no curve (encoded there):
+    // the pixel and its halo, each channel scaled.
+    let linear = |img: &Image, x: u32, y: u32| img.rgba_f32(x, y).map(srgb_decode);
+    for (x, y) in [(32, 32), (36, 32)] {
+        let (b, t) = (linear(&before, x, y), linear(&tinted, x, y));
+        let want = [b[0] * 0.5, b[1], b[2] * 0.25];
+        for c in 0..3 {
+            assert!(
+                (t[c] - want[c]).abs() <= want[c] * 0.01 + 1e-4,
+                "({x}, {y}) {c}: {t:?} against {want:?}"
+            );
+        }
+    }
+    post.set_effect_uniforms("tint", &[("tint", UniformValue::Vec3([2.0, 2.0, 2.0]))])
+        .unwrap();
+    let doubled = render(&a, &mut post, &hdr, None);
+    let (b, d) = (linear(&before, 32, 32)[1], linear(&doubled, 32, 32)[1]);
+    assert!((d - 2.0 * b).abs() <= 0.01 * b, "{d} against 2 × {b}");
+    post.remove_effect("tint").unwrap();
+    assert!(post.effects().is_empty());
+    assert_eq!(
+        render(&a, &mut post, &hdr, None).data,
+        before.data,
+        "byte for byte"
+    );
+}
+
+/// Two effects that both define `fn effect` and a helper of the same
+/// name run in order; a display effect runs after the curve.
+#[test]
+fn effects_keep_their_own_names_and_run_in_stage_order() {
+    use afterglow::{Effect, EffectStage};
+    let a = app(32);
+    let mut post = measuring_chain(&a);
+    let hdr = texture(&a.gpu.device, &a.gpu.queue, 32, &[(16, 16, 0.5)]);
+    let before = render(&a, &mut post, &hdr, None);
+    let scale = |k: &str| {
+        format!(
+            "const K = {k};\nfn helper(c: vec3f) -> vec3f {{ return c * K; }}\n\
+             fn effect(color: vec4f, uv: vec2f) -> vec4f {{ return vec4f(helper(color.rgb), color.a); }}\n"
+        )
+    };
+    let (half, third) = (scale("0.5"), scale("(1.0 / 3.0)"));
+    // Added display first: it still runs after the scene's.
+    let plus =
+        "fn effect(color: vec4f, uv: vec2f) -> vec4f { return vec4f(color.rgb + 0.125, color.a); }";
+    for (name, wgsl, stage) in [
+        ("plus", plus, EffectStage::Display),
+        ("half", half.as_str(), EffectStage::Scene),
+        ("third", third.as_str(), EffectStage::Scene),
+    ] {
+        let effect = Effect {
+            wgsl,
+            stage,
+            uniforms: &[],
+            textures: &[],
+        };
+        post.add_effect(name, &effect).unwrap();
+    }
+    assert_eq!(post.effects(), ["plus", "half", "third"]);
+    let img = render(&a, &mut post, &hdr, None);
+    // In linear light (the output is encoded).
+    let linear = |img: &Image, x: u32, y: u32| srgb_decode(img.rgba_f32(x, y)[0]);
+    let (b, got) = (linear(&before, 16, 16), linear(&img, 16, 16));
+    let want = b / 6.0 + 0.125;
+    assert!((got - want).abs() < 2e-3, "{got} against {want}");
+    // Off the light: only the display effect adds.
+    let dark = linear(&img, 2, 2);
+    assert!((dark - 0.125).abs() < 2e-3, "{dark}");
+}
+
+/// An effect reads the program's texture by its name.
+#[test]
+fn an_effect_reads_its_texture() {
+    use afterglow::{Effect, EffectStage};
+    let a = app(32);
+    let mut post = measuring_chain(&a);
+    let (d, q) = (&a.gpu.device, &a.gpu.queue);
+    let hdr = texture(d, q, 32, &[]);
+    // Light only in the left half of the effect's texture.
+    let left: Vec<(u32, u32, f32)> = (0..32)
+        .flat_map(|y| (0..16).map(move |x| (x, y, 0.75)))
+        .collect();
+    let mask = texture(d, q, 32, &left);
+    let wgsl = "fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
+                return color + textureSampleLevel(mask, effect_sampler, uv, 0.0);\n}";
+    let effect = Effect {
+        wgsl,
+        stage: EffectStage::Scene,
+        uniforms: &[],
+        textures: &[("mask", &mask)],
+    };
+    post.add_effect("mask", &effect).unwrap();
+    let img = render(&a, &mut post, &hdr, None);
+    // In linear light (the output is encoded).
+    let linear = |x: u32, y: u32| srgb_decode(img.rgba_f32(x, y)[0]);
+    assert!(
+        (linear(4, 16) - 0.75).abs() < 2e-3,
+        "{:?}",
+        img.rgba_f32(4, 16)
+    );
+    assert!(linear(28, 16).abs() < 2e-3, "{:?}", img.rgba_f32(28, 16));
+}
+
+/// Every refusal names what was wrong and leaves the frame as it was.
+#[test]
+fn bad_effects_are_refused_by_name_and_change_nothing() {
+    use afterglow::{Effect, EffectStage, UniformValue};
+    let a = app(32);
+    let mut post = measuring_chain(&a);
+    let hdr = texture(&a.gpu.device, &a.gpu.queue, 32, &[(16, 16, 3.0)]);
+    post.add_effect("tint", &tint([0.5, 0.5, 0.5])).unwrap();
+    let before = render(&a, &mut post, &hdr, None);
+    let argument = |e: Result<(), Error>| match e {
+        Err(Error::Argument(a)) => a.argument,
+        other => panic!("not an argument error: {other:?}"),
+    };
+    let plain = |wgsl: &'static str| Effect {
+        wgsl,
+        stage: EffectStage::Scene,
+        uniforms: &[],
+        textures: &[],
+    };
+    let fine = "fn effect(color: vec4f, uv: vec2f) -> vec4f { return color; }";
+    assert_eq!(
+        argument(post.add_effect("tint", &plain(fine))),
+        "name",
+        "a name in use"
+    );
+    assert_eq!(argument(post.add_effect("2x", &plain(fine))), "name");
+    assert_eq!(argument(post.add_effect("", &plain(fine))), "name");
+    let binds = "@group(0) @binding(9) var t: texture_2d<f32>;\nfn effect(color: vec4f, uv: vec2f) -> vec4f { return color; }";
+    assert_eq!(argument(post.add_effect("b", &plain(binds))), "wgsl");
+    let nan = Effect {
+        uniforms: &[("k", UniformValue::F32(f32::NAN))],
+        ..plain(fine)
+    };
+    assert_eq!(argument(post.add_effect("n", &nan)), "uniforms.k");
+    let output_view = a.output.create_view(&Default::default());
+    let unsampled = Effect {
+        textures: &[("t", &output_view)],
+        ..plain(fine)
+    };
+    assert_eq!(argument(post.add_effect("t", &unsampled)), "textures.t");
+    assert_eq!(
+        argument(post.set_effect_uniforms("tint", &[("nope", UniformValue::F32(1.0))])),
+        "uniforms.nope"
+    );
+    assert_eq!(
+        argument(post.set_effect_uniforms("tint", &[("tint", UniformValue::F32(1.0))])),
+        "uniforms.tint",
+        "another type"
+    );
+    assert_eq!(argument(post.set_effect_uniforms("other", &[])), "name");
+    assert_eq!(argument(post.remove_effect("other")), "name");
+
+    // A compile error at its line and column in the program's WGSL.
+    let broken = "fn effect(color: vec4f, uv: vec2f) -> vec4f {\n    return colour;\n}";
+    match post.add_effect("broken", &plain(broken)) {
+        Err(Error::Shader(e)) => {
+            assert_eq!((e.line, e.column), (2, 12), "{e}");
+            assert!(e.message.contains("colour"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // No `fn effect`, or another signature: said so, pointing at it.
+    match post.add_effect("missing", &plain("fn other() {}")) {
+        Err(Error::Shader(e)) => {
+            assert_eq!(e.line, 0, "{e}");
+            assert!(
+                e.message
+                    .contains("fn effect(color: vec4f, uv: vec2f) -> vec4f"),
+                "{e}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    match post.add_effect(
+        "wrong",
+        &plain("\nfn effect(color: vec3f) -> vec3f { return color; }"),
+    ) {
+        Err(Error::Shader(e)) => assert_eq!((e.line, e.column), (2, 1), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(post.effects(), ["tint"]);
+    assert_eq!(
+        render(&a, &mut post, &hdr, None).data,
+        before.data,
+        "nothing changed"
+    );
+}

@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use afterglow::chain::{shader_time, TIME_PERIOD_SECONDS};
-use afterglow::options::{Kind, Options, Value, SCHEMA};
+use afterglow::options::{schema, Kind, Options, Value};
 use afterglow::passes::bloom::{coverage, gaussian_plan, plan};
 use afterglow::texture_rules::{check, max_mip_levels};
 use proptest::prelude::*;
@@ -24,12 +24,12 @@ fn at(path: &str, value: Value) -> Value {
 /// and sign, strings that look like numbers, the schema's own choices),
 /// nested objects whose keys are often real option keys.
 fn any_value() -> impl Strategy<Value = Value> {
-    let keys: Vec<String> = SCHEMA
+    let keys: Vec<String> = schema()
         .iter()
         .flat_map(|s| s.path.split('.').map(String::from))
         .chain(["bloom", "canvas", "Bloom", "", "__proto__", "gain"].map(String::from))
         .collect();
-    let choices: Vec<String> = SCHEMA
+    let choices: Vec<String> = schema()
         .iter()
         .filter_map(|s| match s.kind {
             Kind::Choice(names) => Some(names.iter().map(|n| n.to_string())),
@@ -79,7 +79,7 @@ fn in_range(n: f64, min: f64, max: f64, above_min: bool) -> bool {
 
 /// A value the schema allows for option `index`, chosen across its range.
 fn valid_value(index: usize) -> BoxedStrategy<Value> {
-    match SCHEMA[index].kind {
+    match schema()[index].kind {
         Kind::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
         Kind::Choice(names) => prop::sample::select(names)
             .prop_map(|n| Value::String(n.to_string()))
@@ -112,7 +112,7 @@ fn valid_value(index: usize) -> BoxedStrategy<Value> {
 /// (`extended` tone mapping needs an `rgba16float` canvas, `tonemapped`
 /// resolve needs msaa 4, which are the defaults' `preferred` and 4).
 fn allowed_with_defaults(index: usize, v: &Value) -> bool {
-    !(SCHEMA[index].path == "canvas.toneMapping" && *v == Value::String("extended".into()))
+    !(schema()[index].path == "canvas.toneMapping" && *v == Value::String("extended".into()))
 }
 
 proptest! {
@@ -143,10 +143,10 @@ proptest! {
     /// it back exactly (bit for bit for numbers, so `0.7` stays `0.7`).
     #[test]
     fn every_valid_value_round_trips_exactly(
-        (index, v) in (0..SCHEMA.len()).prop_flat_map(|i| (Just(i), valid_value(i)))
+        (index, v) in (0..schema().len()).prop_flat_map(|i| (Just(i), valid_value(i)))
     ) {
         prop_assume!(allowed_with_defaults(index, &v));
-        let spec = &SCHEMA[index];
+        let spec = &schema()[index];
         let o = Options::from_value(&at(spec.path, v.clone()));
         prop_assert!(o.is_ok(), "{} = {:?} refused: {:?}", spec.path, v, o);
         let got = spec.get(&o.unwrap()).to_value();
@@ -163,7 +163,7 @@ proptest! {
     /// change nothing.
     #[test]
     fn numbers_out_of_range_are_refused_naming_the_option(
-        index in 0..SCHEMA.len(),
+        index in 0..schema().len(),
         n in prop_oneof![
             any::<f64>(),
             Just(f64::NAN),
@@ -173,7 +173,7 @@ proptest! {
             (-20.0..20.0f64),
         ],
     ) {
-        let spec = &SCHEMA[index];
+        let spec = &schema()[index];
         let allowed = match spec.kind {
             Kind::Number { min, max, above_min } => in_range(n, min, max, above_min),
             Kind::Integer { min, max } => {

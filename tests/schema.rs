@@ -13,14 +13,14 @@ use afterglow::error::{
     ArgumentError, DeviceErrorKind, Error, ShaderError, StateErrorKind, TextureRuleError,
 };
 use afterglow::graph::GraphError;
-use afterglow::options::{Allowed, Kind, Literal, OptionError, OptionSpec, SCHEMA};
+use afterglow::options::{schema, Allowed, Kind, Literal, OptionError, OptionSpec};
 
 const README: &str = include_str!("../README.md");
 const DTS: &str = include_str!("../src/web/afterglow.d.ts");
 const PANEL: &str = include_str!("../www/panel.js");
 
 fn paths() -> BTreeSet<&'static str> {
-    SCHEMA.iter().map(|s| s.path).collect()
+    schema().iter().map(|s| s.path).collect()
 }
 
 fn normalize(text: &str) -> String {
@@ -80,7 +80,7 @@ fn the_readme_options_table_is_the_schema() {
         let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
         assert!(cells.len() >= 4, "README row {line:?}");
         let path = cells[0].trim_matches('`');
-        let spec = SCHEMA
+        let spec = schema()
             .iter()
             .find(|s| s.path == path)
             .unwrap_or_else(|| panic!("README documents '{path}', which is not an option"));
@@ -183,6 +183,8 @@ fn the_typescript_option_interfaces_are_the_schema() {
         ("autoExposure", "AutoExposureOptions"),
         ("grading", "GradingOptions"),
         ("vignette", "VignetteOptions"),
+        ("lens", "LensOptions"),
+        ("grain", "GrainOptions"),
     ];
     let mut seen = BTreeSet::new();
     for (group, interface_name) in groups {
@@ -196,7 +198,7 @@ fn the_typescript_option_interfaces_are_the_schema() {
                 assert_eq!(m.ty, *sub, "{interface_name}.{}", m.name);
                 continue;
             }
-            let spec = SCHEMA
+            let spec = schema()
                 .iter()
                 .find(|s| s.path == path)
                 .unwrap_or_else(|| panic!("{interface_name} declares '{path}', not an option"));
@@ -435,7 +437,7 @@ fn option_table_module() -> String {
          // `AFTERGLOW_BLESS=1 cargo test --test schema` writes it again.\n\
          export const OPTION_TABLE = {\n",
     );
-    for spec in SCHEMA {
+    for spec in schema() {
         out.push_str(&format!(
             "  '{}': {{ default: {}, doc: {} }},\n",
             spec.path,
@@ -468,7 +470,7 @@ fn the_demo_option_table_is_the_schema() {
 fn the_demo_panel_has_a_control_for_every_option_within_its_range() {
     let mut seen = BTreeSet::new();
     for c in panel_controls() {
-        let spec = SCHEMA
+        let spec = schema()
             .iter()
             .find(|s| s.path == c.path)
             .unwrap_or_else(|| panic!("the panel has '{}', not an option", c.path));

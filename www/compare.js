@@ -1,7 +1,7 @@
 // The demo's before/after split: a second renderer on a canvas laid over
 // the left part of the page's, drawing the same content with the same
-// options and time but without the look (no grading, vignette, lookup table
-// or lens dirt). The divider is dragged, or moved with the arrow keys.
+// options and time but without the look (no grading, vignette, fringes,
+// grain, lookup table or lens dirt). The divider is dragged, or moved with the arrow keys.
 import { Renderer } from './pkg/index.js';
 
 /** `options` with every control of the look at its identity. */
@@ -12,6 +12,8 @@ function withoutLook(options) {
     canvas: { ...options.canvas, screenshots: false },
     grading: { ...options.grading, temperature: 0, tint: 0, saturation: 1, contrast: 1 },
     vignette: { ...options.vignette, intensity: 0 },
+    lens: { ...options.lens, chromaticAberration: 0 },
+    grain: { ...options.grain, intensity: 0 },
   };
 }
 

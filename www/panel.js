@@ -48,6 +48,9 @@ const SCHEMA = [
     ['vignette.intensity', 'Dark corners', 'range', [0, 1, 0.05]],
     ['vignette.radius', 'Corners start at', 'range', [0, 1, 0.05]],
     ['vignette.smoothness', 'Corner softness', 'range', [0, 1, 0.05]],
+    ['lens.chromaticAberration', 'Colour fringes', 'range', [0, 16, 0.5]],
+    ['grain.intensity', 'Film grain', 'range', [0, 1, 0.05]],
+    ['grain.size', 'Grain size', 'range', [1, 8, 0.5]],
   ]],
   ['Canvas', [
     ['canvas.dynamicRange', 'HDR display', 'select', ['auto', 'standard']],
@@ -100,6 +103,8 @@ for (const path of ['radius', 'smoothness']) {
   RULES[`vignette.${path}`] = (o) => o.vignette.intensity === 0
     && { off: true, why: 'the vignette is off (intensity 0)' };
 }
+RULES['grain.size'] = (o) => o.grain.intensity === 0
+  && { off: true, why: 'there is no grain (intensity 0)' };
 const iterations = RULES['bloom.iterations'];
 RULES['bloom.iterations'] = (o) => (!o.bloom.enabled && { off: true, why: 'bloom is off' }) || iterations(o);
 

@@ -2,7 +2,7 @@
 //!
 //! Options arrive from JavaScript as one plain object. The web layer turns it
 //! into a [`Value`] tree (no JS types here), and this module validates that
-//! tree against the option schema ([`table::SCHEMA`]): one table with every
+//! tree against the option schema ([`table::schema()`]): one table with every
 //! option's path, allowed values, default, documentation and cost. Keeping
 //! the rules in pure Rust means they are unit tested natively and every
 //! error names the option and what is allowed.
@@ -25,11 +25,11 @@ pub use table::{changes, reshapes};
 #[cfg(any(test, feature = "fixtures"))]
 pub use {
     schema::{Kind, Literal, OptionSpec},
-    table::SCHEMA,
+    table::schema,
 };
 pub use types::{
     AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
-    Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
+    GrainOptions, LensOptions, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
 pub use value::Value;
 

@@ -3,10 +3,10 @@
 //! bad values with what the option allows.
 
 use super::schema::{Allowed, OptionError};
-use super::table::{keys_of, spec, SCHEMA};
+use super::table::{keys_of, schema, spec};
 use super::types::{
     AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
-    Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
+    GrainOptions, LensOptions, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
 use super::value::{quote_list, Value};
 
@@ -14,7 +14,7 @@ impl Default for Options {
     /// Every option at the default the schema gives it.
     fn default() -> Self {
         let mut o = Options::PREDICTABLE;
-        for s in SCHEMA {
+        for s in schema() {
             (s.access.set)(&mut o, s.default);
         }
         o
@@ -53,6 +53,8 @@ default_from_table! {
     Metering => auto_exposure.metering;
     GradingOptions => grading;
     VignetteOptions => vignette;
+    LensOptions => lens;
+    GrainOptions => grain;
 }
 
 impl Options {
@@ -71,7 +73,7 @@ impl Options {
             return Ok(out);
         }
         check_shape("", value)?;
-        for s in SCHEMA {
+        for s in schema() {
             let mut v = value;
             for key in super::schema::path_keys(s.path) {
                 v = v.get(key);
@@ -89,7 +91,7 @@ impl Options {
     /// with the same path and message), then the rules that involve more
     /// than one option, whose `allowed` lists what is left given the others.
     pub fn validate(&self) -> Result<(), OptionError> {
-        for s in SCHEMA {
+        for s in schema() {
             s.check(&s.get(self).to_value())?;
         }
         if self.resolve == Resolve::Tonemapped && self.msaa == Msaa::Off {
@@ -130,7 +132,7 @@ impl Options {
     #[doc(hidden)] // the web layer parses JavaScript options with it
     pub fn to_value(&self) -> Value {
         let mut root = Vec::new();
-        for s in SCHEMA {
+        for s in schema() {
             let mut entries = &mut root;
             let (group, key) = (s.group(), s.key());
             if !group.is_empty() {

@@ -145,21 +145,21 @@ impl Literal {
         }
     }
 
-    pub(super) fn str(self) -> &'static str {
+    pub(crate) fn str(self) -> &'static str {
         match self {
             Literal::Str(s) => s,
             _ => "",
         }
     }
 
-    pub(super) fn num(self) -> f64 {
+    pub(crate) fn num(self) -> f64 {
         match self {
             Literal::Num(n) => n,
             _ => f64::NAN,
         }
     }
 
-    pub(super) fn bool(self) -> bool {
+    pub(crate) fn bool(self) -> bool {
         matches!(self, Literal::Bool(true))
     }
 }
@@ -301,3 +301,64 @@ impl fmt::Display for OptionError {
 }
 
 impl std::error::Error for OptionError {}
+
+// The accessors of the option table's entries (`options::table` and the
+// effects' own entries, `crate::effects`).
+
+macro_rules! choice {
+    ($t:ident, $($f:ident).+) => {
+        $crate::options::schema::Access {
+            get: |o| $crate::options::schema::Literal::Str(o.$($f).+.as_str()),
+            set: |o, v| {
+                if let Some(x) = $t::from_name(v.str()) {
+                    o.$($f).+ = x;
+                }
+            },
+        }
+    };
+}
+
+macro_rules! flag {
+    ($($f:ident).+) => {
+        $crate::options::schema::Access {
+            get: |o| $crate::options::schema::Literal::Bool(o.$($f).+),
+            set: |o, v| o.$($f).+ = v.bool(),
+        }
+    };
+}
+
+macro_rules! number {
+    ($($f:ident).+) => {
+        $crate::options::schema::Access {
+            get: |o| $crate::options::schema::Literal::Num(o.$($f).+),
+            set: |o, v| o.$($f).+ = v.num(),
+        }
+    };
+}
+
+macro_rules! whole {
+    ($($f:ident).+) => {
+        $crate::options::schema::Access {
+            get: |o| $crate::options::schema::Literal::Num(o.$($f).+ as f64),
+            set: |o, v| o.$($f).+ = v.num() as u32,
+        }
+    };
+}
+
+/// An option's line of documentation. Only the tests read it (they hold
+/// the README and the TypeScript declarations to it), so the shipped wasm
+/// leaves the text out.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! doc_line {
+    ($text:literal) => {
+        $text
+    };
+}
+#[cfg(target_arch = "wasm32")]
+macro_rules! doc_line {
+    ($text:literal) => {
+        ""
+    };
+}
+
+pub(crate) use {choice, doc_line, flag, number, whole};

@@ -10,70 +10,27 @@ use super::types::{
     ToneMapping, Tonemapper,
 };
 
-macro_rules! choice {
-    ($t:ident, $($f:ident).+) => {
-        Access {
-            get: |o| Literal::Str(o.$($f).+.as_str()),
-            set: |o, v| {
-                if let Some(x) = $t::from_name(v.str()) {
-                    o.$($f).+ = x;
-                }
-            },
-        }
-    };
+use super::schema::{choice, doc_line, flag, number, whole};
+
+/// Every option, in the order the docs list them: the frame's own, then
+/// each built-in effect's (`crate::effects`, in their order), then the
+/// page's.
+pub fn schema() -> &'static [OptionSpec] {
+    static ALL: std::sync::OnceLock<Vec<OptionSpec>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let effects = crate::effects::BUILTINS.iter().flat_map(|e| e.options);
+        FRAME.iter().chain(effects).chain(PAGE).copied().collect()
+    })
 }
 
-macro_rules! flag {
-    ($($f:ident).+) => {
-        Access {
-            get: |o| Literal::Bool(o.$($f).+),
-            set: |o, v| o.$($f).+ = v.bool(),
-        }
-    };
-}
-
-macro_rules! number {
-    ($($f:ident).+) => {
-        Access {
-            get: |o| Literal::Num(o.$($f).+),
-            set: |o, v| o.$($f).+ = v.num(),
-        }
-    };
-}
-
-macro_rules! whole {
-    ($($f:ident).+) => {
-        Access {
-            get: |o| Literal::Num(o.$($f).+ as f64),
-            set: |o, v| o.$($f).+ = v.num() as u32,
-        }
-    };
-}
-
-/// An option's line of documentation. Only the tests read it (they hold
-/// the README and the TypeScript declarations to it), so the shipped wasm
-/// leaves the text out.
-#[cfg(not(target_arch = "wasm32"))]
-macro_rules! doc {
-    ($text:literal) => {
-        $text
-    };
-}
-#[cfg(target_arch = "wasm32")]
-macro_rules! doc {
-    ($text:literal) => {
-        ""
-    };
-}
-
-/// Every option, in the order the docs list them.
-pub static SCHEMA: &[OptionSpec] = &[
+/// The options of the frame besides its effects'.
+static FRAME: &[OptionSpec] = &[
     OptionSpec {
         path: "canvas.format",
         kind: Kind::Choice(CanvasFormat::NAMES),
         default: Literal::Str("preferred"),
         effect: Effect::Canvas,
-        doc: doc!(
+        doc: doc_line!(
             "Canvas texture format. `'preferred'` is `navigator.gpu.getPreferredCanvasFormat()`; \
               `'rgba16float'` is for HDR displays."
         ),
@@ -84,7 +41,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(AlphaMode::NAMES),
         default: Literal::Str("opaque"),
         effect: Effect::Canvas,
-        doc: doc!("How the canvas blends with the page."),
+        doc: doc_line!("How the canvas blends with the page."),
         access: choice!(AlphaMode, canvas.alpha_mode),
     },
     OptionSpec {
@@ -92,7 +49,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(ColorSpace::NAMES),
         default: Literal::Str("srgb"),
         effect: Effect::Canvas,
-        doc: doc!("Color space the compositor reads the canvas in."),
+        doc: doc_line!("Color space the compositor reads the canvas in."),
         access: choice!(ColorSpace, canvas.color_space),
     },
     OptionSpec {
@@ -100,7 +57,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(ToneMapping::NAMES),
         default: Literal::Str("standard"),
         effect: Effect::Canvas,
-        doc: doc!(
+        doc: doc_line!(
             "`'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`."
         ),
         access: choice!(ToneMapping, canvas.tone_mapping),
@@ -110,7 +67,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(DynamicRange::NAMES),
         default: Literal::Str("standard"),
         effect: Effect::Canvas,
-        doc: doc!(
+        doc: doc_line!(
             "`'auto'` picks `'rgba16float'` with `'extended'` tone mapping while \
               `matchMedia('(dynamic-range: high)')` matches, the 8-bit path otherwise, and \
               follows changes; `format` and `toneMapping` then stay at their defaults."
@@ -126,7 +83,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(2.0),
         effect: Effect::Uniforms,
-        doc: doc!(
+        doc: doc_line!(
             "How many times SDR white the display can show, for `'extended'` tone mapping: \
               the curve keeps the SDR picture and rolls highlights off up to this. \
               Ignored with `'standard'`."
@@ -138,7 +95,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(false),
         effect: Effect::Canvas,
-        doc: doc!(
+        doc: doc_line!(
             "Adds `COPY_SRC` to the canvas usage so frames can be read back (`screenshot()`)."
         ),
         access: flag!(canvas.screenshots),
@@ -151,7 +108,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(4.0),
         effect: Effect::Rebuild,
-        doc: doc!("Samples per pixel of the scene."),
+        doc: doc_line!("Samples per pixel of the scene."),
         access: Access {
             get: |o| Literal::Num(o.msaa.sample_count() as f64),
             set: |o, v| {
@@ -166,7 +123,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(Resolve::NAMES),
         default: Literal::Str("hardware"),
         effect: Effect::Rebuild,
-        doc: doc!(
+        doc: doc_line!(
             "`'tonemapped'` is a resolve pass that tonemaps each sample before averaging, so \
               bright edges stay antialiased (needs msaa 4; keeps the multisampled color in memory)."
         ),
@@ -181,7 +138,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.0),
         effect: Effect::Uniforms,
-        doc: doc!("Multiplier on the scene radiance."),
+        doc: doc_line!("Multiplier on the scene radiance."),
         access: number!(exposure),
     },
     OptionSpec {
@@ -189,7 +146,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(Tonemapper::NAMES),
         default: Literal::Str("agx"),
         effect: Effect::Rebuild,
-        doc: doc!("The curve from HDR to the display range."),
+        doc: doc_line!("The curve from HDR to the display range."),
         access: choice!(Tonemapper, tonemapper),
     },
     OptionSpec {
@@ -197,7 +154,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(true),
         effect: Effect::Rebuild,
-        doc: doc!("Noise of one 8-bit step against banding (8-bit canvases)."),
+        doc: doc_line!("Noise of one 8-bit step against banding (8-bit canvases)."),
         access: flag!(dither),
     },
     OptionSpec {
@@ -205,7 +162,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(true),
         effect: Effect::Rebuild,
-        doc: doc!("Bloom on or off."),
+        doc: doc_line!("Bloom on or off."),
         access: flag!(bloom.enabled),
     },
     OptionSpec {
@@ -217,7 +174,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.0),
         effect: Effect::Uniforms,
-        doc: doc!("Brightness (after exposure) above which light blooms."),
+        doc: doc_line!("Brightness (after exposure) above which light blooms."),
         access: number!(bloom.threshold),
     },
     OptionSpec {
@@ -229,7 +186,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(0.5),
         effect: Effect::Uniforms,
-        doc: doc!("Softness of the threshold, 0 (hard) to 1."),
+        doc: doc_line!("Softness of the threshold, 0 (hard) to 1."),
         access: number!(bloom.knee),
     },
     OptionSpec {
@@ -241,7 +198,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.6),
         effect: Effect::Uniforms,
-        doc: doc!("How much blurred light is added back."),
+        doc: doc_line!("How much blurred light is added back."),
         access: number!(bloom.intensity),
     },
     OptionSpec {
@@ -253,7 +210,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.0),
         effect: Effect::Rebuild,
-        doc: doc!(
+        doc: doc_line!(
             "Spread of the blur relative to the default; independent of resolution and \
               devicePixelRatio."
         ),
@@ -264,7 +221,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Integer { min: 1, max: 12 },
         default: Literal::Num(7.0),
         effect: Effect::Rebuild,
-        doc: doc!("Most mip levels of the chain (a cost cap)."),
+        doc: doc_line!("Most mip levels of the chain (a cost cap)."),
         access: whole!(bloom.levels),
     },
     OptionSpec {
@@ -272,7 +229,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(BlurMode::NAMES),
         default: Literal::Str("mip"),
         effect: Effect::Rebuild,
-        doc: doc!("`'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong)."),
+        doc: doc_line!("`'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong)."),
         access: choice!(BlurMode, bloom.blur),
     },
     OptionSpec {
@@ -280,7 +237,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Integer { min: 1, max: 16 },
         default: Literal::Num(3.0),
         effect: Effect::Rebuild,
-        doc: doc!("Gaussian mode: horizontal + vertical pass pairs."),
+        doc: doc_line!("Gaussian mode: horizontal + vertical pass pairs."),
         access: whole!(bloom.iterations),
     },
     OptionSpec {
@@ -288,33 +245,18 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(BloomMode::NAMES),
         default: Literal::Str("additive"),
         effect: Effect::Rebuild,
-        doc: doc!(
+        doc: doc_line!(
             "`'additive'` adds the blur of the bright light; `'energy-conserving'` moves that light \
               to its neighbours (mixing by `intensity`, at most 1), keeping the frame's total."
         ),
         access: choice!(BloomMode, bloom.mode),
     },
     OptionSpec {
-        path: "bloom.dirtIntensity",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 16.0,
-            above_min: false,
-        },
-        default: Literal::Num(1.0),
-        effect: Effect::Rebuild,
-        doc: doc!(
-            "How much the lens dirt texture (`setLensDirt`) adds to the bloom where it is white: \
-              the bloom is multiplied by 1 + dirtIntensity × dirt. No dirt texture, or 0: no cost."
-        ),
-        access: number!(bloom.dirt_intensity),
-    },
-    OptionSpec {
         path: "autoExposure.enabled",
         kind: Kind::Bool,
         default: Literal::Bool(false),
         effect: Effect::Rebuild,
-        doc: doc!(
+        doc: doc_line!(
             "Adapts the exposure to the scene, metered on the GPU; `exposure` multiplies on top."
         ),
         access: flag!(auto_exposure.enabled),
@@ -328,7 +270,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(-10.0),
         effect: Effect::Uniforms,
-        doc: doc!("The lowest exposure it may choose, in EV (log2 of the multiplier)."),
+        doc: doc_line!("The lowest exposure it may choose, in EV (log2 of the multiplier)."),
         access: number!(auto_exposure.min_ev),
     },
     OptionSpec {
@@ -340,7 +282,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(10.0),
         effect: Effect::Uniforms,
-        doc: doc!("The highest exposure it may choose, in EV."),
+        doc: doc_line!("The highest exposure it may choose, in EV."),
         access: number!(auto_exposure.max_ev),
     },
     OptionSpec {
@@ -352,7 +294,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(0.0),
         effect: Effect::Uniforms,
-        doc: doc!("EV added to the metered exposure; positive is brighter."),
+        doc: doc_line!("EV added to the metered exposure; positive is brighter."),
         access: number!(auto_exposure.compensation),
     },
     OptionSpec {
@@ -364,7 +306,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(3.0),
         effect: Effect::Uniforms,
-        doc: doc!("How fast it brightens when the scene darkens, in EV per second."),
+        doc: doc_line!("How fast it brightens when the scene darkens, in EV per second."),
         access: number!(auto_exposure.speed_brighten),
     },
     OptionSpec {
@@ -376,7 +318,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.0),
         effect: Effect::Uniforms,
-        doc: doc!("How fast it darkens when the scene brightens, in EV per second."),
+        doc: doc_line!("How fast it darkens when the scene brightens, in EV per second."),
         access: number!(auto_exposure.speed_darken),
     },
     OptionSpec {
@@ -388,7 +330,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(0.1),
         effect: Effect::Uniforms,
-        doc: doc!("Fraction of the darkest pixels left out of the average."),
+        doc: doc_line!("Fraction of the darkest pixels left out of the average."),
         access: number!(auto_exposure.low_percentile),
     },
     OptionSpec {
@@ -400,7 +342,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(0.1),
         effect: Effect::Uniforms,
-        doc: doc!("Fraction of the brightest pixels left out of the average (small lights)."),
+        doc: doc_line!("Fraction of the brightest pixels left out of the average (small lights)."),
         access: number!(auto_exposure.high_percentile),
     },
     OptionSpec {
@@ -408,119 +350,15 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(Metering::NAMES),
         default: Literal::Str("average"),
         effect: Effect::Uniforms,
-        doc: doc!(
+        doc: doc_line!(
             "`'average'` weighs every pixel alike; `'center'` weighs the centre up to four times the corners."
         ),
         access: choice!(Metering, auto_exposure.metering),
     },
-    OptionSpec {
-        path: "grading.temperature",
-        kind: Kind::Number {
-            min: -1.0,
-            max: 1.0,
-            above_min: false,
-        },
-        default: Literal::Num(0.0),
-        effect: Effect::Rebuild,
-        doc: doc!(
-            "White balance before the curve, -1 (cooler) to 1 (warmer): a chromatic adaptation \
-              (CAT02) to D65 from a white on the daylight locus between about 4 300 K and 9 800 K."
-        ),
-        access: number!(grading.temperature),
-    },
-    OptionSpec {
-        path: "grading.tint",
-        kind: Kind::Number {
-            min: -1.0,
-            max: 1.0,
-            above_min: false,
-        },
-        default: Literal::Num(0.0),
-        effect: Effect::Rebuild,
-        doc: doc!("White balance across the daylight locus, -1 (greener) to 1 (more magenta)."),
-        access: number!(grading.tint),
-    },
-    OptionSpec {
-        path: "grading.saturation",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 2.0,
-            above_min: false,
-        },
-        default: Literal::Num(1.0),
-        effect: Effect::Rebuild,
-        doc: doc!("Saturation in scene-linear light: 0 is grey, 1 leaves colours, 2 doubles their distance from grey."),
-        access: number!(grading.saturation),
-    },
-    OptionSpec {
-        path: "grading.contrast",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 2.0,
-            above_min: false,
-        },
-        default: Literal::Num(1.0),
-        effect: Effect::Rebuild,
-        doc: doc!(
-            "Contrast of luminance in log space around mid grey (0.18), which stays where it is; \
-              hue and saturation are kept."
-        ),
-        access: number!(grading.contrast),
-    },
-    OptionSpec {
-        path: "grading.lutIntensity",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 1.0,
-            above_min: false,
-        },
-        default: Literal::Num(1.0),
-        effect: Effect::Rebuild,
-        doc: doc!(
-            "How much of the 3D lookup table (`setLut`) is mixed in, after the curve in display \
-              space. No table, or 0: no cost."
-        ),
-        access: number!(grading.lut_intensity),
-    },
-    OptionSpec {
-        path: "vignette.intensity",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 1.0,
-            above_min: false,
-        },
-        default: Literal::Num(0.0),
-        effect: Effect::Rebuild,
-        doc: doc!(
-            "How much light the corners lose, before the curve (0: no vignette). Round on any \
-              aspect ratio."
-        ),
-        access: number!(vignette.intensity),
-    },
-    OptionSpec {
-        path: "vignette.radius",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 1.0,
-            above_min: false,
-        },
-        default: Literal::Num(0.5),
-        effect: Effect::Uniforms,
-        doc: doc!("Where the darkening starts, as a fraction of the distance from the centre to a corner."),
-        access: number!(vignette.radius),
-    },
-    OptionSpec {
-        path: "vignette.smoothness",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 1.0,
-            above_min: false,
-        },
-        default: Literal::Num(0.5),
-        effect: Effect::Uniforms,
-        doc: doc!("Over how much of that distance the darkening reaches its full strength."),
-        access: number!(vignette.smoothness),
-    },
+];
+
+/// The options of the page: the canvas's size and what the frame shows.
+static PAGE: &[OptionSpec] = &[
     OptionSpec {
         path: "renderScale",
         kind: Kind::Number {
@@ -530,7 +368,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         },
         default: Literal::Num(1.0),
         effect: Effect::Resize,
-        doc: doc!("Size of the offscreen targets relative to the canvas."),
+        doc: doc_line!("Size of the offscreen targets relative to the canvas."),
         access: number!(render_scale),
     },
     OptionSpec {
@@ -538,7 +376,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(false),
         effect: Effect::Observer,
-        doc: doc!(
+        doc: doc_line!(
             "Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement` \
               in the page)."
         ),
@@ -549,7 +387,7 @@ pub static SCHEMA: &[OptionSpec] = &[
         kind: Kind::Choice(DebugView::NAMES),
         default: Literal::Str("none"),
         effect: Effect::Rebuild,
-        doc: doc!(
+        doc: doc_line!(
             "What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's histogram \
               over the lower part, the metered range in white, its average in orange."
         ),
@@ -559,14 +397,14 @@ pub static SCHEMA: &[OptionSpec] = &[
 
 /// The option at `path`.
 pub fn spec(path: &str) -> Option<&'static OptionSpec> {
-    SCHEMA.iter().find(|s| s.path == path)
+    schema().iter().find(|s| s.path == path)
 }
 
 /// The keys of the options object at `group` (`""` for the top level):
 /// its options and its sub-groups, in table order.
 pub fn keys_of(group: &str) -> Vec<&'static str> {
     let mut keys: Vec<&'static str> = Vec::new();
-    for s in SCHEMA {
+    for s in schema() {
         let rest = if group.is_empty() {
             Some(s.path)
         } else {
@@ -589,7 +427,7 @@ pub fn reshapes(a: &Options, b: &Options) -> bool {
 
 /// `true` when an option with `effect` differs between `a` and `b`.
 pub fn changes(a: &Options, b: &Options, effect: Effect) -> bool {
-    SCHEMA
+    schema()
         .iter()
         .filter(|s| s.effect == effect)
         .any(|s| s.get(a) != s.get(b))

@@ -264,6 +264,23 @@ pub struct VignetteOptions {
     pub smoothness: f64,
 }
 
+/// The `lens` group: what the camera's lens does to the light.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LensOptions {
+    /// Lateral chromatic aberration: red and blue shifted radially by this
+    /// many output pixels at the corners (0: none, the default).
+    pub chromatic_aberration: f64,
+}
+
+/// The `grain` group: film grain on the displayed picture.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GrainOptions {
+    /// 0 (none: the default) to 1.
+    pub intensity: f64,
+    /// Size of a grain in output pixels, 1 to 8.
+    pub size: f64,
+}
+
 /// All renderer options. `Options::default()` takes every default from
 /// the schema table.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -281,6 +298,8 @@ pub struct Options {
     pub auto_exposure: AutoExposureOptions,
     pub grading: GradingOptions,
     pub vignette: VignetteOptions,
+    pub lens: LensOptions,
+    pub grain: GrainOptions,
     /// Size of the offscreen targets relative to the canvas; the composite
     /// pass rescales.
     pub render_scale: f64,
@@ -357,6 +376,13 @@ impl Options {
             intensity: 0.0,
             radius: 0.5,
             smoothness: 0.5,
+        },
+        lens: LensOptions {
+            chromatic_aberration: 0.0,
+        },
+        grain: GrainOptions {
+            intensity: 0.0,
+            size: 1.0,
         },
         render_scale: 1.0,
         auto_resize: false,

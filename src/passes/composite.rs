@@ -1,21 +1,29 @@
 //! Composite: the last link of the chain and the only pass that touches the
 //! output texture. Reads the HDR target and the bloom result, applies
-//! exposure, bloom intensity, the tonemapper and dithering, and writes
-//! through the output's `-srgb` view (or encodes in the shader where there
-//! is none), premultiplied when the canvas is. The bloom is added here
-//! rather than in a separate full-resolution pass: the HDR target is read
-//! once and never written back.
+//! exposure, bloom intensity, the effects fused into it (`crate::effect`),
+//! the tonemapper and dithering, and writes through the output's `-srgb`
+//! view (or encodes in the shader where there is none), premultiplied when
+//! the canvas is. The bloom is added here rather than in a separate
+//! full-resolution pass: the HDR target is read once and never written
+//! back.
+//!
+//! Its shader is generated for the effects that are on, in their order
+//! ([`fused_source`]): one module, bind group layout and set of pipelines
+//! per such list, made on first use and kept.
 
-use crate::pass::{Registration, Stage,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
-    Blend, FrameUniform, uniform_buffer, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
-    UNIFORM,
-};
+use crate::effect::{Builtin, Context, LookTexture, Place, EFFECT_PRELUDE};
+use crate::effects::BUILTINS;
 use crate::error::Error;
-use crate::frame::{FrameBuilder, FrameInfo};
+use crate::frame::{FrameBuilder, FrameInfo, Image};
 use crate::gpu::Gpu;
+use crate::options::{BloomMode, DebugView, Options};
 use crate::output::OutputSpec;
-use crate::options::{BloomMode, DebugView, GradingOptions, Options};
-use crate::passes::look::LutInfo;
+use crate::pass::{
+    entry, layout, linear_sampler, pipeline, pipeline_layout, uniform, uniform_buffer, Blend,
+    FrameUniform, Pass, Pipe, PipeCache, PipeDesc, Registration, Stage, FILTERABLE_TEXTURE,
+    FILTERING_SAMPLER, UNIFORM,
+};
+use crate::user_effect::UserEffect;
 
 /// The WGSL of the composite pass after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[
@@ -40,28 +48,6 @@ uniform! {
         // How much of each pixel's bloomed light it gives away (0 in the
         // additive mode).
         bloom_subtract: f32,
-        // `grading`: the white balance as a linear-sRGB matrix (three
-        // columns), the saturation and the contrast.
-        white_balance: [[f32; 4]; 3],
-        saturation: f32,
-        contrast: f32,
-        // `vignette`, and the output's width over its height.
-        vignette_intensity: f32,
-        vignette_radius: f32,
-        vignette_smoothness: f32,
-        aspect: f32,
-        // `grading.lutIntensity` and `bloom.dirtIntensity`.
-        lut_intensity: f32,
-        dirt_intensity: f32,
-        // The table's domain as a scale and offset to [0, 1], and its last
-        // index (see `lut_mapping`).
-        lut_scale: [f32; 3],
-        lut_last: f32,
-        lut_offset: [f32; 3],
-        _pad1: f32,
-        // Frame to dirt coordinates around the centre (see `dirt_scale`).
-        dirt_scale: [f32; 2],
-        _pad2: [f32; 2],
     }
 }
 
@@ -74,8 +60,17 @@ uniform! {
     }
 }
 
-/// What a composite pipeline is specialised for: the output view's format
-/// and the shader's override constants.
+uniform! {
+    /// `EffectFrame` in effect_prelude.wgsl: what every effect reads.
+    struct EffectFrame {
+        time: f32,
+        _pad: f32,
+        resolution: [f32; 2],
+    }
+}
+
+/// What a composite pipeline is specialised for besides its effects: the
+/// output view's format and the shader's override constants.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Variant {
     pub format: wgpu::TextureFormat,
@@ -89,15 +84,6 @@ pub struct Variant {
     pub energy: bool,
     /// `DEBUG`: 0 the picture, 1 the bloom alone, 2 the exposure histogram.
     pub debug: u32,
-    /// `GRADE`: a `grading` option is away from its default.
-    pub grade: bool,
-    /// `VIGNETTE`: `vignette.intensity` is above 0.
-    pub vignette: bool,
-    /// `LUT`: a lookup table is set and `grading.lutIntensity` is above 0.
-    pub lut: bool,
-    /// `DIRT`: lens dirt is set, `bloom.dirtIntensity` is above 0 and
-    /// there is bloom.
-    pub dirt: bool,
 }
 
 /// The energy-conserving mode's mix towards the blur: `intensity`, at most 1.
@@ -124,146 +110,129 @@ impl Variant {
                 DebugView::Bloom => 1,
                 DebugView::Exposure => 2,
             },
-            grade: graded(&settings.grading),
-            vignette: settings.vignette.intensity > 0.0,
-            lut: info.look.lut.is_some() && settings.grading.lut_intensity > 0.0,
-            dirt: info.bloom_levels > 0
-                && info.look.dirt.is_some()
-                && settings.bloom.dirt_intensity > 0.0,
         }
     }
 }
 
-/// Whether the white balance, saturation or contrast is away from its
-/// default (the table's mix is the `LUT` constant's business).
-fn graded(g: &GradingOptions) -> bool {
-    let identity = GradingOptions::default();
-    (g.temperature, g.tint, g.saturation, g.contrast)
-        != (
-            identity.temperature,
-            identity.tint,
-            identity.saturation,
-            identity.contrast,
-        )
-}
-
-/// A table's domain as the scale and offset that take a display value to
-/// [0, 1] across it, and its last index; zeros without a table.
-fn lut_mapping(lut: Option<LutInfo>) -> ([f32; 3], [f32; 3], f32) {
-    match lut {
-        Some(l) => {
-            let scale: [f32; 3] = std::array::from_fn(|i| 1.0 / (l.max[i] - l.min[i]));
-            let offset = std::array::from_fn(|i| -l.min[i] * scale[i]);
-            (scale, offset, (l.size - 1) as f32)
-        }
-        None => ([0.0; 3], [0.0; 3], 0.0),
+/// What the effects' switches and uniforms read of a frame.
+pub fn context(info: &FrameInfo) -> Context {
+    Context {
+        size: info.size,
+        output_size: info.output_size,
+        bloom: info.bloom_levels > 0,
+        lut: info.look.lut,
+        dirt: info.look.dirt,
     }
 }
 
-/// Frame to dirt texture coordinates around the centre, so that a dirt
-/// texture of `dirt` texels covers an output of `output` pixels (scaled
-/// to fill it, keeping its aspect ratio, the overflow cropped evenly).
-fn dirt_scale(output: (u32, u32), dirt: Option<(u32, u32)>) -> [f32; 2] {
-    let Some(dirt) = dirt else { return [1.0; 2] };
-    let (ow, oh) = (output.0.max(1) as f64, output.1.max(1) as f64);
-    let (dw, dh) = (dirt.0.max(1) as f64, dirt.1.max(1) as f64);
-    let k = (ow / dw).max(oh / dh);
-    [(ow / (k * dw)) as f32, (oh / (k * dh)) as f32]
+/// An effect the composite runs.
+#[derive(Clone, Copy)]
+pub enum Active<'a> {
+    /// A built-in effect, by its index in [`BUILTINS`].
+    Builtin(usize, &'static Builtin),
+    User(&'a UserEffect),
 }
 
-/// The white balance of `grading.temperature` and `grading.tint` as a
-/// matrix on linear sRGB (three columns, padded for WGSL): a von Kries
-/// adaptation in the CAT02 cone space from a white on the CIE daylight
-/// locus (temperature 0: 6504 K, D65; 1: 1.5 times the colour temperature,
-/// a bluer white adapted to D65, so the picture warms; -1: two thirds of
-/// it), moved across the locus by `tint` (positive: a greener white, so
-/// the picture turns magenta). Both at 0 give the identity.
-pub fn white_balance(temperature: f64, tint: f64) -> [[f32; 4]; 3] {
-    // Linear sRGB (D65) to CIE XYZ, and CAT02.
-    const SRGB_TO_XYZ: [[f64; 3]; 3] = [
-        [0.4124564, 0.3575761, 0.1804375],
-        [0.2126729, 0.7151522, 0.0721750],
-        [0.0193339, 0.1191920, 0.9503041],
-    ];
-    const CAT02: [[f64; 3]; 3] = [
-        [0.7328, 0.4296, -0.1624],
-        [-0.7036, 1.6975, 0.0061],
-        [0.0030, 0.0136, 0.9834],
-    ];
-    let lms_of_white = |t: f64, tint: f64| {
-        let (x, y) = daylight_xy(6504.0 * 1.5f64.powf(t));
-        let y = y + 0.02 * tint;
-        mul(CAT02, [x / y, 1.0, (1.0 - x - y) / y])
-    };
-    let reference = lms_of_white(0.0, 0.0);
-    let white = lms_of_white(temperature, tint);
-    let gain: [[f64; 3]; 3] = std::array::from_fn(|i| {
-        std::array::from_fn(|j| if i == j { reference[i] / white[i] } else { 0.0 })
-    });
-    let to_lms = matmul(CAT02, SRGB_TO_XYZ);
-    let m = matmul(inverse(to_lms), matmul(gain, to_lms));
-    // Column-major, each column padded to four floats.
-    std::array::from_fn(|c| [m[0][c] as f32, m[1][c] as f32, m[2][c] as f32, 0.0])
+impl Active<'_> {
+    fn place(&self) -> Place {
+        match self {
+            Active::Builtin(_, b) => b.place,
+            Active::User(u) => u.stage.place(),
+        }
+    }
+
+    /// What tells two lists of effects apart: a built-in's index, a
+    /// user's effect's serial.
+    fn key(&self) -> EffectKey {
+        match self {
+            Active::Builtin(i, _) => EffectKey::Builtin(*i),
+            Active::User(u) => EffectKey::User(u.serial),
+        }
+    }
 }
 
-/// The CIE daylight locus: chromaticity (x, y) of daylight at `kelvin`
-/// (4000 to 25000 K).
-fn daylight_xy(kelvin: f64) -> (f64, f64) {
-    let t = kelvin.clamp(4000.0, 25000.0);
-    let (t1, t2, t3) = (1e3 / t, 1e6 / (t * t), 1e9 / (t * t * t));
-    let x = if t <= 7000.0 {
-        -4.6070 * t3 + 2.9678 * t2 + 0.09911 * t1 + 0.244063
-    } else {
-        -2.0064 * t3 + 1.9018 * t2 + 0.24748 * t1 + 0.237040
-    };
-    (x, -3.0 * x * x + 2.87 * x - 0.275)
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EffectKey {
+    Builtin(usize),
+    User(u64),
 }
 
-fn mul(m: [[f64; 3]; 3], v: [f64; 3]) -> [f64; 3] {
-    std::array::from_fn(|i| m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2])
+/// The effects that run for these settings and this frame, in the order
+/// they run: by place; within one, the built-ins in their order, then the
+/// user's in the order they were added.
+pub fn active<'a>(settings: &Options, info: &FrameInfo, users: &'a [UserEffect]) -> Vec<Active<'a>> {
+    let ctx = context(info);
+    let mut all: Vec<Active<'a>> = BUILTINS
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| (b.on)(settings, &ctx))
+        .map(|(i, b)| Active::Builtin(i, b))
+        .chain(users.iter().map(Active::User))
+        .collect();
+    // Stable: the order within a place stays.
+    all.sort_by_key(|a| a.place());
+    all
 }
 
-fn matmul(a: [[f64; 3]; 3], b: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
-    std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
-}
+/// The first binding of the effects' uniforms and textures, after the
+/// composite's own (0 to 5) and the effects' frame and sampler (6, 7).
+const FIRST_EFFECT_BINDING: u32 = 8;
 
-/// The inverse of an invertible 3×3 matrix (by cofactors).
-fn inverse(m: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
-    let c = |i: usize, j: usize| {
-        let (r0, r1) = ((i + 1) % 3, (i + 2) % 3);
-        let (c0, c1) = ((j + 1) % 3, (j + 2) % 3);
-        m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]
-    };
-    let det = m[0][0] * c(0, 0) + m[0][1] * c(0, 1) + m[0][2] * c(0, 2);
-    std::array::from_fn(|i| std::array::from_fn(|j| c(j, i) / det))
-}
-
-pub const PASS: Registration = Registration {
-    stage: Stage::Composite,
-    make: Some(|gpu| Box::new(CompositePass::new(gpu))),
-    #[cfg(feature = "fixtures")]
-    shaders: || vec![("composite", crate::shaders::compose(SHADER_PARTS))],
-    #[cfg(feature = "fixtures")]
-    uniforms: || {
-        vec![
-            crate::pass::uniform_layout::<CompositeParams>(SHADER_PARTS),
-            crate::pass::uniform_layout::<ExposureView>(SHADER_PARTS),
-        ]
-    },
-};
-
-pub struct CompositePass {
-    layout: wgpu::BindGroupLayout,
-    pipeline_layout: wgpu::PipelineLayout,
-    module: wgpu::ShaderModule,
-    pipes: PipeCache<Variant>,
-    sampler: wgpu::Sampler,
-    params: FrameUniform,
-    /// Auto exposure's histogram, for `debug: 'exposure'` (copied in from
-    /// its pass each frame; zeros without it).
-    exposure_view: wgpu::Buffer,
-    /// Bound where no lookup table is set (never read then).
-    no_lut: wgpu::TextureView,
+/// The composite's WGSL for these effects: the composite, the effects'
+/// prelude and each effect's bindings and functions, and the four hooks
+/// that call them in order (the identity where none runs).
+pub fn fused_source(effects: &[Active<'_>]) -> String {
+    let mut s = crate::shaders::compose(SHADER_PARTS);
+    if !effects.is_empty() {
+        s.push('\n');
+        s.push_str(EFFECT_PRELUDE);
+        s.push('\n');
+    }
+    let mut binding = FIRST_EFFECT_BINDING;
+    let mut calls: Vec<(Place, String)> = Vec::new();
+    for e in effects {
+        match e {
+            Active::Builtin(_, b) => {
+                if let Some((name, _)) = b.params {
+                    s.push_str(&format!(
+                        "@group(0) @binding({binding}) var<uniform> fx_{}_params: {name};\n",
+                        b.name
+                    ));
+                    binding += 1;
+                }
+                for (name, kind) in b.textures {
+                    let ty = match kind {
+                        LookTexture::Lut => "texture_3d<f32>",
+                        LookTexture::Dirt => "texture_2d<f32>",
+                    };
+                    s.push_str(&format!("@group(0) @binding({binding}) var {name}: {ty};\n"));
+                    binding += 1;
+                }
+                s.push_str(b.wgsl);
+                s.push('\n');
+                calls.push((b.place, format!("fx_{}", b.name)));
+            }
+            Active::User(u) => {
+                let (text, function) = crate::user_effect::fused_source(u, binding);
+                binding += crate::user_effect::binding_count(u);
+                s.push_str(&text);
+                calls.push((u.stage.place(), function));
+            }
+        }
+    }
+    for place in Place::ALL {
+        let (hook, flag) = place.hook();
+        let mine: Vec<&String> = calls.iter().filter(|(p, _)| *p == place).map(|(_, f)| f).collect();
+        s.push_str(&format!(
+            "const {flag}: bool = {};\nfn {hook}(c: vec4f, uv: vec2f) -> vec4f {{\n    var x = c;\n",
+            !mine.is_empty()
+        ));
+        for f in mine {
+            s.push_str(&format!("    x = {f}(x, uv);\n"));
+        }
+        s.push_str("    return x;\n}\n");
+    }
+    s
 }
 
 /// The lookup table: a 3D texture read with `textureLoad` (rgba32float,
@@ -274,29 +243,100 @@ const LUT_TEXTURE: wgpu::BindingType = wgpu::BindingType::Texture {
     multisampled: false,
 };
 
+/// The bind group layout entries of these effects, from
+/// [`FIRST_EFFECT_BINDING`] on (with the frame and sampler before them).
+fn effect_entries(effects: &[Active<'_>]) -> Vec<wgpu::BindGroupLayoutEntry> {
+    if effects.is_empty() {
+        return Vec::new();
+    }
+    let mut kinds = vec![UNIFORM, FILTERING_SAMPLER];
+    for e in effects {
+        match e {
+            Active::Builtin(_, b) => {
+                kinds.extend(b.params.map(|_| UNIFORM));
+                kinds.extend(b.textures.iter().map(|(_, kind)| match kind {
+                    LookTexture::Lut => LUT_TEXTURE,
+                    LookTexture::Dirt => FILTERABLE_TEXTURE,
+                }));
+            }
+            Active::User(u) => {
+                kinds.extend(u.buffer.as_ref().map(|_| UNIFORM));
+                kinds.extend(u.textures.iter().map(|_| FILTERABLE_TEXTURE));
+            }
+        }
+    }
+    (6..).zip(kinds).map(|(binding, kind)| entry(binding, kind)).collect()
+}
+
+/// The composite made for one list of effects.
+struct Shape {
+    key: Vec<EffectKey>,
+    layout: wgpu::BindGroupLayout,
+    pipeline_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
+    pipes: PipeCache<Variant>,
+}
+
+pub const PASS: Registration = Registration {
+    stage: Stage::Composite,
+    make: Some(|gpu| Box::new(CompositePass::new(gpu))),
+    // The composite with every built-in effect on.
+    #[cfg(feature = "fixtures")]
+    shaders: || vec![("composite", fused_source(&all_builtins()))],
+    #[cfg(feature = "fixtures")]
+    uniforms: || {
+        use crate::uniform::Uniform;
+        let source = fused_source(&all_builtins());
+        let mut all: Vec<crate::pass::UniformLayout> = vec![
+            (source.clone(), "CompositeParams", std::mem::size_of::<CompositeParams>(), CompositeParams::offsets()),
+            (source.clone(), "ExposureView", std::mem::size_of::<ExposureView>(), ExposureView::offsets()),
+            (source.clone(), "EffectFrame", std::mem::size_of::<EffectFrame>(), EffectFrame::offsets()),
+        ];
+        for b in BUILTINS {
+            let (name, size, offsets) = (b.layout)();
+            all.push((source.clone(), name, size, offsets));
+        }
+        all
+    },
+};
+
+/// Every built-in effect, on.
+#[cfg(feature = "fixtures")]
+fn all_builtins() -> Vec<Active<'static>> {
+    let mut all: Vec<Active<'static>> = BUILTINS.iter().enumerate().map(|(i, b)| Active::Builtin(i, b)).collect();
+    all.sort_by_key(|a| a.place());
+    all
+}
+
+pub struct CompositePass {
+    base: Vec<wgpu::BindGroupLayoutEntry>,
+    shapes: std::sync::Mutex<Vec<std::sync::Arc<Shape>>>,
+    sampler: wgpu::Sampler,
+    params: FrameUniform,
+    /// Auto exposure's histogram, for `debug: 'exposure'` (copied in from
+    /// its pass each frame; zeros without it).
+    exposure_view: wgpu::Buffer,
+    /// What every effect reads (time, resolution), written every frame
+    /// while effects run.
+    effect_frame: FrameUniform,
+    /// Each built-in effect's uniform block, in [`BUILTINS`] order.
+    effect_params: Vec<Option<FrameUniform>>,
+    /// Effects run in the frame built last.
+    fused: std::sync::atomic::AtomicBool,
+}
+
 impl CompositePass {
     pub fn new(gpu: &Gpu) -> CompositePass {
-        let module = shader_module(gpu, "composite shader", SHADER_PARTS);
-        let layout = layout(
-            gpu,
-            "composite bind group layout",
-            &[
+        CompositePass {
+            base: vec![
                 entry(0, FILTERABLE_TEXTURE),
                 entry(1, FILTERING_SAMPLER),
                 entry(2, UNIFORM),
                 entry(3, FILTERABLE_TEXTURE),
                 entry(4, FILTERABLE_TEXTURE),
                 entry(5, UNIFORM),
-                entry(6, LUT_TEXTURE),
-                entry(7, FILTERABLE_TEXTURE),
             ],
-        );
-        let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
-        CompositePass {
-            layout,
-            pipeline_layout,
-            module,
-            pipes: PipeCache::new(),
+            shapes: std::sync::Mutex::new(Vec::new()),
             sampler: linear_sampler(gpu, "composite sampler"),
             params: FrameUniform::new(
                 gpu,
@@ -308,35 +348,57 @@ impl CompositePass {
                 "composite exposure view",
                 std::mem::size_of::<ExposureView>(),
             ),
-            no_lut: gpu
-                .device
-                .create_texture(&wgpu::TextureDescriptor {
-                    label: Some("no lut"),
-                    size: wgpu::Extent3d {
-                        width: 1,
-                        height: 1,
-                        depth_or_array_layers: 1,
-                    },
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D3,
-                    format: wgpu::TextureFormat::Rgba32Float,
-                    usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                    view_formats: &[],
-                })
-                .create_view(&Default::default()),
+            effect_frame: FrameUniform::new(gpu, "effect frame", std::mem::size_of::<EffectFrame>()),
+            effect_params: BUILTINS
+                .iter()
+                .map(|b| b.params.map(|(_, size)| FrameUniform::new(gpu, b.name, size)))
+                .collect(),
+            fused: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
+    /// The composite for `effects`, made on first use. Lists with a user's
+    /// effect that is gone are forgotten.
+    fn shape(&self, gpu: &Gpu, effects: &[Active<'_>], users: &[UserEffect]) -> std::sync::Arc<Shape> {
+        let key: Vec<EffectKey> = effects.iter().map(Active::key).collect();
+        let mut shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
+        shapes.retain(|s| {
+            s.key.iter().all(|k| match k {
+                EffectKey::User(serial) => users.iter().any(|u| u.serial == *serial),
+                EffectKey::Builtin(_) => true,
+            })
+        });
+        if let Some(s) = shapes.iter().find(|s| s.key == key) {
+            return s.clone();
+        }
+        let mut entries = self.base.clone();
+        entries.extend(effect_entries(effects));
+        let layout = layout(gpu, "composite bind group layout", &entries);
+        let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
+        let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("composite shader"),
+            source: wgpu::ShaderSource::Wgsl(fused_source(effects).into()),
+        });
+        let shape = std::sync::Arc::new(Shape {
+            key,
+            layout,
+            pipeline_layout,
+            module,
+            pipes: PipeCache::new(),
+        });
+        shapes.push(shape.clone());
+        shape
+    }
+
     /// The pipeline specialised for `v`, made on first use.
-    fn pipe(&self, gpu: &Gpu, v: Variant) -> Pipe {
-        self.pipes.get(v, || {
+    fn pipe(&self, gpu: &Gpu, shape: &Shape, v: Variant) -> Pipe {
+        shape.pipes.get(v, || {
             pipeline(
                 gpu,
                 &PipeDesc {
                     label: "composite pipeline",
-                    layout: &self.pipeline_layout,
-                    module: &self.module,
+                    layout: &shape.pipeline_layout,
+                    module: &shape.module,
                     vertex_entry: "vs_fullscreen",
                     fragment_entry: "fs_composite",
                     color_format: v.format,
@@ -349,70 +411,80 @@ impl CompositePass {
                         ("BLOOM", if v.bloom { 1.0 } else { 0.0 }),
                         ("ENERGY", if v.energy { 1.0 } else { 0.0 }),
                         ("DEBUG", v.debug as f64),
-                        ("GRADE", if v.grade { 1.0 } else { 0.0 }),
-                        ("VIGNETTE", if v.vignette { 1.0 } else { 0.0 }),
-                        ("LUT", if v.lut { 1.0 } else { 0.0 }),
-                        ("DIRT", if v.dirt { 1.0 } else { 0.0 }),
                     ],
                 },
             )
         })
     }
 
-    /// Pipelines made so far (one per variant used; the tests count them).
+    /// Pipelines made so far (one per variant and list of effects used;
+    /// the tests count them).
     #[cfg(feature = "fixtures")]
     pub fn variants(&self) -> usize {
-        self.pipes.len()
+        let shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
+        shapes.iter().map(|s| s.pipes.len()).sum()
     }
 
-    fn bind(
-        &self,
-        gpu: &Gpu,
-        hdr: &wgpu::TextureView,
-        bloom: &wgpu::TextureView,
-        bright_source: &wgpu::TextureView,
-        lut: &wgpu::TextureView,
-        dirt: &wgpu::TextureView,
-    ) -> wgpu::BindGroup {
-        let params = self.params.current();
-        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("composite bind group"),
-            layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(hdr),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&self.sampler),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: params.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::TextureView(bloom),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: wgpu::BindingResource::TextureView(bright_source),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 5,
-                    resource: self.exposure_view.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 6,
-                    resource: wgpu::BindingResource::TextureView(lut),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 7,
-                    resource: wgpu::BindingResource::TextureView(dirt),
-                },
-            ],
-        })
+    /// The resources of the effects' bindings, in the layout's order, and
+    /// the images they sample (declared in the frame's graph).
+    fn effect_resources(&self, f: &mut FrameBuilder<'_>, effects: &[Active<'_>]) -> Result<(Vec<Resource>, Vec<Image>), Error> {
+        if effects.is_empty() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let mut out = vec![
+            Resource::Buffer(self.effect_frame.renew(f.gpu)),
+            Resource::Sampler(self.sampler.clone()),
+        ];
+        let mut images = Vec::new();
+        for e in effects {
+            match e {
+                Active::Builtin(i, b) => {
+                    if let Some(params) = &self.effect_params[*i] {
+                        out.push(Resource::Buffer(params.renew(f.gpu)));
+                    }
+                    for (name, kind) in b.textures {
+                        let view = match kind {
+                            LookTexture::Lut => f.look.lut.clone(),
+                            LookTexture::Dirt => f.look.dirt.clone(),
+                        };
+                        let view = view.ok_or_else(|| Error::argument(name, "is not set"))?;
+                        let t = view.texture();
+                        let image = f.external(name, &view, (t.width(), t.height()), t.format());
+                        out.push(Resource::View(image.view.clone()));
+                        images.push(image);
+                    }
+                }
+                Active::User(u) => {
+                    if let Some(buffer) = &u.buffer {
+                        out.push(Resource::Buffer(buffer.clone()));
+                    }
+                    for t in &u.textures {
+                        let label = format!("{} {}", u.name, t.name);
+                        let image = f.external(&label, &t.view, t.size, t.format);
+                        out.push(Resource::View(image.view.clone()));
+                        images.push(image);
+                    }
+                }
+            }
+        }
+        Ok((out, images))
+    }
+}
+
+/// A resource of an effect's binding.
+enum Resource {
+    Buffer(wgpu::Buffer),
+    Sampler(wgpu::Sampler),
+    View(wgpu::TextureView),
+}
+
+impl Resource {
+    fn binding(&self) -> wgpu::BindingResource<'_> {
+        match self {
+            Resource::Buffer(b) => b.as_entire_binding(),
+            Resource::Sampler(s) => wgpu::BindingResource::Sampler(s),
+            Resource::View(v) => wgpu::BindingResource::TextureView(v),
+        }
     }
 }
 
@@ -437,20 +509,51 @@ impl Pass for CompositePass {
         // What bloomed (the energy-conserving mode takes it back): the
         // caller's bloom texture, or the HDR image itself.
         let source = f.bloom_source.clone().unwrap_or_else(|| hdr.clone());
-        // The look's textures are read-only for the whole frame, outside
-        // its graph; where one is not set, a stand-in that is not read.
-        let lut = f.look.lut.as_ref().unwrap_or(&self.no_lut);
-        let dirt = f.look.dirt.as_ref().unwrap_or(&hdr.view);
-        let group = self.bind(f.gpu, &hdr.view, &bloom.view, &source.view, lut, dirt);
-        let pipe = self.pipe(f.gpu, Variant::of(f.settings, f.output, &f.info));
-        f.fullscreen(
-            "composite".into(),
-            &pipe,
-            group,
-            None,
-            &[&hdr, &bloom, &source],
-            false,
-        );
+        let users = f.user_effects;
+        let effects = active(f.settings, &f.info, users);
+        self.fused
+            .store(!effects.is_empty(), std::sync::atomic::Ordering::Relaxed);
+        let shape = self.shape(f.gpu, &effects, users);
+        let (resources, images) = self.effect_resources(f, &effects)?;
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&hdr.view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Sampler(&self.sampler),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: params.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: wgpu::BindingResource::TextureView(&bloom.view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: wgpu::BindingResource::TextureView(&source.view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: self.exposure_view.as_entire_binding(),
+            },
+        ];
+        entries.extend((6..).zip(&resources).map(|(binding, r)| wgpu::BindGroupEntry {
+            binding,
+            resource: r.binding(),
+        }));
+        let group = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("composite bind group"),
+            layout: &shape.layout,
+            entries: &entries,
+        });
+        let pipe = self.pipe(f.gpu, &shape, Variant::of(f.settings, f.output, &f.info));
+        let mut sampled = vec![&hdr, &bloom, &source];
+        sampled.extend(images.iter());
+        f.fullscreen("composite".into(), &pipe, group, None, &sampled, false);
         Ok(())
     }
 
@@ -461,7 +564,6 @@ impl Pass for CompositePass {
         output: &OutputSpec,
         info: &FrameInfo,
     ) {
-        let (lut_scale, lut_offset, lut_last) = lut_mapping(info.look.lut);
         let params = CompositeParams {
             exposure: settings.exposure as f32,
             bloom_uv: super::bloom::coverage(info.size, info.bloom_extent),
@@ -484,57 +586,24 @@ impl Pass for CompositePass {
                 BloomMode::EnergyConserving if info.bloom_levels > 0 => energy_weight(settings),
                 _ => 0.0,
             },
-            white_balance: white_balance(settings.grading.temperature, settings.grading.tint),
-            saturation: settings.grading.saturation as f32,
-            contrast: settings.grading.contrast as f32,
-            vignette_intensity: settings.vignette.intensity as f32,
-            vignette_radius: settings.vignette.radius as f32,
-            // Never 0: the shader divides by it.
-            vignette_smoothness: settings.vignette.smoothness.max(1e-3) as f32,
-            aspect: info.output_size.0.max(1) as f32 / info.output_size.1.max(1) as f32,
-            lut_intensity: settings.grading.lut_intensity as f32,
-            dirt_intensity: settings.bloom.dirt_intensity as f32,
-            lut_scale,
-            lut_last,
-            lut_offset,
-            _pad1: 0.0,
-            dirt_scale: dirt_scale(info.output_size, info.look.dirt),
-            _pad2: [0.0; 2],
         };
         self.params.write(queue, bytemuck::bytes_of(&params));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn apply(m: [[f32; 4]; 3], rgb: [f64; 3]) -> [f64; 3] {
-        std::array::from_fn(|i| (0..3).map(|c| m[c][i] as f64 * rgb[c]).sum())
-    }
-
-    #[test]
-    fn white_balance_is_the_identity_at_zero() {
-        let m = white_balance(0.0, 0.0);
-        for (c, column) in m.iter().enumerate() {
-            for (r, v) in column.iter().take(3).enumerate() {
-                let want = if r == c { 1.0 } else { 0.0 };
-                assert!((v - want).abs() < 1e-6, "({r}, {c}): {v}");
+        let ctx = context(info);
+        for (b, params) in BUILTINS.iter().zip(&self.effect_params) {
+            if let Some(params) = params.as_ref().filter(|_| (b.on)(settings, &ctx)) {
+                params.write(queue, &(b.write)(settings, &ctx));
             }
         }
     }
 
-    #[test]
-    fn warmer_is_redder_and_magenta_is_less_green() {
-        let grey = [0.5, 0.5, 0.5];
-        let warm = apply(white_balance(1.0, 0.0), grey);
-        assert!(warm[0] > 0.55 && warm[2] < 0.45, "{warm:?}");
-        let cool = apply(white_balance(-1.0, 0.0), grey);
-        assert!(cool[0] < 0.47 && cool[2] > 0.53, "{cool:?}");
-        let magenta = apply(white_balance(0.0, 1.0), grey);
-        assert!(magenta[1] < magenta[0] && magenta[1] < magenta[2], "{magenta:?}");
-        // Any grey stays a grey of the same hue family: the matrix is linear.
-        let bright = apply(white_balance(1.0, 0.0), [5.0, 5.0, 5.0]);
-        assert!((bright[0] / warm[0] - 10.0).abs() < 1e-9);
+    fn prepare(&self, queue: &wgpu::Queue, info: &FrameInfo, time: f32) {
+        if self.fused.load(std::sync::atomic::Ordering::Relaxed) {
+            let frame = EffectFrame {
+                time,
+                _pad: 0.0,
+                resolution: [info.output_size.0 as f32, info.output_size.1 as f32],
+            };
+            self.effect_frame.write(queue, bytemuck::bytes_of(&frame));
+        }
     }
 }

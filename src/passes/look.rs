@@ -6,22 +6,15 @@
 
 use crate::error::Error;
 use crate::gpu::Gpu;
+use crate::effect::LutDomain;
 use crate::lut::Lut;
 
 /// What a frame's uniforms need to know of the look's textures.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LookInfo {
-    pub lut: Option<LutInfo>,
+    pub lut: Option<LutDomain>,
     /// The dirt texture's size in texels.
     pub dirt: Option<(u32, u32)>,
-}
-
-/// A table's entries per side and its domain.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LutInfo {
-    pub size: u32,
-    pub min: [f32; 3],
-    pub max: [f32; 3],
 }
 
 /// The views a frame binds.
@@ -35,7 +28,7 @@ pub struct LookViews {
 struct LutTexture {
     texture: wgpu::Texture,
     view: wgpu::TextureView,
-    info: LutInfo,
+    info: LutDomain,
 }
 
 /// A dirt texture given to the chain.
@@ -159,6 +152,6 @@ fn upload(gpu: &Gpu, lut: &Lut) -> Result<LutTexture, Error> {
     Ok(LutTexture {
         texture,
         view,
-        info: LutInfo { size: n, min, max },
+        info: LutDomain { size: n, min, max },
     })
 }

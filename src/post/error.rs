@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-pub use crate::error::ArgumentError;
+pub use crate::error::{ArgumentError, ShaderError};
 pub use crate::options::OptionError;
 
 /// Why a [`crate::PostChain`] call was refused. Every refusal happens
@@ -19,6 +19,9 @@ pub enum Error {
     /// An argument cannot be used: names it (`output`, `output_format`,
     /// `hdr`, `bloom`, `width`, `height`) and says what is allowed.
     Argument(ArgumentError),
+    /// An effect's WGSL did not compile: the line and column in the
+    /// program's own WGSL, and the compiler's message.
+    Shader(ShaderError),
     /// The chain's own frame broke a rule of WebGPU: a bug in afterglow,
     /// caught before it reached the GPU. The message names the pass and
     /// the texture.
@@ -51,6 +54,7 @@ impl From<crate::error::Error> for Error {
         match e {
             crate::error::Error::Option(e) => Error::Option(e),
             crate::error::Error::Argument(e) => Error::Argument(e),
+            crate::error::Error::Shader(e) => Error::Shader(e),
             other => Error::Internal(InternalError(other)),
         }
     }
@@ -73,6 +77,7 @@ impl fmt::Display for Error {
         match self {
             Error::Option(e) => write!(f, "afterglow: {e}"),
             Error::Argument(e) => write!(f, "afterglow: {e}"),
+            Error::Shader(e) => write!(f, "afterglow: {e}"),
             Error::Internal(e) => write!(f, "{e}"),
         }
     }
@@ -83,6 +88,7 @@ impl std::error::Error for Error {
         match self {
             Error::Option(e) => Some(e),
             Error::Argument(e) => Some(e),
+            Error::Shader(e) => Some(e),
             Error::Internal(e) => Some(e),
         }
     }

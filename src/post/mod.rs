@@ -10,7 +10,8 @@
 
 mod error;
 
-pub use error::{ArgumentError, Error, InternalError, OptionError};
+pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
+pub use crate::user_effect::{EffectStage, UniformValue};
 
 use crate::chain::{Chain, Content, ExternalInput};
 use crate::lut::Lut;
@@ -18,6 +19,22 @@ use crate::passes::look::DirtTexture;
 use crate::gpu::Gpu;
 use crate::options::{AlphaMode, ColorSpace, Options, ToneMapping};
 use crate::output::OutputSpec;
+
+/// An effect of the program's own, for [`PostChain::add_effect`].
+#[derive(Clone, Copy, Debug)]
+pub struct Effect<'a> {
+    /// WGSL defining `fn effect(color: vec4f, uv: vec2f) -> vec4f`.
+    pub wgsl: &'a str,
+    /// Where it runs: on linear HDR light before the curve, or on linear
+    /// display light after it.
+    pub stage: EffectStage,
+    /// Its uniforms, by name, with their first values (their types are
+    /// those of the values).
+    pub uniforms: &'a [(&'a str, UniformValue)],
+    /// Its textures, by name: views of 2D textures of the program's device
+    /// with `TEXTURE_BINDING` usage and a filterable format.
+    pub textures: &'a [(&'a str, &'a wgpu::TextureView)],
+}
 
 /// Bloom, exposure, tonemapping, dithering and output encoding for a wgpu
 /// program's own HDR scene, recorded into the program's command encoder.
@@ -231,6 +248,101 @@ impl PostChain {
             None => None,
         };
         Ok(self.chain.set_dirt(&self.gpu, dirt)?)
+    }
+
+    /// Adds an effect of the program's own, fused into the chain's last
+    /// pass after the others of its [`EffectStage`]: its WGSL defines
+    /// `fn effect(color: vec4f, uv: vec2f) -> vec4f` (premultiplied colour
+    /// and alpha, and the output's coordinates, 0 to 1 with y down), and
+    /// may read its uniforms as `uniforms.<name>`, its textures by their
+    /// names (`texture_2d<f32>`, with `effect_sampler`), `time()` (seconds
+    /// since the chain was made) and `resolution()` (the output's size in
+    /// pixels). Its top-level names are its own: two effects may both
+    /// define `fn effect` or a helper of the same name.
+    ///
+    /// Fails, leaving the chain as it was, with [`Error::Argument`] naming
+    /// `name` (not a name, or one in use), `uniforms.<name>`,
+    /// `textures.<name>` or `wgsl` (it declares bindings of its own), or
+    /// with [`Error::Shader`] at the line and column of the WGSL that does
+    /// not compile. Natively the WGSL is compiled here; in the wasm build
+    /// the browser answers later, so a compile error shows as the device's
+    /// validation error (the JavaScript `addEffect` waits for it).
+    ///
+    /// ```no_run
+    /// # fn f(post: &mut afterglow::PostChain) -> Result<(), afterglow::Error> {
+    /// use afterglow::{Effect, EffectStage, UniformValue};
+    /// post.add_effect(
+    ///     "tint",
+    ///     &Effect {
+    ///         wgsl: "fn effect(color: vec4f, uv: vec2f) -> vec4f {
+    ///                    return vec4f(color.rgb * uniforms.tint, color.a);
+    ///                }",
+    ///         stage: EffectStage::Scene,
+    ///         uniforms: &[("tint", UniformValue::Vec3([1.0, 0.8, 0.6]))],
+    ///         textures: &[],
+    ///     },
+    /// )?;
+    /// post.set_effect_uniforms("tint", &[("tint", UniformValue::Vec3([0.6, 0.8, 1.0]))])?;
+    /// # Ok(()) }
+    /// ```
+    pub fn add_effect(&mut self, name: &str, effect: &Effect<'_>) -> Result<(), Error> {
+        let mut textures = Vec::new();
+        for (texture, view) in effect.textures {
+            let argument = format!("textures.{texture}");
+            let (format, size) = input(&argument, view, self.gpu.features)?;
+            textures.push(crate::user_effect::EffectTexture {
+                name: texture.to_string(),
+                view: (*view).clone(),
+                format,
+                size,
+                own: None,
+            });
+        }
+        let spec = crate::user_effect::EffectSpec {
+            name: name.into(),
+            stage: effect.stage,
+            wgsl: effect.wgsl.into(),
+            uniforms: effect
+                .uniforms
+                .iter()
+                .map(|(n, v)| (n.to_string(), *v))
+                .collect(),
+            textures,
+        };
+        let serial = self.chain.next_effect_serial();
+        let made = crate::user_effect::make(&self.gpu, spec, serial, &self.chain.effect_names())?;
+        let check = crate::user_effect::start_check(&self.gpu, &made);
+        if let Some(result) = check.now(&made.source) {
+            result?;
+        }
+        Ok(self.chain.add_effect(&self.gpu, made)?)
+    }
+
+    /// New values for some of the effect's uniforms, each of the type it
+    /// was declared with; all are checked before any is written.
+    ///
+    /// Fails with [`Error::Argument`] naming `name` (no such effect) or
+    /// `uniforms.<name>` (not declared, another type, not finite).
+    pub fn set_effect_uniforms(
+        &mut self,
+        name: &str,
+        values: &[(&str, UniformValue)],
+    ) -> Result<(), Error> {
+        let values: Vec<(String, UniformValue)> =
+            values.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        Ok(self.chain.set_effect_uniforms(&self.gpu, name, &values)?)
+    }
+
+    /// Removes the effect `name`; the chain renders as it did before it
+    /// was added. Fails with [`Error::Argument`] naming `name` when there
+    /// is no such effect.
+    pub fn remove_effect(&mut self, name: &str) -> Result<(), Error> {
+        Ok(self.chain.remove_effect(&self.gpu, name)?)
+    }
+
+    /// The names of the program's effects, in the order they were added.
+    pub fn effects(&self) -> Vec<&str> {
+        self.chain.effect_names()
     }
 
     /// With `auto_exposure` on, jumps to the metered exposure on the next

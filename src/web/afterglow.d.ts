@@ -89,6 +89,25 @@ export interface VignetteOptions {
   smoothness?: number;
 }
 
+/** The camera's lens. */
+export interface LensOptions {
+  /** Lens fringing, in output pixels at the corners: red is shifted outwards and blue
+   * inwards by this much there, less towards the centre. 0: none, and no cost.
+   * A number from 0 to 64. Default `0`. */
+  chromaticAberration?: number;
+}
+
+/** Film grain on the displayed picture. */
+export interface GrainOptions {
+  /** Film grain, animated by time and strongest in the mid-tones: at 1 a mid grey moves
+   * by up to ±0.2 of the encoded range. 0: none, and no cost. A number from 0 to 1.
+   * Default `0`. */
+  intensity?: number;
+  /** Size of a grain in output pixels: 1 is a grain per pixel at any resolution.
+   * A number from 1 to 8. Default `1`. */
+  size?: number;
+}
+
 /** Bloom: bright extract, blur, added back in the composite pass. */
 export interface BloomOptions {
   /** `'additive'` adds the blur of the bright light; `'energy-conserving'` moves that light
@@ -140,6 +159,8 @@ export interface RendererOptions {
   autoExposure?: AutoExposureOptions;
   grading?: GradingOptions;
   vignette?: VignetteOptions;
+  lens?: LensOptions;
+  grain?: GrainOptions;
   /** Size of the offscreen targets relative to the canvas. A number from 0.25 to 2.
    * Default `1`. */
   renderScale?: number;
@@ -153,12 +174,14 @@ export interface RendererOptions {
 }
 
 /** Every option with its effective value. */
-export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure' | 'grading' | 'vignette'>> & {
+export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure' | 'grading' | 'vignette' | 'lens' | 'grain'>> & {
   canvas: Required<CanvasOptions>;
   bloom: Required<BloomOptions>;
   autoExposure: Required<AutoExposureOptions>;
   grading: Required<GradingOptions>;
   vignette: Required<VignetteOptions>;
+  lens: Required<LensOptions>;
+  grain: Required<GrainOptions>;
 };
 
 /** What the canvas context was configured with (from `getConfiguration()`),
@@ -192,6 +215,26 @@ export interface TextureOptions {
   /** A second texture of the same size (typically the emissive target of the same
    * pass) that feeds the bloom instead of the scene: only what it holds glows. */
   bloom?: GPUTexture;
+}
+
+/** What `addEffect` takes: an effect of the page's own, fused into the composite pass. */
+export interface EffectOptions {
+  /** WGSL defining `fn effect(color: vec4f, uv: vec2f) -> vec4f`: premultiplied colour and
+   * coverage in, the same out; `uv` is 0 to 1 over the output, y down. It may read its
+   * uniforms as `uniforms.<name>`, its textures by name (`texture_2d<f32>`, sampled with
+   * `effect_sampler`), `time()` (seconds, as given to `render`) and `resolution()` (the
+   * canvas in pixels). Its top-level names are its own. */
+  wgsl: string;
+  /** `'scene'`: linear HDR light before the curve (after exposure, bloom, vignette and
+   * grading). `'display'`: linear display light after the curve (before the lookup table,
+   * grain and encoding). Default `'scene'`. */
+  stage?: 'scene' | 'display';
+  /** The effect's uniforms and their first values: a number is an `f32`, an array of 2, 3
+   * or 4 numbers a `vec2f`, `vec3f` or `vec4f`. At most 16. */
+  uniforms?: Record<string, number | number[]>;
+  /** The textures it reads, by their WGSL names: image sources (uploaded) or
+   * `GPUTexture`s of the renderer's device. At most 4. */
+  textures?: Record<string, ImageSourceInput | GPUTexture>;
 }
 
 export interface ImageOptions {

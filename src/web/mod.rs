@@ -13,6 +13,7 @@
 mod canvas;
 mod content;
 mod display;
+mod effects;
 mod image;
 mod interop;
 mod look;
@@ -294,6 +295,70 @@ impl Renderer {
             js(set_lens_dirt(inner, source).await)?;
             Ok(JsValue::UNDEFINED)
         })
+    }
+
+    /// Adds an effect of the page's own, fused into the composite after
+    /// the others of its stage: `wgsl` defines
+    /// `fn effect(color: vec4f, uv: vec2f) -> vec4f` and may read
+    /// `uniforms.<name>`, its textures by name, `time()` and
+    /// `resolution()`. Resolves once the effect is in use; rejects with an
+    /// `ArgumentError` naming `name`, `stage`, `uniforms.<name>`,
+    /// `textures.<name>` or `wgsl`, or a `ShaderError` at the line and
+    /// column of the WGSL, and the frame renders as before.
+    #[wasm_bindgen(js_name = addEffect, unchecked_return_type = "Promise<void>")]
+    pub fn add_effect(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "EffectOptions")] options: JsValue,
+    ) -> js_sys::Promise {
+        let inner = self.inner.clone();
+        // Started now: a later call with the same name loses to this one.
+        let started = effects::request(&name, &options).and_then(|request| {
+            inner.with("addEffect", |r| r.effects.start(&r.gpu, &mut r.chain, request))
+        });
+        wasm_bindgen_futures::future_to_promise(async move {
+            let (parts, verdict) = js(started)?.verdict().await;
+            js(inner.with("addEffect", |r| {
+                r.effects.install(&r.gpu, &mut r.chain, parts, verdict)
+            }))?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// New values for some of an effect's uniforms, each of the type it
+    /// was added with (a number, or an array of 2 to 4 numbers).
+    #[wasm_bindgen(js_name = setEffectUniforms)]
+    pub fn set_effect_uniforms(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, number | number[]>")] values: JsValue,
+    ) -> Result<(), JsValue> {
+        js(self.inner.with("setEffectUniforms", |r| {
+            r.effects.set_uniforms(&r.gpu, &mut r.chain, &name, &values)
+        }))
+    }
+
+    /// Removes an effect the page added; the frame renders as before it.
+    #[wasm_bindgen(js_name = removeEffect)]
+    pub fn remove_effect(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    ) -> Result<(), JsValue> {
+        js(self
+            .inner
+            .with("removeEffect", |r| r.effects.remove(&r.gpu, &mut r.chain, &name)))
+    }
+
+    /// The names of the page's effects, in the order they were added.
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn effects(&self) -> Result<JsValue, JsValue> {
+        js(self.inner.with("effects", |r| {
+            let names = js_sys::Array::new();
+            for n in r.chain.effect_names() {
+                names.push(&JsValue::from_str(n));
+            }
+            Ok(names.into())
+        }))
     }
 
     /// With `autoExposure` on, jumps to the metered exposure on the next

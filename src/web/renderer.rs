@@ -52,6 +52,8 @@ pub struct WebRenderer {
     pub content: UserResources,
     /// The lookup table and lens dirt the page gave, replayed too.
     pub look: super::look::LookSources,
+    /// The page's own effects, replayed too.
+    pub effects: super::effects::EffectSources,
     /// A new device is being requested after the old one was lost.
     pub recovering: Rc<Cell<bool>>,
     /// Failed attempts at replacing a lost device.
@@ -194,6 +196,7 @@ impl WebRenderer {
             canvas_size: size,
             content: UserResources::default(),
             look: Default::default(),
+            effects: Default::default(),
             recovering: Rc::new(Cell::new(false)),
             recovery_failures: 0,
             frames: 0,
@@ -320,6 +323,7 @@ impl WebRenderer {
                 texture: dirt.clone(),
             });
         }
+        given.extend(self.effects.given());
         given
     }
 
@@ -342,6 +346,14 @@ impl WebRenderer {
         }
         if culprits.iter().any(|g| g.method == "setTexture") {
             result = result.and(super::texture::clear_scene(&mut self.texture_parts()));
+        }
+        let effect_textures: Vec<JsValue> = culprits
+            .iter()
+            .filter(|g| g.method == "addEffect")
+            .map(|g| g.texture.clone())
+            .collect();
+        if !effect_textures.is_empty() {
+            self.effects.drop_reading(&self.gpu, &mut self.chain, &effect_textures);
         }
         if let Err(e) = result {
             return e;
@@ -583,6 +595,9 @@ impl WebRenderer {
             warn(&format!(
                 "afterglow: the lookup table or lens dirt could not be restored after a device loss: {e}"
             ));
+        }
+        if let Err(e) = self.effects.replay(&self.gpu, &mut self.chain) {
+            warn(&format!("afterglow: effects could not be restored after a device loss: {e}"));
         }
         Ok(())
     }

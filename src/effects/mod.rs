@@ -1,0 +1,24 @@
+//! The built-in effects fused into the composite, one module each (see
+//! `crate::effect`). This module lists them, in the order they run within
+//! their place; a new effect is its module, its WGSL file and one line
+//! here.
+
+pub mod chromatic_aberration;
+pub mod film_grain;
+pub mod grading;
+pub mod lens_dirt;
+pub mod lookup_table;
+pub mod vignette;
+
+use crate::effect::Builtin;
+
+/// Every built-in effect, in the order the composite runs those of one
+/// place.
+pub const BUILTINS: &[&Builtin] = &[
+    &lens_dirt::EFFECT,
+    &chromatic_aberration::EFFECT,
+    &vignette::EFFECT,
+    &grading::EFFECT,
+    &lookup_table::EFFECT,
+    &film_grain::EFFECT,
+];
