@@ -7,15 +7,16 @@
 // bloom).
 
 struct ChromaticAberrationParams {
-    // The shift in uv per uv away from the centre.
-    scale: f32,
-    _pad0: f32,
-    _pad1: vec2f,
+    // Where red and blue are read, as a scale about the centre: red from
+    // nearer the centre (its image grows), blue from farther (it shrinks).
+    red: f32,
+    blue: f32,
+    _pad: vec2f,
 }
 
 fn fx_chromatic_aberration(color: vec4f, uv: vec2f) -> vec4f {
-    let d = (uv - 0.5) * fx_chromatic_aberration_params.scale;
-    let r = fx_light_at(uv - d).r;
-    let b = fx_light_at(uv + d).b;
+    let p = fx_chromatic_aberration_params;
+    let r = fx_light_at(0.5 + (uv - 0.5) * p.red).r;
+    let b = fx_light_at(0.5 + (uv - 0.5) * p.blue).b;
     return vec4f(r, color.g, b, color.a);
 }

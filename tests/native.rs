@@ -1533,3 +1533,156 @@ fn a_light_at_the_edge_keeps_its_bloom() {
         );
     }
 }
+
+/// The centroid of channel `c` of linear light over the frame.
+fn centroid(img: &Image, c: usize, size: (u32, u32)) -> (f64, f64) {
+    let (mut sum, mut sx, mut sy) = (0.0, 0.0, 0.0);
+    for y in 0..size.1 {
+        for x in 0..size.0 {
+            let v = srgb_decode(img.rgba_f32(x, y)[c]) as f64;
+            sum += v;
+            sx += v * (x as f64 + 0.5);
+            sy += v * (y as f64 + 0.5);
+        }
+    }
+    (sx / sum, sy / sum)
+}
+
+/// Chromatic aberration moves red outwards and blue inwards along the
+/// radius, by the option in output pixels at the corners and in
+/// proportion nearer the centre: the same pixels at any resolution for a
+/// light at the same place in the frame. Green stays; 0 changes nothing.
+#[test]
+fn chromatic_aberration_shifts_red_out_and_blue_in_by_pixels() {
+    for scale in [1, 2] {
+        let size = (128 * scale, 96 * scale);
+        // A white block three quarters of the way to the bottom-right
+        // corner: 60 % of the half diagonal from the centre.
+        let (bx, by) = (112 * scale, 84 * scale);
+        let content = pixels(size.0, size.1, |x, y| {
+            let lit = x.abs_diff(bx) <= 1 && y.abs_diff(by) <= 1;
+            if lit {
+                [0.8, 0.8, 0.8, 1.0]
+            } else {
+                [0.0, 0.0, 0.0, 1.0]
+            }
+        });
+        let mut o = predictable(AlphaMode::Opaque, ToneMapping::Extended);
+        o.lens.chromatic_aberration = 6.0;
+        let img = graded(o, content.clone(), size);
+        let (r, g, b) = (
+            centroid(&img, 0, size),
+            centroid(&img, 1, size),
+            centroid(&img, 2, size),
+        );
+        // 6 px at a corner (80 px from the centre at ×1), in proportion
+        // here, along the radius.
+        let (dx, dy) = (
+            bx as f64 + 0.5 - size.0 as f64 / 2.0,
+            by as f64 + 0.5 - size.1 as f64 / 2.0,
+        );
+        let k = 6.0 / (0.5 * (size.0 as f64).hypot(size.1 as f64));
+        let want = (k * dx, k * dy);
+        let tol = 0.25;
+        assert!(
+            (r.0 - g.0 - want.0).abs() < tol && (r.1 - g.1 - want.1).abs() < tol,
+            "×{scale}: red {r:?} against green {g:?}, want {want:?} outwards"
+        );
+        assert!(
+            (g.0 - b.0 - want.0).abs() < tol && (g.1 - b.1 - want.1).abs() < tol,
+            "×{scale}: blue {b:?} against green {g:?}, want {want:?} inwards"
+        );
+        assert!(
+            (g.0 - (bx as f64 + 0.5)).abs() < 0.05 && (g.1 - (by as f64 + 0.5)).abs() < 0.05,
+            "green stays: {g:?}"
+        );
+        o.lens.chromatic_aberration = 0.0;
+        let off = graded(o, content, size);
+        let (r, b) = (centroid(&off, 0, size), centroid(&off, 2, size));
+        assert!(
+            (r.0 - b.0).abs() < 1e-3 && (r.1 - b.1).abs() < 1e-3,
+            "off: {r:?} {b:?}"
+        );
+    }
+}
+
+/// Grain statistics of a frame's green channel in 8-bit steps: mean,
+/// standard deviation, and the correlation of horizontal neighbours.
+fn grain_stats(img: &Image, size: (u32, u32)) -> (f64, f64, f64) {
+    let v = |x: u32, y: u32| img.rgba8(x, y)[1] as f64;
+    let n = (size.0 * size.1) as f64;
+    let mean = (0..size.1)
+        .flat_map(|y| (0..size.0).map(move |x| (x, y)))
+        .map(|(x, y)| v(x, y))
+        .sum::<f64>()
+        / n;
+    let var = (0..size.1)
+        .flat_map(|y| (0..size.0).map(move |x| (x, y)))
+        .map(|(x, y)| (v(x, y) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let mut cov = 0.0;
+    for y in 0..size.1 {
+        for x in 0..size.0 - 1 {
+            cov += (v(x, y) - mean) * (v(x + 1, y) - mean);
+        }
+    }
+    let cov = cov / ((size.0 - 1) * size.1) as f64;
+    (mean, var.sqrt(), cov / var.max(1e-12))
+}
+
+/// Film grain: on a mid grey it spreads values around the same mean, a
+/// new pattern for each time and the same one for the same time; a grain
+/// per pixel at size 1 (neighbours independent), larger grains at size 4;
+/// none on black or white.
+#[test]
+fn film_grain_is_per_pixel_animated_and_strongest_in_the_mid_tones() {
+    let size = (96, 64);
+    let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
+    let grey = Content::Solid([0.18, 0.18, 0.18, 1.0]);
+    let render = |o: Options, content: Content, t: f64| {
+        let mut h = headless_with(o, F::Rgba8Unorm, size);
+        h.set_content(content).unwrap();
+        frame(&h, t)
+    };
+    let plain = grain_stats(&render(o, grey.clone(), 1.0), size);
+    assert!(plain.1 < 0.01, "no grain: {plain:?}");
+    o.grain.intensity = 0.5;
+    let a = render(o, grey.clone(), 1.0);
+    let (mean, spread, neighbours) = grain_stats(&a, size);
+    assert!(
+        (mean - plain.0).abs() < 1.5,
+        "mean {mean} against {}",
+        plain.0
+    );
+    // ±0.1 of the range at most, uniform noise: about 14.6 steps.
+    assert!((10.0..20.0).contains(&spread), "spread {spread}");
+    assert!(
+        neighbours.abs() < 0.15,
+        "per pixel: neighbours correlate {neighbours}"
+    );
+    assert_eq!(
+        render(o, grey.clone(), 1.0).data,
+        a.data,
+        "the same time, the same grain"
+    );
+    let later = render(o, grey.clone(), 1.0 + 1.0 / 60.0);
+    let moved = (0..size.1)
+        .flat_map(|y| (0..size.0).map(move |x| (x, y)))
+        .filter(|&(x, y)| later.rgba8(x, y) != a.rgba8(x, y))
+        .count();
+    assert!(
+        moved > (size.0 * size.1 / 2) as usize,
+        "a new pattern: {moved} pixels changed"
+    );
+    o.grain.size = 4.0;
+    let coarse = grain_stats(&render(o, grey, 1.0), size);
+    assert!(coarse.2 > 0.6, "size 4: neighbours correlate {:?}", coarse);
+    for (what, level) in [("black", 0.0), ("white", 1.0)] {
+        let s = grain_stats(
+            &render(o, Content::Solid([level, level, level, 1.0]), 1.0),
+            size,
+        );
+        assert!(s.1 < 0.5, "{what}: {s:?}");
+    }
+}

@@ -13,10 +13,10 @@ use crate::uniform::uniform;
 uniform! {
     /// `ChromaticAberrationParams` in effect_chromatic_aberration.wgsl.
     struct ChromaticAberrationParams {
-        // The shift in uv per uv away from the centre.
-        scale: f32,
-        _pad0: f32,
-        _pad1: [f32; 2],
+        // Where red and blue are read, as scales about the centre.
+        red: f32,
+        blue: f32,
+        _pad: [f32; 2],
     }
 }
 
@@ -51,19 +51,23 @@ pub const EFFECT: Builtin = Builtin {
 };
 
 fn write(o: &Options, c: &Context) -> Vec<u8> {
+    let (red, blue) = read_scales(o.lens.chromatic_aberration, c.output_size);
     bytemuck::bytes_of(&ChromaticAberrationParams {
-        scale: shift_scale(o.lens.chromatic_aberration, c.output_size),
-        _pad0: 0.0,
-        _pad1: [0.0; 2],
+        red,
+        blue,
+        _pad: [0.0; 2],
     })
     .to_vec()
 }
 
-/// The shift in uv per uv from the centre that moves a colour `pixels`
-/// output pixels at a corner: a corner is half the diagonal away.
-fn shift_scale(pixels: f64, output: (u32, u32)) -> f32 {
+/// The scales about the centre at which red and blue are read so that
+/// their images grow and shrink by `pixels` output pixels at a corner
+/// (half the diagonal away): an image scaled by k is read at 1 / k. At
+/// most half the distance to a corner, on a tiny output.
+fn read_scales(pixels: f64, output: (u32, u32)) -> (f32, f32) {
     let (w, h) = (output.0.max(1) as f64, output.1.max(1) as f64);
-    (pixels / (0.5 * w.hypot(h))) as f32
+    let s = (pixels / (0.5 * w.hypot(h))).min(0.5);
+    ((1.0 / (1.0 + s)) as f32, (1.0 / (1.0 - s)) as f32)
 }
 
 #[cfg(test)]
@@ -71,10 +75,13 @@ mod tests {
     #[test]
     fn a_corner_moves_by_the_option_in_pixels_at_any_size() {
         for size in [(64, 48), (1920, 1080), (300, 900)] {
-            let s = super::shift_scale(5.0, size) as f64;
-            // The corner's uv is (1, 1): 0.5 from the centre on each axis.
-            let moved = (0.5 * s * size.0 as f64).hypot(0.5 * s * size.1 as f64);
-            assert!((moved - 5.0).abs() < 1e-4, "{size:?}: {moved}");
+            let half_diagonal = 0.5 * (size.0 as f64).hypot(size.1 as f64);
+            let (red, blue) = super::read_scales(5.0, size);
+            // Where the corner's colour lands: read at the corner.
+            let grown = half_diagonal / red as f64 - half_diagonal;
+            let shrunk = half_diagonal - half_diagonal / blue as f64;
+            assert!((grown - 5.0).abs() < 1e-3, "{size:?}: red {grown}");
+            assert!((shrunk - 5.0).abs() < 1e-3, "{size:?}: blue {shrunk}");
         }
     }
 }
