@@ -9,7 +9,7 @@
 // `@types/three`'s `WebGPURenderer`, `Scene` and `PerspectiveCamera` are
 // accepted as they are, and a `WebGLRenderer` or swapped arguments are not.
 
-import type { Renderer, RendererOptions } from './index.js';
+import type { EffectOptions, Renderer, RendererOptions } from './index.js';
 
 /** A three.js `WebGPURenderer` (from `'three/webgpu'`), initialised with `await renderer.init()`. */
 export interface ThreeWebGPURenderer {
@@ -64,6 +64,14 @@ export declare class ThreePost {
    * not look.
    */
   render(scene: ThreeObject3D, camera: ThreeCamera, timeSeconds?: number): void;
+  /** `Renderer.addEffect`: an effect of your own, fused into afterglow's last pass. */
+  addEffect(name: string, options: EffectOptions): Promise<void>;
+  /** `Renderer.setEffectUniforms`. */
+  setEffectUniforms(name: string, values: Record<string, number | number[]>): void;
+  /** `Renderer.removeEffect`. */
+  removeEffect(name: string): void;
+  /** `Renderer.effects`: the names of your effects, in order. */
+  effects(): string[];
   /** Frees the afterglow Renderer and the render target and gives the canvas back to three.js. */
   dispose(): void;
   [Symbol.dispose](): void;

@@ -214,6 +214,30 @@ export class ThreePost {
     else this.#renderer.render(timeSeconds);
   }
 
+  /** `Renderer.addEffect`: an effect of your own, fused into afterglow's last pass. */
+  addEffect(name, options) {
+    if (this.#disposed) return Promise.reject(stateError('addEffect'));
+    return this.#renderer.addEffect(name, options);
+  }
+
+  /** `Renderer.setEffectUniforms`. */
+  setEffectUniforms(name, values) {
+    if (this.#disposed) throw stateError('setEffectUniforms');
+    this.#renderer.setEffectUniforms(name, values);
+  }
+
+  /** `Renderer.removeEffect`. */
+  removeEffect(name) {
+    if (this.#disposed) throw stateError('removeEffect');
+    this.#renderer.removeEffect(name);
+  }
+
+  /** `Renderer.effects`: the names of your effects, in order. */
+  effects() {
+    if (this.#disposed) throw stateError('effects');
+    return this.#renderer.effects();
+  }
+
   /** The target for the current mode at this size: two attachments (named
    * like the `mrt()` outputs) when selective, one otherwise. */
   #targetFor(width, height) {

@@ -6,6 +6,7 @@ import { buildOptionsPanel, libraryDefaults, merged } from './panel.js';
 import { NIGHT_STREET, CHANGING_LIGHT } from './scenes.js';
 import { Split } from './compare.js';
 import { lensDirt } from './looks/dirt.js';
+import { effectEditor } from './effect-editor.js';
 
 // What the page starts with, over the library's defaults: HDR output where
 // the display has it, auto exposure (held a stop below mid grey, and at
@@ -306,6 +307,8 @@ async function main() {
     document.body.classList.remove('dragging');
     openFile(e.dataTransfer.files[0]);
   });
+
+  effectEditor(renderer, { run: withStatus, changed: () => invalidate() });
 
   // Scene shader editor. It holds the WGSL of the scene last chosen.
   const dialog = $('shader-dialog');

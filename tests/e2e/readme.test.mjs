@@ -1,7 +1,8 @@
 // The README's snippets, run as written. The embedding example (index.html
 // and main.js) without a bundler, with the one change the README's
 // "Without a bundler" section asks for, served next to the package folder;
-// the error-handling snippet of the API section, on a live renderer; and
+// the error-handling snippet of the API section and the effects section's
+// snippet, on a live renderer; and
 // the JavaScript snippet of "Use it with your own renderer", on a device
 // and textures of the page's own, and its three.js snippet on a scene of
 // the page's own, with the newest and the oldest three.js supported (the
@@ -58,6 +59,28 @@ test("the README's embedding example runs without a bundler", async () => {
   for (let i = 0; i < png.data.length; i += 4) if (png.data[i] > 150) lit++;
   assert.ok(lit > 100, `bright pixels from the example's shader: ${lit}`);
   const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
+  assert.deepEqual(bad, []);
+  await page.close();
+});
+
+test("the effects section's snippet adds, changes, lists and removes an effect", async () => {
+  const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
+  const messages = [];
+  record(page, messages);
+  await page.goto(url);
+  await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
+  const code = snippet('## Your own effects', 'js');
+  const expected = code.match(/console\.log\(.*\); \/\/ (.*)$/m)[1].trim();
+  const logged = await page.evaluate(async (code) => {
+    const renderer = window.afterglow;
+    const lines = [];
+    const console = { log: (v) => lines.push(`[${v.map((s) => `'${s}'`).join(', ')}]`) };
+    const run = new Function('renderer', 'console', `return (async () => { ${code} })();`);
+    await run(renderer, console);
+    return [...lines, JSON.stringify(renderer.effects())];
+  }, code);
+  assert.deepEqual(logged, [expected, '[]']);
+  const bad = messages.filter((m) => ['error', 'pageerror'].includes(m.type));
   assert.deepEqual(bad, []);
   await page.close();
 });

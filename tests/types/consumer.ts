@@ -10,6 +10,7 @@ import init, {
   type CanvasConfiguration,
   type CreateOptions,
   type EffectiveOptions,
+  type EffectOptions,
   type RendererOptions,
   type RendererStats,
 } from 'afterglow-hdr';
@@ -62,6 +63,18 @@ function use(renderer: Renderer, device: GPUDevice, video: HTMLVideoElement): vo
   });
   renderer.setTexture(texture, { bloom: texture });
   renderer.useDemoScene();
+  const tint: EffectOptions = {
+    wgsl: 'fn effect(color: vec4f, uv: vec2f) -> vec4f { return color * uniforms.k; }',
+    stage: 'display',
+    uniforms: { k: 0.5, tint: [1, 0.5, 0.25] },
+    textures: { mask: texture, photo: video },
+  };
+  renderer.addEffect('tint', tint).catch((e: AfterglowError) => describe(e));
+  renderer.setEffectUniforms('tint', { k: 0.25 });
+  const effectNames: string[] = renderer.effects();
+  renderer.removeEffect('tint');
+  renderer.setOptions({ lens: { chromaticAberration: 2 }, grain: { intensity: 0.2, size: 1.5 } });
+  void effectNames;
   const stats: RendererStats = renderer.stats({ gpu: true });
   const composite: number | undefined = stats.gpuMs?.['composite'];
   renderer.destroy();

@@ -15,6 +15,12 @@ void new Renderer();
 void Renderer.create('#canvas');
 // @ts-expect-error WGSL is a string
 void renderer.setSceneShader(42);
+// @ts-expect-error an effect needs its WGSL
+void renderer.addEffect('tint', { stage: 'scene' });
+// @ts-expect-error no such stage
+void renderer.addEffect('tint', { wgsl: '', stage: 'after' });
+// @ts-expect-error uniforms are numbers or arrays of numbers
+renderer.setEffectUniforms('tint', { k: 'red' });
 // @ts-expect-error the time is a number of seconds
 renderer.render('0');
 // @ts-expect-error both width and height

@@ -29,6 +29,11 @@ function more(three: THREE.WebGPURenderer, ortho: THREE.OrthographicCamera, grou
     other.render(scene, camera, 1.5);
     other.selective = !other.selective;
     other.renderer.setOptions({ bloom: { enabled: false } });
+    void other.addEffect('tint', { wgsl: 'fn effect(color: vec4f, uv: vec2f) -> vec4f { return color; }' });
+    other.setEffectUniforms('tint', {});
+    const names: string[] = other.effects();
+    other.removeEffect('tint');
+    void names;
     const effective: EffectiveOptions = other.renderer.options();
     void effective.bloom.intensity;
     other.dispose();
