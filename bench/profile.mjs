@@ -17,7 +17,8 @@ const [width, height] = size.split('x').map(Number);
 const base = process.env.BENCH_URL ?? 'http://127.0.0.1:8000/';
 // OPTS='{...};{...}' gives each tab its own options instead (same package
 // unless PKGS lists one per tab). In the options, "$lut": "/www/looks/film.cube"
-// sets that lookup table and "$dirt": true the demo's lens dirt.
+// sets that lookup table, "$dirt": true the demo's lens dirt, and
+// "$effect": { wgsl, stage, uniforms } adds that effect (addEffect).
 const optionSets = process.env.OPTS ? process.env.OPTS.split(';') : null;
 let pkgs = (process.env.PKGS ?? '/www/pkg/afterglow.js').split(',');
 if (optionSets && pkgs.length === 1) pkgs = optionSets.map(() => pkgs[0]);
@@ -39,8 +40,9 @@ try {
     await tab.evaluate(async ([w, h, m, options]) => {
       await window.setup({ width: w, height: h, msaa: m });
       // "$lut": a .cube file to setLut (served path); "$dirt": true sets
-      // the demo's lens dirt.
-      const { $lut, $dirt, ...rest } = options;
+      // the demo's lens dirt; "$effect": an effect to add.
+      const { $lut, $dirt, $effect, ...rest } = options;
+      if ($effect) await window.renderer().addEffect('bench', $effect);
       if ($lut) window.renderer().setLut(await (await fetch(new URL($lut, location.origin))).text());
       if ($dirt) await window.renderer().setLensDirt((await import(new URL('/www/looks/dirt.js', location.origin))).lensDirt());
       if (Object.keys(rest).length) window.renderer().setOptions(rest);

@@ -154,7 +154,7 @@ struct Header {
     domain_line: usize,
 }
 
-fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
+pub(crate) fn parse_cube(text: &str) -> Result<Lut, ArgumentError> {
     let fail = |line: usize, message: String| ArgumentError {
         argument: "cube".into(),
         message: format!("line {line}: {message}"),

@@ -48,7 +48,7 @@ impl LookSources {
                     ),
                 )
             })?;
-            Some(Lut::from_cube(&text).map_err(cube_error)?)
+            Some(crate::lut::parse_cube(&text).map_err(Error::Argument)?)
         };
         chain.set_lut(gpu, lut.as_ref())?;
         self.lut = lut;
@@ -157,15 +157,6 @@ pub fn image_dirt(r: &mut LookSources, gpu: &Gpu, chain: &mut Chain, source: JsV
         )
     })?;
     r.set_dirt_image(gpu, chain, image)
-}
-
-/// A malformed `.cube` text as the renderer's error (the argument is
-/// `cube`).
-fn cube_error(e: crate::Error) -> Error {
-    match e {
-        crate::Error::Argument(a) => Error::Argument(a),
-        other => Error::argument("cube", other.to_string()),
-    }
 }
 
 /// Copies `source` into the chain's dirt texture (a new one when the size
