@@ -215,7 +215,7 @@ fn write_value(bytes: &mut [u8], field: &Field, name: &str, value: &UniformValue
     if let Some(bad) = floats.iter().find(|x| !x.is_finite()) {
         return Err(Error::argument(
             &format!("uniforms.{name}"),
-            format!("must be finite, got {bad}"),
+            format!("must be finite, got {}", crate::options::value::format_number(f64::from(*bad))),
         ));
     }
     let at = field.offset;

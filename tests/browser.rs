@@ -1556,17 +1556,25 @@ async fn effects_from_javascript_run_and_every_refusal_is_named() {
     let c = canvas(32, 32);
     let r = exact(&c).await;
     let grey = "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(0.5, 0.5, 0.5, 1.0); }";
-    JsFuture::from(r.set_scene_shader(grey.into())).await.unwrap();
+    JsFuture::from(r.set_scene_shader(grey.into()))
+        .await
+        .unwrap();
     let before = read(&r).await;
     assert_close(before.rgba8(3, 3)[0], 188, 2, "grey");
     let tint = r#"{"wgsl":"fn effect(color: vec4f, uv: vec2f) -> vec4f {\n  return vec4f(color.rgb * uniforms.tint, color.a);\n}","uniforms":{"tint":[0.25,1,1]}}"#;
-    JsFuture::from(r.add_effect("tint".into(), opts(tint))).await.unwrap();
-    assert_eq!(js_sys::JSON::stringify(&r.effects().unwrap()).unwrap(), r#"["tint"]"#);
+    JsFuture::from(r.add_effect("tint".into(), opts(tint)))
+        .await
+        .unwrap();
+    assert_eq!(
+        js_sys::JSON::stringify(&r.effects().unwrap()).unwrap(),
+        r#"["tint"]"#
+    );
     // 0.5 × 0.25 in linear light, encoded.
     let img = read(&r).await;
     assert_close(img.rgba8(3, 3)[0], 99, 2, "tinted red");
     assert_close(img.rgba8(3, 3)[1], 188, 2, "green stays");
-    r.set_effect_uniforms("tint".into(), opts(r#"{"tint":[1,1,0.25]}"#)).unwrap();
+    r.set_effect_uniforms("tint".into(), opts(r#"{"tint":[1,1,0.25]}"#))
+        .unwrap();
     let tinted = read(&r).await;
     assert_close(tinted.rgba8(3, 3)[0], 188, 2, "red back");
     assert_close(tinted.rgba8(3, 3)[2], 99, 2, "tinted blue");
@@ -1579,13 +1587,19 @@ async fn effects_from_javascript_run_and_every_refusal_is_named() {
     let fine = r#""wgsl":"fn effect(color: vec4f, uv: vec2f) -> vec4f { return color; }""#;
     let e = refused("tint", &format!("{{{fine}}}")).await;
     assert_kind(&e, "ArgumentError", &[("argument", r#""name""#)]);
-    let e = JsFuture::from(r.add_effect(JsValue::from(3), opts(&format!("{{{fine}}}")))).await.unwrap_err();
+    let e = JsFuture::from(r.add_effect(JsValue::from(3), opts(&format!("{{{fine}}}"))))
+        .await
+        .unwrap_err();
     assert_kind(&e, "ArgumentError", &[("argument", r#""name""#)]);
     let e = refused("w", r#"{"wgsl":3}"#).await;
     assert_kind(&e, "ArgumentError", &[("argument", r#""wgsl""#)]);
     let e = refused("s", &format!(r#"{{{fine},"stage":"later"}}"#)).await;
     assert_kind(&e, "ArgumentError", &[("argument", r#""stage""#)]);
-    assert!(message(&e).contains("'scene' or 'display'"), "{}", message(&e));
+    assert!(
+        message(&e).contains("'scene' or 'display'"),
+        "{}",
+        message(&e)
+    );
     let e = refused("u", &format!(r#"{{{fine},"uniforms":{{"k":"a"}}}}"#)).await;
     assert_kind(&e, "ArgumentError", &[("argument", r#""uniforms.k""#)]);
     let e = refused("u", &format!(r#"{{{fine},"uniforms":{{"k":[1]}}}}"#)).await;
@@ -1595,27 +1609,54 @@ async fn effects_from_javascript_run_and_every_refusal_is_named() {
     let e = refused("b", r#"{"wgsl":"@group(0) @binding(9) var<uniform> k: f32;\nfn effect(color: vec4f, uv: vec2f) -> vec4f { return color; }"}"#).await;
     assert_kind(&e, "ArgumentError", &[("argument", r#""wgsl""#)]);
     // A compile error at its line and column in the page's WGSL.
-    let e = refused("c", r#"{"wgsl":"fn effect(color: vec4f, uv: vec2f) -> vec4f {\n    return colour;\n}"}"#).await;
+    let e = refused(
+        "c",
+        r#"{"wgsl":"fn effect(color: vec4f, uv: vec2f) -> vec4f {\n    return colour;\n}"}"#,
+    )
+    .await;
     assert_kind(&e, "ShaderError", &[("line", "2"), ("column", "12")]);
     let e = refused("m", r#"{"wgsl":"fn other() {}"}"#).await;
     assert_kind(&e, "ShaderError", &[("line", "0")]);
-    assert!(message(&e).contains("fn effect(color: vec4f, uv: vec2f) -> vec4f"), "{}", message(&e));
-    let e = r.set_effect_uniforms("tint".into(), opts(r#"{"nope":1}"#)).unwrap_err();
+    assert!(
+        message(&e).contains("fn effect(color: vec4f, uv: vec2f) -> vec4f"),
+        "{}",
+        message(&e)
+    );
+    let e = r
+        .set_effect_uniforms("tint".into(), opts(r#"{"nope":1}"#))
+        .unwrap_err();
     assert_kind(&e, "ArgumentError", &[("argument", r#""uniforms.nope""#)]);
-    let e = r.set_effect_uniforms("tint".into(), opts(r#"{"tint":1}"#)).unwrap_err();
+    let e = r
+        .set_effect_uniforms("tint".into(), opts(r#"{"tint":1}"#))
+        .unwrap_err();
     assert_kind(&e, "ArgumentError", &[("argument", r#""uniforms.tint""#)]);
-    let e = r.set_effect_uniforms("other".into(), opts("{}")).unwrap_err();
+    let e = r
+        .set_effect_uniforms("other".into(), opts("{}"))
+        .unwrap_err();
     assert_kind(&e, "ArgumentError", &[("argument", r#""name""#)]);
     let e = r.remove_effect("other".into()).unwrap_err();
     assert_kind(&e, "ArgumentError", &[("argument", r#""name""#)]);
-    assert_eq!(read(&r).await.data, tinted.data, "the refusals changed nothing");
+    assert_eq!(
+        read(&r).await.data,
+        tinted.data,
+        "the refusals changed nothing"
+    );
 
     r.remove_effect("tint".into()).unwrap();
-    assert_eq!(js_sys::JSON::stringify(&r.effects().unwrap()).unwrap(), "[]");
-    assert_eq!(read(&r).await.data, before.data, "removal restores the frame");
+    assert_eq!(
+        js_sys::JSON::stringify(&r.effects().unwrap()).unwrap(),
+        "[]"
+    );
+    assert_eq!(
+        read(&r).await.data,
+        before.data,
+        "removal restores the frame"
+    );
     assert_no_gpu_errors(&r);
     r.destroy().unwrap();
-    let e = JsFuture::from(r.add_effect("late".into(), opts(&format!("{{{fine}}}")))).await.unwrap_err();
+    let e = JsFuture::from(r.add_effect("late".into(), opts(&format!("{{{fine}}}"))))
+        .await
+        .unwrap_err();
     assert_kind(&e, "StateError", &[]);
 }
 

@@ -66,7 +66,7 @@ fn write(o: &Options, c: &Context) -> Vec<u8> {
 /// most half the distance to a corner, on a tiny output.
 fn read_scales(pixels: f64, output: (u32, u32)) -> (f32, f32) {
     let (w, h) = (output.0.max(1) as f64, output.1.max(1) as f64);
-    let s = (pixels / (0.5 * w.hypot(h))).min(0.5);
+    let s = (pixels / (0.5 * (w * w + h * h).sqrt())).min(0.5);
     ((1.0 / (1.0 + s)) as f32, (1.0 / (1.0 - s)) as f32)
 }
 

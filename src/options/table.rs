@@ -18,8 +18,12 @@ use super::schema::{choice, doc_line, flag, number, whole};
 pub fn schema() -> &'static [OptionSpec] {
     static ALL: std::sync::OnceLock<Vec<OptionSpec>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| {
-        let effects = crate::effects::BUILTINS.iter().flat_map(|e| e.options);
-        FRAME.iter().chain(effects).chain(PAGE).copied().collect()
+        let mut all = FRAME.to_vec();
+        for effect in crate::effects::BUILTINS {
+            all.extend_from_slice(effect.options);
+        }
+        all.extend_from_slice(PAGE);
+        all
     })
 }
 

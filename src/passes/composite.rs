@@ -162,15 +162,19 @@ pub enum EffectKey {
 /// user's in the order they were added.
 pub fn active<'a>(settings: &Options, info: &FrameInfo, users: &'a [UserEffect]) -> Vec<Active<'a>> {
     let ctx = context(info);
-    let mut all: Vec<Active<'a>> = BUILTINS
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| (b.on)(settings, &ctx))
-        .map(|(i, b)| Active::Builtin(i, b))
-        .chain(users.iter().map(Active::User))
-        .collect();
-    // Stable: the order within a place stays.
-    all.sort_by_key(|a| a.place());
+    let mut all: Vec<Active<'a>> = Vec::new();
+    for place in Place::ALL {
+        for (i, b) in BUILTINS.iter().enumerate() {
+            if b.place == place && (b.on)(settings, &ctx) {
+                all.push(Active::Builtin(i, b));
+            }
+        }
+        for u in users {
+            if u.stage.place() == place {
+                all.push(Active::User(u));
+            }
+        }
+    }
     all
 }
 
@@ -210,13 +214,13 @@ pub fn fused_source(effects: &[Active<'_>]) -> String {
                 }
                 s.push_str(b.wgsl);
                 s.push('\n');
-                calls.push((b.place, format!("fx_{}", b.name)));
+                calls.push((e.place(), format!("fx_{}", b.name)));
             }
             Active::User(u) => {
                 let (text, function) = crate::user_effect::fused_source(u, binding);
                 binding += crate::user_effect::binding_count(u);
                 s.push_str(&text);
-                calls.push((u.stage.place(), function));
+                calls.push((e.place(), function));
             }
         }
     }
@@ -303,8 +307,11 @@ pub const PASS: Registration = Registration {
 /// Every built-in effect, on.
 #[cfg(feature = "fixtures")]
 fn all_builtins() -> Vec<Active<'static>> {
-    let mut all: Vec<Active<'static>> = BUILTINS.iter().enumerate().map(|(i, b)| Active::Builtin(i, b)).collect();
-    all.sort_by_key(|a| a.place());
+    let mut all = Vec::new();
+    for place in Place::ALL {
+        let here = BUILTINS.iter().enumerate().filter(|(_, b)| b.place == place);
+        all.extend(here.map(|(i, b)| Active::Builtin(i, b)));
+    }
     all
 }
 
