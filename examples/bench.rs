@@ -104,6 +104,15 @@ mod native {
         let mut o = base;
         o.bloom.dirt_intensity = 2.0;
         configs.push((DIRT_PART, o));
+        let mut o = base;
+        o.lens.chromatic_aberration = 4.0;
+        configs.push(("effect: chromatic aberration", o));
+        let mut o = base;
+        o.grain.intensity = 0.3;
+        configs.push(("effect: film grain", o));
+        // An effect of the user's own: a one-line tint, fused.
+        const TINT: &str = "user effect: one-line tint";
+        configs.push((TINT, base));
         configs.retain(|(name, _)| name.contains(filter.as_str()));
         let mut h = Headless::new(gpu, output, base, (1920, 1080))?;
         let lut = film_lut()?;
@@ -125,6 +134,9 @@ mod native {
                     }),
                 )?;
                 h.set_settings(*options)?;
+                if *name == TINT {
+                    add_tint(&mut h)?;
+                }
                 for i in 0..30 {
                     h.render(i as f64 / 60.0);
                     h.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
@@ -162,6 +174,9 @@ mod native {
                     println!("  {pass:<24} {:.4} ms", median(v));
                 }
                 println!("  {:<24} {bloom:.4} ms", "(all bloom passes)");
+                if *name == TINT {
+                    h.chain.remove_effect(&h.gpu, "tint")?;
+                }
             }
         }
         h.chain.set_lut(&h.gpu, None)?;
@@ -233,5 +248,21 @@ mod native {
             texture.size(),
         );
         texture
+    }
+
+    /// Adds the one-line tint effect to the chain.
+    fn add_tint(h: &mut Headless) -> Result<(), Box<dyn std::error::Error>> {
+        use afterglow::user_effect::{make, EffectSpec, EffectStage, UniformValue};
+        let spec = EffectSpec {
+            name: "tint".into(),
+            stage: EffectStage::Scene,
+            wgsl: "fn effect(color: vec4f, uv: vec2f) -> vec4f { return vec4f(color.rgb * uniforms.tint, color.a); }".into(),
+            uniforms: vec![("tint".into(), UniformValue::Vec3([1.0, 0.9, 0.8]))],
+            textures: Vec::new(),
+        };
+        let serial = h.chain.next_effect_serial();
+        let effect = make(&h.gpu, spec, serial, &[])?;
+        h.chain.add_effect(&h.gpu, effect)?;
+        Ok(())
     }
 }

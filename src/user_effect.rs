@@ -35,6 +35,7 @@ impl EffectStage {
     }
 
     /// `'scene'` or `'display'`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the web renderer's
     pub(crate) fn from_name(name: &str) -> Option<EffectStage> {
         match name {
             "scene" => Some(EffectStage::Scene),
