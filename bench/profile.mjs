@@ -18,7 +18,8 @@ const base = process.env.BENCH_URL ?? 'http://127.0.0.1:8000/';
 // OPTS='{...};{...}' gives each tab its own options instead (same package
 // unless PKGS lists one per tab). In the options, "$lut": "/www/looks/film.cube"
 // sets that lookup table, "$dirt": true the demo's lens dirt, and
-// "$effect": { wgsl, stage, uniforms } adds that effect (addEffect).
+// "$effect": { wgsl, stage, uniforms } adds that effect (addEffect);
+// "$effect": "tint" a one-line tint (OPTS splits on ';', which WGSL uses).
 const optionSets = process.env.OPTS ? process.env.OPTS.split(';') : null;
 let pkgs = (process.env.PKGS ?? '/www/pkg/afterglow.js').split(',');
 if (optionSets && pkgs.length === 1) pkgs = optionSets.map(() => pkgs[0]);
@@ -42,7 +43,11 @@ try {
       // "$lut": a .cube file to setLut (served path); "$dirt": true sets
       // the demo's lens dirt; "$effect": an effect to add.
       const { $lut, $dirt, $effect, ...rest } = options;
-      if ($effect) await window.renderer().addEffect('bench', $effect);
+      const tint = {
+        wgsl: 'fn effect(color: vec4f, uv: vec2f) -> vec4f { return vec4f(color.rgb * uniforms.tint, color.a); }',
+        uniforms: { tint: [1, 0.9, 0.8] },
+      };
+      if ($effect) await window.renderer().addEffect('bench', $effect === 'tint' ? tint : $effect);
       if ($lut) window.renderer().setLut(await (await fetch(new URL($lut, location.origin))).text());
       if ($dirt) await window.renderer().setLensDirt((await import(new URL('/www/looks/dirt.js', location.origin))).lensDirt());
       if (Object.keys(rest).length) window.renderer().setOptions(rest);
