@@ -275,6 +275,41 @@ impl Gpu {
         texture.create_view(desc)
     }
 
+    /// Binds `view` alone under an error scope of its own: the answer is
+    /// an error when the texture is another device's. Natively the answer
+    /// is ready at once; a browser gives it later.
+    pub fn probe_texture(
+        &self,
+        view: &wgpu::TextureView,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<wgpu::Error>>>> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let layout = self
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("texture device check"),
+                entries: &[wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    // Every format a caller's texture may have can be bound so.
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                }],
+            });
+        let _group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("texture device check"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(view),
+            }],
+        });
+        Box::pin(scope.pop())
+    }
+
     pub fn create_bind_group(&self, desc: &wgpu::BindGroupDescriptor<'_>) -> wgpu::BindGroup {
         self.counters.bind_groups.fetch_add(1, Ordering::Relaxed);
         self.device.create_bind_group(desc)

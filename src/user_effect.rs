@@ -563,6 +563,18 @@ pub fn start_check(gpu: &Gpu, e: &UserEffect) -> Check {
     }
 }
 
+/// The answer of a future the GPU may have given already (natively it
+/// has: wgpu answers on the calling thread); `None` in a browser, which
+/// answers later.
+pub fn answer_now<T>(future: impl std::future::Future<Output = T>) -> Option<T> {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match std::future::Future::poll(future.as_mut(), &mut cx) {
+        std::task::Poll::Ready(r) => Some(r),
+        std::task::Poll::Pending => None,
+    }
+}
+
 impl Check {
     /// Waits for the answer: `Ok`, or the error in the user's WGSL.
     pub async fn result(self, source: &str) -> Result<(), Error> {
@@ -571,16 +583,9 @@ impl Check {
         compile_result(first_error(&info, scope.as_ref()), source, self.prefix_lines)
     }
 
-    /// The answer if the GPU has given it already (natively it has: wgpu
-    /// compiles on the calling thread); `None` in a browser, which answers
-    /// later.
+    /// The answer if the GPU has given it already (see [`answer_now`]).
     pub fn now(self, source: &str) -> Option<Result<(), Error>> {
-        let mut future = std::pin::pin!(self.result(source));
-        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-        match std::future::Future::poll(future.as_mut(), &mut cx) {
-            std::task::Poll::Ready(r) => Some(r),
-            std::task::Poll::Pending => None,
-        }
+        answer_now(self.result(source))
     }
 }
 

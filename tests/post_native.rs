@@ -573,3 +573,45 @@ fn bad_effects_are_refused_by_name_and_change_nothing() {
         "nothing changed"
     );
 }
+
+/// A texture of another device of the program's (the same wgpu instance)
+/// is refused by name, and the chain is as it was.
+#[test]
+fn an_effects_texture_of_another_device_is_refused() {
+    use afterglow::{Effect, EffectStage};
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    let request = || pollster::block_on(afterglow::gpu::Gpu::request(&instance, None)).unwrap();
+    let (mine, other) = (request(), request());
+    let mut post = PostChain::new(
+        &mine.device,
+        &mine.queue,
+        wgpu::TextureFormat::Rgba16Float,
+        &measuring(),
+    )
+    .unwrap();
+    let foreign = texture(&other.device, &other.queue, 8, &[]);
+    let effect = Effect {
+        wgsl: "fn effect(color: vec4f, uv: vec2f) -> vec4f { return color; }",
+        stage: EffectStage::Scene,
+        uniforms: &[],
+        textures: &[("mask", &foreign)],
+    };
+    match post.add_effect("masked", &effect) {
+        Err(Error::Argument(e)) => {
+            assert_eq!(e.argument, "textures.mask");
+            assert!(e.message.contains("another device"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(post.effects().is_empty());
+    let own = texture(&mine.device, &mine.queue, 8, &[]);
+    let effect = Effect {
+        textures: &[("mask", &own)],
+        ..effect
+    };
+    post.add_effect("masked", &effect).unwrap();
+    assert_eq!(mine.error_count(), 0);
+}

@@ -262,7 +262,8 @@ impl PostChain {
     ///
     /// Fails, leaving the chain as it was, with [`Error::Argument`] naming
     /// `name` (not a name, or one in use), `uniforms.<name>`,
-    /// `textures.<name>` or `wgsl` (it declares bindings of its own), or
+    /// `textures.<name>` (not sampleable, or another device's) or `wgsl`
+    /// (it declares bindings of its own), or
     /// with [`Error::Shader`] at the line and column of the WGSL that does
     /// not compile. Natively the WGSL is compiled here; in the wasm build
     /// the browser answers later, so a compile error shows as the device's
@@ -290,6 +291,12 @@ impl PostChain {
         for (texture, view) in effect.textures {
             let argument = format!("textures.{texture}");
             let (format, size) = input(&argument, view, self.gpu.features)?;
+            if let Some(Some(e)) = crate::user_effect::answer_now(self.gpu.probe_texture(view)) {
+                return Err(Error::argument(
+                    &argument,
+                    format!("is a view of a texture of another device; wgpu says: {e}"),
+                ));
+            }
             textures.push(crate::user_effect::EffectTexture {
                 name: texture.to_string(),
                 view: (*view).clone(),

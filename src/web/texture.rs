@@ -53,32 +53,7 @@ impl TextureCheck {
 /// Binds `view` alone, under its own error scope: the scope reports an
 /// error when the texture is another device's.
 pub fn probe(gpu: &Gpu, view: &wgpu::TextureView) -> ScopeResult {
-    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let layout = gpu
-        .device
-        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("texture device check"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                // Every format `wrap_texture` accepts can be bound so.
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
-            }],
-        });
-    let _group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("texture device check"),
-        layout: &layout,
-        entries: &[wgpu::BindGroupEntry {
-            binding: 0,
-            resource: wgpu::BindingResource::TextureView(view),
-        }],
-    });
-    Box::pin(scope.pop())
+    gpu.probe_texture(view)
 }
 
 /// `setTexture(scene, { bloom })`. Wrapping the textures and binding them
