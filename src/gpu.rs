@@ -278,35 +278,9 @@ impl Gpu {
     /// Binds `view` alone under an error scope of its own: the answer is
     /// an error when the texture is another device's. Natively the answer
     /// is ready at once; a browser gives it later.
-    pub fn probe_texture(
-        &self,
-        view: &wgpu::TextureView,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<wgpu::Error>>>> {
+    pub fn probe_texture(&self, view: &wgpu::TextureView) -> ErrorAnswer {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let layout = self
-            .device
-            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("texture device check"),
-                entries: &[wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    // Every format a caller's texture may have can be bound so.
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                }],
-            });
-        let _group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("texture device check"),
-            layout: &layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(view),
-            }],
-        });
+        let _ = bind_alone(&self.device, view);
         Box::pin(scope.pop())
     }
 
@@ -446,4 +420,125 @@ mod tests {
         assert_eq!(browser_reason(&"JsValue(\"a plain string\")"), "a plain string");
         assert_eq!(browser_reason(&"no adapter found"), "no adapter found");
     }
+}
+
+/// The GPU's answer to a check made under an error scope of its own.
+pub type ErrorAnswer = std::pin::Pin<Box<dyn std::future::Future<Output = Option<wgpu::Error>>>>;
+
+/// A bind group of `view` alone, as a fragment stage would sample it.
+fn bind_alone(
+    device: &wgpu::Device,
+    view: &wgpu::TextureView,
+) -> (wgpu::BindGroupLayout, wgpu::BindGroup) {
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("texture check"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            // Every format a caller's texture may have can be bound so.
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        }],
+    });
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("texture check"),
+        layout: &layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::TextureView(view),
+        }],
+    });
+    (layout, group)
+}
+
+/// Reads texel (0, 0) of the bound texture into a point.
+const USE_CHECK_WGSL: &str = "@group(0) @binding(0) var t: texture_2d<f32>;
+@vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
+@fragment fn fs() -> @location(0) vec4f { return textureLoad(t, vec2i(0), 0); }";
+
+/// Reads `view` in a draw of its own (one point) and
+/// submits it under an error scope of its own: the answer is an error
+/// when the texture cannot be used, as when its owner destroyed it. Asks
+/// the GPU, never a message's wording.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the web renderer's
+pub fn probe_texture_use(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    view: &wgpu::TextureView,
+) -> ErrorAnswer {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let (layout, group) = bind_alone(device, view);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("texture check"),
+        source: wgpu::ShaderSource::Wgsl(USE_CHECK_WGSL.into()),
+    });
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("texture check"),
+        layout: Some(&device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("texture check"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        })),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::PointList,
+            ..Default::default()
+        },
+        depth_stencil: None,
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::TextureFormat::Rgba8Unorm.into())],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    let target = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("texture check target"),
+        size: wgpu::Extent3d {
+            width: 1,
+            height: 1,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let target_view = target.create_view(&Default::default());
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("texture check"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &target_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                    store: wgpu::StoreOp::Discard,
+                },
+            })],
+            ..Default::default()
+        });
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.draw(0..1, 0..1);
+    }
+    queue.submit([encoder.finish()]);
+    target.destroy();
+    Box::pin(scope.pop())
 }

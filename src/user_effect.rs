@@ -464,8 +464,9 @@ pub fn check_source(source: &str, fields: &[Field], textures: &[&str]) -> (Strin
     (text, lines)
 }
 
-/// Lines of `text` as `str::lines` counts them.
-fn line_count(text: &str) -> usize {
+/// Lines of `text` as `str::lines` counts them (a final line counts
+/// whether or not a newline ends it).
+pub fn line_count(text: &str) -> usize {
     let newlines = text.bytes().filter(|&b| b == b'\n').count();
     newlines + usize::from(text.as_bytes().last().is_some_and(|&b| b != b'\n'))
 }
@@ -599,31 +600,57 @@ pub struct Message {
 
 /// The outcome of compiling an effect's check module (`prefix_lines`
 /// before the user's text): `Ok`, or the error at its line and column in
-/// the user's own WGSL. An error outside it (the entry point's call of
-/// `effect`) points at the user's `fn effect`, or says it must be defined.
+/// the user's own WGSL (see [`user_wgsl_result`]).
 pub fn compile_result(first_error: Option<Message>, source: &str, prefix_lines: usize) -> Result<(), Error> {
+    let signature = "fn effect(color: vec4f, uv: vec2f) -> vec4f";
+    user_wgsl_result(first_error, source, prefix_lines, ("effect", signature)).map_err(Error::Shader)
+}
+
+/// The outcome of compiling a module made of `prefix_lines` lines of
+/// afterglow's, the user's `source`, and afterglow's call of the user's
+/// function (`function`: its name and the signature afterglow calls it
+/// with): `Ok`, or the first error at its line and column in the user's
+/// own text. An error outside it is the call's: the user's declaration
+/// does not match it, so the error points at that declaration (0, 0 when
+/// there is none) and says the signature to use.
+pub fn user_wgsl_result(
+    first_error: Option<Message>,
+    source: &str,
+    prefix_lines: usize,
+    function: (&str, &str),
+) -> Result<(), ShaderError> {
     let Some(m) = first_error else { return Ok(()) };
     let user_lines = line_count(source).max(1);
     let line = m.line.checked_sub(prefix_lines).filter(|l| (1..=user_lines).contains(l));
     if let Some(line) = line {
-        return Err(Error::Shader(ShaderError::new(line as u32, m.column as u32, &m.text)));
+        return Err(ShaderError::new(line as u32, m.column as u32, &m.text));
     }
-    let signature = "fn effect(color: vec4f, uv: vec2f) -> vec4f";
-    let at = crate::passes::content::find_fn(source, "effect");
-    let (line, column) = at.map_or((0, 0), |at| {
-        let before = &source.as_bytes()[..at];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        (line as u32, (at - start + 1) as u32)
-    });
+    let (name, signature) = function;
+    let at = crate::passes::content::find_fn(source, name);
+    let (line, column) = at.map_or((0, 0), |at| line_and_column(source, at));
     let hint = if at.is_some() {
         "declare it as"
     } else {
-        "the effect must define"
+        "the shader must define"
     };
     let mut error = ShaderError::new(line, column, &m.text);
     error.message = format!("{} ({hint} {signature})", error.message);
-    Err(Error::Shader(error))
+    Err(error)
+}
+
+/// Whether the first error is on one of the user's lines.
+pub fn in_user_lines(m: &Message, source: &str, prefix_lines: usize) -> bool {
+    m.line
+        .checked_sub(prefix_lines)
+        .is_some_and(|l| (1..=line_count(source).max(1)).contains(&l))
+}
+
+/// The 1-based line and column (in bytes) of byte offset `at` in `text`.
+fn line_and_column(text: &str, at: usize) -> (u32, u32) {
+    let before = &text.as_bytes()[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    (line as u32, (at - start + 1) as u32)
 }
 
 /// The first error of a compilation, as a [`Message`]; else the error

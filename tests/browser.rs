@@ -1728,6 +1728,34 @@ async fn scene_shaders_compile_and_errors_name_the_line() {
         "{}",
         message(&e)
     );
+    // Which of afterglow's calls failed is asked of the GPU, not read from
+    // the browser's message: a mismatched fn emissive beside a good fn
+    // scene is reported at emissive's declaration, a mismatched fn scene
+    // beside a good fn emissive at scene's.
+    let good_scene =
+        "fn scene(uv: vec2f, time: f32) -> vec4f {\n  return vec4f(uv, 0.0, 1.0);\n}\n";
+    let bad_emissive =
+        format!("{good_scene}fn emissive(uv: vec2f) -> vec3f {{\n  return vec3f(uv, 0.0);\n}}\n");
+    let e = JsFuture::from(r.set_scene_shader(bad_emissive.into()))
+        .await
+        .unwrap_err();
+    assert_kind(&e, "ShaderError", &[("line", "4"), ("column", "1")]);
+    assert!(
+        message(&e).contains("declare it as fn emissive(uv: vec2f, time: f32) -> vec3f"),
+        "{}",
+        message(&e)
+    );
+    let bad_scene = "fn scene(uv: vec2f) -> vec4f {\n  return vec4f(uv, 0.0, 1.0);\n}\n\
+                     fn emissive(uv: vec2f, time: f32) -> vec3f {\n  return vec3f(uv, 0.0);\n}\n";
+    let e = JsFuture::from(r.set_scene_shader(bad_scene.into()))
+        .await
+        .unwrap_err();
+    assert_kind(&e, "ShaderError", &[("line", "1"), ("column", "1")]);
+    assert!(
+        message(&e).contains("declare it as fn scene("),
+        "{}",
+        message(&e)
+    );
     let e = JsFuture::from(r.set_scene_shader(JsValue::from(3)))
         .await
         .unwrap_err();

@@ -592,8 +592,12 @@ async fn an_effect_reads_the_apps_texture_and_refuses_another_devices() {
     let c = canvas(16, 16);
     let r = create(&c, measuring(Some(&device), r#"{"enabled":false}"#)).await;
     let black = "fn scene(uv: vec2f, time: f32) -> vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }";
-    JsFuture::from(r.set_scene_shader(black.into())).await.unwrap();
-    let mask_pixels: Vec<(u32, u32, f32)> = (0..16).flat_map(|y| (0..8).map(move |x| (x, y, 0.5))).collect();
+    JsFuture::from(r.set_scene_shader(black.into()))
+        .await
+        .unwrap();
+    let mask_pixels: Vec<(u32, u32, f32)> = (0..16)
+        .flat_map(|y| (0..8).map(move |x| (x, y, 0.5)))
+        .collect();
     let mask = texture(&device, 16, 16, &mask_pixels).await;
     let options = |t: &JsValue| {
         let o = JSON::parse(
@@ -608,13 +612,22 @@ async fn an_effect_reads_the_apps_texture_and_refuses_another_devices() {
     let other = app_device().await;
     let foreign = texture(&other, 16, 16, &mask_pixels).await;
     let result = JsFuture::from(r.add_effect("masked".into(), options(&foreign))).await;
-    assert_argument(result, "textures.mask", "not a texture of the renderer's GPUDevice");
+    assert_argument(
+        result,
+        "textures.mask",
+        "not a texture of the renderer's GPUDevice",
+    );
     assert_eq!(JSON::stringify(&r.effects().unwrap()).unwrap(), "[]");
-    JsFuture::from(r.add_effect("masked".into(), options(&mask))).await.unwrap();
+    JsFuture::from(r.add_effect("masked".into(), options(&mask)))
+        .await
+        .unwrap();
     let img = read(&r).await;
     // The canvas is rgba16float, encoded: 0.5 linear reads as about 0.735.
     let (left, right) = (img.rgba_f32(3, 8)[0], img.rgba_f32(12, 8)[0]);
-    assert!((left - 0.735).abs() < 0.01 && right.abs() < 0.01, "{left} {right}");
+    assert!(
+        (left - 0.735).abs() < 0.01 && right.abs() < 0.01,
+        "{left} {right}"
+    );
     assert_no_gpu_errors(&r);
     let seen = js("d", "return d.seen.length;", &[&device]).await;
     assert_eq!(seen.as_f64(), Some(0.0), "errors reached the app's handler");

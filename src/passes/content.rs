@@ -123,6 +123,13 @@ pub fn user_module_source(user: &str) -> String {
     format!("{}{user}\n{USER_SUFFIX}{emissive}", user_prefix())
 }
 
+/// A user's scene shader with afterglow's call of `fn scene` and not of
+/// `fn emissive`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the web renderer's
+pub fn scene_only_source(user: &str) -> String {
+    format!("{}{user}\n{USER_SUFFIX}", user_prefix())
+}
+
 #[cfg(test)]
 mod tests {
     use super::defines_emissive;

@@ -97,14 +97,6 @@ pub fn width_height(target: &JsValue) -> (f64, f64) {
     })
 }
 
-/// Whether `text` holds `part`, byte by byte (`str::contains` would bring
-/// the standard library's substring searcher into the wasm).
-pub fn mentions(text: &str, part: &str) -> bool {
-    text.as_bytes()
-        .windows(part.len().max(1))
-        .any(|w| w == part.as_bytes())
-}
-
 /// `console.warn`, for failures that are reported nowhere else.
 pub fn warn(message: &str) {
     web_sys::console::warn_1(&JsValue::from_str(message));

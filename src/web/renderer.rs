@@ -265,7 +265,7 @@ impl WebRenderer {
             // Only textures still in use now: the app may have set others
             // since the failed frame.
             let now = self.given_textures();
-            let culprits: Vec<_> = super::texture::culprits(then, &message)
+            let culprits: Vec<_> = then
                 .into_iter()
                 .filter(|g| {
                     now.iter()

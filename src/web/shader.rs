@@ -2,9 +2,12 @@
 //! rendering, its compile messages are mapped back to the user's own lines,
 //! and it is installed only if nothing replaced the content meanwhile.
 
-use super::interop::{mentions, Handle};
+use super::interop::Handle;
 use super::renderer::WebRenderer;
-use crate::error::{Error, ShaderError};
+use crate::error::Error;
+use crate::gpu::Gpu;
+use crate::passes::content::{defines_emissive, scene_only_source, user_prefix};
+use crate::user_effect::{first_error, in_user_lines, line_count, user_wgsl_result};
 
 /// A scene shader whose compilation has started.
 pub struct Pending {
@@ -35,86 +38,43 @@ pub fn start(handle: &Handle<WebRenderer>, source: String) -> Result<Pending, Er
 }
 
 /// Waits for the compilation and shows the shader, unless other content
-/// came since [`start`].
+/// came since [`start`]. When the error is in afterglow's call of the
+/// user's functions rather than in the user's lines, the GPU is asked which
+/// call: the shader is compiled again without `fn emissive`'s.
 pub async fn finish(handle: Handle<WebRenderer>, pending: Pending) -> Result<(), Error> {
     let info = pending.compiled.await;
     let scope_error = pending.scope.await;
-    compile_result(&info, scope_error.as_ref(), &pending.source)?;
+    let source = &pending.source;
+    let prefix_lines = line_count(&user_prefix());
+    let first = first_error(&info, scope_error.as_ref());
+    let calls = first.as_ref().is_some_and(|m| !in_user_lines(m, source, prefix_lines));
+    let mut function = ("scene", "fn scene(uv: vec2f, time: f32) -> vec4f");
+    if calls && defines_emissive(source) {
+        let scene_alone = handle.with("setSceneShader", |r| Ok(compile_alone(&r.gpu, source)))?;
+        if scene_alone.await {
+            function = ("emissive", "fn emissive(uv: vec2f, time: f32) -> vec3f");
+        }
+    }
+    user_wgsl_result(first, source, prefix_lines, function)?;
     handle.with("setSceneShader", |r| {
         r.content
             .install_shader(&r.gpu, &mut r.chain, pending.shader, pending.generation)
     })
 }
 
-/// What `str::lines().count()` says, counted over bytes: a final line
-/// counts whether or not a newline ends it.
-fn line_count(text: &str) -> usize {
-    let newlines = text.bytes().filter(|&b| b == b'\n').count();
-    newlines + usize::from(text.as_bytes().last().is_some_and(|&b| b != b'\n'))
-}
-
-/// The outcome of compiling a user's scene shader: `Ok`, or the first
-/// error with its `line` and `column` in the user's own WGSL (0 when it is
-/// outside of it, such as a missing `fn scene`).
-pub fn compile_result(
-    info: &wgpu::CompilationInfo,
-    scope_error: Option<&wgpu::Error>,
-    source: &str,
-) -> Result<(), ShaderError> {
-    let user_lines = line_count(source).max(1) as i64;
-    let prefix_lines = line_count(&crate::passes::content::user_prefix()) as i64;
-    let first = info
-        .messages
-        .iter()
-        .find(|m| m.message_type == wgpu::CompilationMessageType::Error);
-    let (line, column, message) = match (first, scope_error) {
-        (Some(m), _) => {
-            let (line, column) = m
-                .location
-                .map(|l| (l.line_number as i64 - prefix_lines, l.line_position as i64))
-                .unwrap_or((0, 0));
-            (line, column, m.message.clone())
-        }
-        (None, Some(e)) => (0, 0, e.to_string()),
-        (None, None) => return Ok(()),
-    };
-    if (1..=user_lines).contains(&line) {
-        Err(ShaderError::new(
-            line as u32,
-            column.max(0) as u32,
-            &message,
-        ))
-    } else {
-        // Outside the user's lines: afterglow's own call of fn scene (or of
-        // fn emissive) failed, so the user's declaration does not match it.
-        // Point at that declaration where there is one.
-        let emissive = mentions(&message, "'emissive'");
-        let (name, signature) = if emissive {
-            ("emissive", "fn emissive(uv: vec2f, time: f32) -> vec3f")
-        } else {
-            ("scene", "fn scene(uv: vec2f, time: f32) -> vec4f")
-        };
-        let (line, column) = crate::passes::content::find_fn(source, name)
-            .map(|at| line_and_column(source, at))
-            .unwrap_or((0, 0));
-        let hint = if line == 0 {
-            "the shader must define"
-        } else {
-            "declare it as"
-        };
-        let mut error = ShaderError::new(line, column, &message);
-        error.message = format!("{} ({hint} {signature})", error.message);
-        Err(error)
+/// Whether `source` compiles with afterglow's call of `fn scene` alone
+/// (the GPU's answer, under a validation scope of its own).
+fn compile_alone(gpu: &Gpu, source: &str) -> impl std::future::Future<Output = bool> {
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("scene shader check"),
+        source: wgpu::ShaderSource::Wgsl(scene_only_source(source).into()),
+    });
+    let info = module.get_compilation_info();
+    let popped = scope.pop();
+    async move {
+        let info = info.await;
+        let scope = popped.await;
+        first_error(&info, scope.as_ref()).is_none()
     }
-}
-
-/// The 1-based line and column (in bytes) of byte offset `at` in `text`.
-fn line_and_column(text: &str, at: usize) -> (u32, u32) {
-    let before = &text.as_bytes()[..at];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    (line as u32, (at - start + 1) as u32)
 }

@@ -209,11 +209,26 @@ pub fn wrap_texture(
                 .into(),
         ));
     }
+    let (wrapped, view) = wrap_handle(&gpu.device, texture, format, argument);
+    // The view is one of the renderer's objects (the counters' rule).
+    gpu.counters
+        .views
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok((wrapped, view))
+}
+
+/// The app's `GPUTexture` as wgpu's, with a view of its first mip level.
+fn wrap_handle(
+    device: &wgpu::Device,
+    texture: &JsValue,
+    format: wgpu::TextureFormat,
+    label: &str,
+) -> (wgpu::Texture, wgpu::TextureView) {
     let size = (num(texture, "width") as u32, num(texture, "height") as u32);
-    let wrapped = gpu.device.create_texture_from_webgpu_handle(
+    let wrapped = device.create_texture_from_webgpu_handle(
         texture.clone().unchecked_into(),
         &wgpu::TextureDescriptor {
-            label: Some(argument),
+            label: Some(label),
             size: wgpu::Extent3d {
                 width: size.0,
                 height: size.1,
@@ -228,14 +243,24 @@ pub fn wrap_texture(
         },
         None,
     );
-    let view = gpu.create_view(
-        &wrapped,
-        &wgpu::TextureViewDescriptor {
-            label: Some(argument),
-            base_mip_level: 0,
-            mip_level_count: Some(1),
-            ..Default::default()
-        },
-    );
-    Ok((wrapped, view))
+    let view = wrapped.create_view(&wgpu::TextureViewDescriptor {
+        label: Some(label),
+        base_mip_level: 0,
+        mip_level_count: Some(1),
+        ..Default::default()
+    });
+    (wrapped, view)
+}
+
+/// Whether the app's `texture` (one it gave, checked then) can still be
+/// used: the GPU is asked to read it in a draw of its own
+/// (`gpu::probe_texture_use`), so a texture the app destroyed is told by
+/// the GPU's answer, never by a message's wording.
+pub async fn still_usable(device: &wgpu::Device, queue: &wgpu::Queue, texture: &JsValue) -> bool {
+    let name = get(texture, "format").as_string().unwrap_or_default();
+    let Some(&(_, format)) = FORMATS.iter().find(|(n, _)| *n == name) else {
+        return false;
+    };
+    let (_, view) = wrap_handle(device, texture, format, "texture check");
+    crate::gpu::probe_texture_use(device, queue, &view).await.is_none()
 }

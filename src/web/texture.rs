@@ -10,7 +10,6 @@ use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 use super::content::UserResources;
-use super::interop::mentions;
 use super::shared::wrap_texture;
 use crate::chain::Chain;
 use crate::error::Error;
@@ -165,6 +164,7 @@ impl Watch {
         let popped: ScopeResult = Box::pin(self.0.pop());
         let report = gpu.error_sink();
         let destroyed = destroyed.clone();
+        let (device, queue) = (gpu.device.clone(), gpu.queue.clone());
         wasm_bindgen_futures::spawn_local(async move {
             let Some(e) = popped.await else {
                 return;
@@ -177,11 +177,18 @@ impl Watch {
                 }
             }
             let message = e.to_string();
-            // Only a frame that sampled the app's textures can blame them.
-            if !given.is_empty() && mentions(&message, "estroyed") {
-                destroyed.borrow_mut().get_or_insert((message, given));
-            } else {
+            // Only a frame that sampled the app's textures can blame them,
+            // and only those the GPU can no longer use.
+            let mut culprits = Vec::new();
+            for g in given {
+                if !super::shared::still_usable(&device, &queue, &g.texture).await {
+                    culprits.push(g);
+                }
+            }
+            if culprits.is_empty() {
                 report(message);
+            } else {
+                destroyed.borrow_mut().get_or_insert((message, culprits));
             }
         });
     }
@@ -227,32 +234,6 @@ pub struct Given {
     pub method: &'static str,
     pub argument: &'static str,
     pub texture: JsValue,
-}
-
-/// Which of `given` the browser's `message` is about: those whose label it
-/// quotes (in double quotes, as Chromium writes it, or single, as
-/// wgpu-core does); when it quotes none of theirs, those without a label,
-/// which a message cannot name; when all have labels, all of them.
-pub fn culprits(given: Vec<Given>, message: &str) -> Vec<Given> {
-    let label = |g: &Given| {
-        js_sys::Reflect::get(&g.texture, &JsValue::from_str("label"))
-            .ok()
-            .and_then(|l| l.as_string())
-            .unwrap_or_default()
-    };
-    let quoted = |g: &Given| {
-        let l = label(g);
-        !l.is_empty()
-            && (mentions(message, &format!("\"{l}\"")) || mentions(message, &format!("'{l}'")))
-    };
-    let unlabelled = |g: &Given| label(g).is_empty();
-    if given.iter().any(quoted) {
-        given.into_iter().filter(quoted).collect()
-    } else if given.iter().any(unlabelled) {
-        given.into_iter().filter(unlabelled).collect()
-    } else {
-        given
-    }
 }
 
 /// Clears the scene after its texture was refused or destroyed: the next
