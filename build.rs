@@ -26,8 +26,21 @@ const SHARED_WITH_USERS: &[&str] = &[
 
 fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    println!("cargo:rerun-if-changed=shaders");
-    println!("cargo:rerun-if-changed=build/wgsl_minify.rs");
+    // The crate's own test suites compile these sources a second time as
+    // `afterglow-testing` (testing/, never published), in which the
+    // internals are reachable: `cfg(afterglow_internals)`. The package
+    // itself never has it.
+    println!("cargo::rustc-check-cfg=cfg(afterglow_internals)");
+    let testing = std::env::var("CARGO_PKG_NAME").is_ok_and(|n| n == "afterglow-testing");
+    if testing {
+        println!("cargo::rustc-cfg=afterglow_internals");
+        // The sources are one folder up.
+        std::env::set_current_dir("..").expect("the repository root");
+    }
+    let root = std::env::current_dir().expect("the package folder");
+    let watch = |path: &str| println!("cargo:rerun-if-changed={}", root.join(path).display());
+    watch("shaders");
+    watch("build/wgsl_minify.rs");
     let mut names = Vec::new();
     let mut sources = Vec::new();
     for entry in std::fs::read_dir("shaders").expect("the shaders/ directory") {
@@ -46,8 +59,8 @@ fn main() {
     for (name, text) in names.iter().zip(shorten_names(&sources, &internal)) {
         std::fs::write(out.join(name), text).expect("OUT_DIR is writable");
     }
-    println!("cargo:rerun-if-changed=README.md");
-    println!("cargo:rerun-if-changed=tests/readme/post_chain.rs");
+    watch("README.md");
+    watch("tests/readme/post_chain.rs");
     let readme = std::fs::read_to_string("README.md").ok();
     let around = std::fs::read_to_string("tests/readme/post_chain.rs").ok();
     let doc = match (readme, around) {

@@ -33,12 +33,11 @@
 //! ARCHITECTURE.md.
 
 // Dead code is reported by the wasm build, which compiles everything the
-// package ships (the web boundary and `PostChain`); a native build without
-// the test suites' `fixtures` has no web boundary, so what only the web
-// uses would be reported there. `cargo xtask test` denies the wasm build's
+// package ships (the web boundary and `PostChain`); a native build has no
+// web boundary, so what only the web uses would be reported there. `cargo xtask test` denies the wasm build's
 // warnings.
 #![cfg_attr(
-    all(not(target_arch = "wasm32"), not(feature = "fixtures")),
+    all(not(target_arch = "wasm32"), not(afterglow_internals)),
     allow(dead_code, unused_imports)
 )]
 
@@ -56,19 +55,19 @@ macro_rules! wgsl {
     };
 }
 
-/// The crate's modules. Only the items re-exported below are its API; the
-/// `fixtures` feature (test content and the hooks of the crate's own test
-/// suites, never enabled by the package, no compatibility promised) makes
-/// the modules reachable for those suites, hidden from the documentation.
-/// Without it they are private, so rustc reports what nothing uses.
+/// The crate's modules. Only the items re-exported below are its API: the
+/// modules are private. The crate's own test suites compile these sources
+/// a second time as `afterglow-testing` (testing/, never published), with
+/// `cfg(afterglow_internals)`, which makes the modules reachable for them
+/// and adds their test content and hooks.
 macro_rules! internal {
     ($($(#[$meta:meta])* mod $name:ident;)*) => {$(
         $(#[$meta])*
-        #[cfg(feature = "fixtures")]
+        #[cfg(afterglow_internals)]
         #[doc(hidden)]
         pub mod $name;
         $(#[$meta])*
-        #[cfg(not(feature = "fixtures"))]
+        #[cfg(not(afterglow_internals))]
         mod $name;
     )*};
 }
@@ -99,7 +98,7 @@ internal! {
     #[cfg(target_arch = "wasm32")]
     mod web;
     /// The chain into an ordinary texture: the native tests and benchmarks.
-    #[cfg(all(not(target_arch = "wasm32"), feature = "fixtures"))]
+    #[cfg(all(not(target_arch = "wasm32"), afterglow_internals))]
     mod headless;
 }
 
@@ -111,7 +110,7 @@ pub use lut::Lut;
 pub use options::{
     Allowed, AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
     CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions,
-    Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, Value, VignetteOptions,
+    Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
 pub use post::{
     ArgumentError, Effect, EffectStage, Error, InternalError, OptionError, PostChain, ShaderError,
@@ -119,10 +118,10 @@ pub use post::{
 };
 
 // What the crate's own test suites reach by name (see `internal!`).
-#[cfg(feature = "fixtures")]
+#[cfg(afterglow_internals)]
 #[doc(hidden)]
 pub use chain::{Chain, Content};
-#[cfg(feature = "fixtures")]
+#[cfg(afterglow_internals)]
 #[doc(hidden)]
 pub use passes::content::PixelImage;
 

@@ -237,12 +237,12 @@ impl<K: PartialEq + Copy> PipeCache<K> {
         pipe
     }
 
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     pub fn len(&self) -> usize {
         self.pipes.lock().map_or(0, |p| p.len())
     }
 
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     pub fn is_empty(&self) -> bool {
         self.pipes.lock().map_or(true, |p| p.is_empty())
     }

@@ -4,7 +4,7 @@
 
 /// A uniform block shared with WGSL: its WGSL struct name and the byte
 /// offset of every Rust field, so a test can compare both layouts.
-#[cfg(feature = "fixtures")]
+#[cfg(afterglow_internals)]
 pub trait Uniform: bytemuck::Pod {
     const WGSL_NAME: &'static str;
     fn offsets() -> Vec<(&'static str, usize)>;
@@ -17,7 +17,7 @@ macro_rules! uniform {
         #[repr(C)]
         #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
         pub struct $name { $(pub $field: $ty),* }
-        #[cfg(feature = "fixtures")]
+        #[cfg(afterglow_internals)]
         impl $crate::uniform::Uniform for $name {
             const WGSL_NAME: &'static str = stringify!($name);
             fn offsets() -> Vec<(&'static str, usize)> {

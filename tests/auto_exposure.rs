@@ -4,10 +4,10 @@
 //! GPU (`Chain::report`), a frame or a few late; frames are 1/60 s apart.
 #![cfg(not(target_arch = "wasm32"))]
 
-use afterglow::headless::{vulkan_gpu, Headless};
-use afterglow::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
-use afterglow::output::OutputSpec;
-use afterglow::Content;
+use afterglow_testing::headless::{vulkan_gpu, Headless};
+use afterglow_testing::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
+use afterglow_testing::output::OutputSpec;
+use afterglow_testing::Content;
 use wgpu::TextureFormat as F;
 
 #[allow(unused_imports)]
@@ -23,7 +23,7 @@ fn chain(speeds: (f64, f64)) -> Headless {
 }
 
 fn options(speeds: (f64, f64)) -> Options {
-    let mut o = Options::PREDICTABLE;
+    let mut o = afterglow_testing::options::PREDICTABLE;
     o.canvas.format = CanvasFormat::Rgba16Float;
     o.canvas.tone_mapping = ToneMapping::Extended;
     o.auto_exposure.enabled = true;
@@ -219,7 +219,7 @@ fn reset_jumps_and_the_manual_exposure_multiplies_on_top() {
 #[test]
 fn the_exposure_view_draws_the_metered_histogram() {
     let mut o = options((3.0, 3.0));
-    o.debug = afterglow::options::DebugView::Exposure;
+    o.debug = afterglow_testing::options::DebugView::Exposure;
     let mut h = chain_sized(o, (256, 64));
     h.set_content(grey(0.18)).unwrap();
     run(&h, 0, 4);
@@ -261,7 +261,7 @@ fn the_bloom_view_shows_the_bloom_alone() {
     o.auto_exposure.enabled = false;
     o.bloom.enabled = true;
     o.bloom.intensity = 1.0;
-    o.debug = afterglow::options::DebugView::Bloom;
+    o.debug = afterglow_testing::options::DebugView::Bloom;
     let mut h = chain_with(o);
     let frame_of = |h: &mut Headless, light: f32| {
         h.set_content(pixels(64, 64, move |x, y| {

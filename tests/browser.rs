@@ -4,8 +4,8 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::needless_range_loop)]
 
-use afterglow::web::Renderer;
-use afterglow::Content;
+use afterglow_testing::web::Renderer;
+use afterglow_testing::Content;
 use js_sys::{Function, Object, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -175,7 +175,7 @@ async fn next_frame() {
     JsFuture::from(timeout).await.unwrap();
 }
 
-async fn read(r: &Renderer) -> afterglow::readback::Image {
+async fn read(r: &Renderer) -> afterglow_testing::readback::Image {
     match r.render_and_read(0.0).await {
         Ok(img) => img,
         Err(e) => panic!("readback failed: {e}"),
@@ -670,7 +670,7 @@ async fn render_content(
     c: &JsValue,
     options: &str,
     content: Content,
-) -> (Renderer, afterglow::readback::Image) {
+) -> (Renderer, afterglow_testing::readback::Image) {
     let r = create(c, options).await;
     r.set_content(content).unwrap();
     let img = read(&r).await;
@@ -1934,7 +1934,7 @@ async fn every_method_throws_after_destroy() {
 }
 
 /// Energy farther than `d` pixels from (c, c).
-fn far_energy(img: &afterglow::readback::Image, c: u32, d: u32) -> f64 {
+fn far_energy(img: &afterglow_testing::readback::Image, c: u32, d: u32) -> f64 {
     let mut sum = 0.0;
     for y in 0..img.height {
         for x in 0..img.width {
@@ -1954,7 +1954,7 @@ async fn resolve_dither_and_bloom_shape_change_at_run_time() {
     let r = create(&c, r#"{"canvas":{"screenshots":true},"tonemapper":"reinhard","dither":false,"bloom":{"enabled":false}}"#).await;
     r.set_content(Content::Shape([50.0, 50.0, 50.0, 1.0]))
         .unwrap();
-    let mid = |img: &afterglow::readback::Image| {
+    let mid = |img: &afterglow_testing::readback::Image| {
         img.data
             .chunks(4)
             .filter(|p| p[0] > 8 && p[0] < 200)
@@ -1974,7 +1974,7 @@ async fn resolve_dither_and_bloom_shape_change_at_run_time() {
     set(&r, r#"{"tonemapper":"none","msaa":1}"#);
     r.set_content(Content::Solid([0.002, 0.002, 0.002, 1.0]))
         .unwrap();
-    let distinct = |img: &afterglow::readback::Image| {
+    let distinct = |img: &afterglow_testing::readback::Image| {
         let mut v: Vec<u8> = img.data.chunks(4).map(|p| p[0]).collect();
         v.sort();
         v.dedup();
@@ -2290,9 +2290,9 @@ async fn a_call_during_another_call_is_a_state_error() {
 
 #[wasm_bindgen_test]
 fn internal_errors_keep_their_fields_in_javascript() {
-    use afterglow::error::{Error, TextureRuleError};
-    use afterglow::graph::GraphError;
-    let e = afterglow::web::error_to_js(&Error::Graph(GraphError {
+    use afterglow_testing::error::{Error, TextureRuleError};
+    use afterglow_testing::graph::GraphError;
+    let e = afterglow_testing::web::error_to_js(&Error::Graph(GraphError {
         pass: "bloom downsample 3".into(),
         attachment: "bloom mip 4".into(),
         message: "sizes differ".into(),
@@ -2310,7 +2310,7 @@ fn internal_errors_keep_their_fields_in_javascript() {
             ("attachment", r#""bloom mip 4""#),
         ],
     );
-    let e = afterglow::web::error_to_js(&Error::TextureRule(TextureRuleError {
+    let e = afterglow_testing::web::error_to_js(&Error::TextureRule(TextureRuleError {
         texture: "hdr target".into(),
         rule: "sample count 2 is not 1 or 4".into(),
     }));
@@ -2569,7 +2569,8 @@ async fn lens_dirt_multiplies_the_bloom_and_nothing_else() {
     .await;
     JsFuture::from(r.set_lens_dirt(dirt.clone())).await.unwrap();
     let dirty = read(&r).await;
-    let lin = |img: &afterglow::readback::Image, x: u32| common::srgb_decode(red(img, x, 32));
+    let lin =
+        |img: &afterglow_testing::readback::Image, x: u32| common::srgb_decode(red(img, x, 32));
     let gain = lin(&dirty, 20) / lin(&clean, 20);
     assert!((1.9..=2.1).contains(&gain), "dirt 1 gave {gain}× the halo");
     let kept = lin(&dirty, 44) / lin(&clean, 44);

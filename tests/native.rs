@@ -4,13 +4,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop, clippy::field_reassign_with_default)]
 
-use afterglow::headless::{vulkan_gpu, Headless};
-use afterglow::options::{
+use afterglow_testing::headless::{vulkan_gpu, Headless};
+use afterglow_testing::options::{
     AlphaMode, BloomMode, BlurMode, ColorSpace, Msaa, Options, Resolve, ToneMapping, Tonemapper,
 };
-use afterglow::output::OutputSpec;
-use afterglow::readback::Image;
-use afterglow::Content;
+use afterglow_testing::output::OutputSpec;
+use afterglow_testing::readback::Image;
+use afterglow_testing::Content;
 use wgpu::TextureFormat as F;
 
 mod common;
@@ -21,9 +21,9 @@ fn headless_with(mut options: Options, format: F, size: (u32, u32)) -> Headless 
     let gpu =
         pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter (lavapipe: mesa-vulkan-drivers)");
     options.canvas.format = if format == F::Rgba16Float {
-        afterglow::options::CanvasFormat::Rgba16Float
+        afterglow_testing::options::CanvasFormat::Rgba16Float
     } else {
-        afterglow::options::CanvasFormat::Preferred
+        afterglow_testing::options::CanvasFormat::Preferred
     };
     let output = OutputSpec::new(
         format,
@@ -37,7 +37,7 @@ fn headless_with(mut options: Options, format: F, size: (u32, u32)) -> Headless 
 
 /// The predictable preset (no MSAA, bloom, dither or curve) with a canvas setup.
 fn predictable(alpha: AlphaMode, tone: ToneMapping) -> Options {
-    let mut o = Options::PREDICTABLE;
+    let mut o = afterglow_testing::options::PREDICTABLE;
     o.canvas.alpha_mode = alpha;
     o.canvas.tone_mapping = tone;
     o
@@ -62,7 +62,7 @@ fn frame(h: &Headless, t: f64) -> Image {
 /// (nothing clamped), no curve, no MSAA, no dither, bloom on.
 fn measuring(intensity: f64, blur: BlurMode) -> Options {
     let mut o = predictable(AlphaMode::Opaque, ToneMapping::Extended);
-    o.canvas.format = afterglow::options::CanvasFormat::Rgba16Float;
+    o.canvas.format = afterglow_testing::options::CanvasFormat::Rgba16Float;
     o.bloom.enabled = true;
     o.bloom.intensity = intensity;
     o.bloom.blur = blur;
@@ -685,7 +685,7 @@ fn pass_times_are_reported_per_pass() {
 #[test]
 fn display_p3_output_converts_primaries() {
     let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
-    o.canvas.color_space = afterglow::options::ColorSpace::DisplayP3;
+    o.canvas.color_space = afterglow_testing::options::ColorSpace::DisplayP3;
     let mut h = headless_with(o, F::Rgba8Unorm, (8, 8));
     h.set_content(Content::Solid([1.0, 0.0, 0.0, 1.0])).unwrap();
     let p = frame(&h, 0.0).rgba8(3, 3);
@@ -705,7 +705,7 @@ fn display_p3_output_converts_primaries() {
 /// two alternate after that.
 #[test]
 fn an_hdr_effect_swaps_between_two_targets() {
-    use afterglow::frame::{FrameBuilder, HDR_FORMAT};
+    use afterglow_testing::frame::{FrameBuilder, HDR_FORMAT};
     let gpu = pollster::block_on(vulkan_gpu()).expect("lavapipe");
     let settings = Options::default();
     let output = OutputSpec::new(
@@ -835,7 +835,7 @@ fn an_extreme_pixel_is_bounded_by_the_ceiling() {
 /// defaults, on a real chain.
 #[test]
 fn the_chain_rebuilds_exactly_where_the_table_says() {
-    use afterglow::options::{reshapes, schema, Effect, Kind, Literal};
+    use afterglow_testing::options::{reshapes, schema, Effect, Kind, Literal};
     let base = Options::default();
     let mut h = headless_with(base, F::Rgba8Unorm, (64, 48));
     let mut checked = 0;
@@ -1207,7 +1207,7 @@ fn the_vignette_darkens_the_corners_not_the_centre() {
 
 /// A table of `size` whose colours come from `f(r, g, b)` at the grid's
 /// inputs (each in [0, 1]).
-fn table(size: u32, mut f: impl FnMut(f32, f32, f32) -> [f32; 3]) -> afterglow::Lut {
+fn table(size: u32, mut f: impl FnMut(f32, f32, f32) -> [f32; 3]) -> afterglow_testing::Lut {
     let last = (size - 1) as f32;
     let mut data = Vec::new();
     for b in 0..size {
@@ -1217,7 +1217,7 @@ fn table(size: u32, mut f: impl FnMut(f32, f32, f32) -> [f32; 3]) -> afterglow::
             }
         }
     }
-    afterglow::Lut::new(size, data).unwrap()
+    afterglow_testing::Lut::new(size, data).unwrap()
 }
 
 /// 16×16 colours spread over the cube (linear light in [0, 1]).
@@ -1231,7 +1231,7 @@ fn colour_grid() -> Content {
 
 /// A frame of `content` through `lut` (rgba16float, no curve): what the
 /// shader wrote is sRGB-encoded, as the table's inputs and outputs are.
-fn through_lut(o: Options, lut: Option<&afterglow::Lut>, content: Content) -> Image {
+fn through_lut(o: Options, lut: Option<&afterglow_testing::Lut>, content: Content) -> Image {
     let mut h = headless_with(o, F::Rgba16Float, (16, 16));
     h.set_content(content).unwrap();
     h.chain.set_lut(&h.gpu, lut).unwrap();
@@ -1345,7 +1345,7 @@ fn an_identity_lookup_table_leaves_every_output_path_as_it_was() {
         for dither in [false, true] {
             let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
             o.dither = dither;
-            let run = |lut: Option<&afterglow::Lut>| {
+            let run = |lut: Option<&afterglow_testing::Lut>| {
                 let mut h = headless_with(o, format, (16, 16));
                 // Up to 1.6: a third of the channels above white.
                 h.set_content(pixels(16, 16, |x, y| {
@@ -1447,7 +1447,7 @@ fn lens_dirt_changes_the_halo_and_nothing_where_there_is_no_bloom() {
     h.chain
         .set_dirt(
             &h.gpu,
-            Some(afterglow::passes::look::DirtTexture {
+            Some(afterglow_testing::passes::look::DirtTexture {
                 view,
                 size: (4, 4),
                 own: None,
@@ -1510,7 +1510,7 @@ fn lens_dirt_changes_the_halo_and_nothing_where_there_is_no_bloom() {
 #[test]
 fn a_light_at_the_edge_keeps_its_bloom() {
     let mut o = measuring(1.0, BlurMode::Mip);
-    o.debug = afterglow::options::DebugView::Bloom;
+    o.debug = afterglow_testing::options::DebugView::Bloom;
     let mut h = headless_with(o, F::Rgba16Float, (128, 128));
     let mut bloom_of = |at: (u32, u32)| {
         h.set_content(bright_pixel(128, at, 200.0)).unwrap();

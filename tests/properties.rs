@@ -5,10 +5,10 @@
 //! the largest texture a device may allow.
 #![cfg(not(target_arch = "wasm32"))]
 
-use afterglow::chain::{shader_time, TIME_PERIOD_SECONDS};
-use afterglow::options::{schema, Kind, Options, Value};
-use afterglow::passes::bloom::{coverage, gaussian_plan, plan};
-use afterglow::texture_rules::{check, max_mip_levels};
+use afterglow_testing::chain::{shader_time, TIME_PERIOD_SECONDS};
+use afterglow_testing::options::{schema, Kind, Options, OptionsValue, Value};
+use afterglow_testing::passes::bloom::{coverage, gaussian_plan, plan};
+use afterglow_testing::texture_rules::{check, max_mip_levels};
 use proptest::prelude::*;
 
 /// The largest `maxTextureDimension2D` a device reports in practice.

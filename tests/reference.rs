@@ -10,11 +10,11 @@
 //! half precision, so the HDR target stores them unchanged.
 #![cfg(not(target_arch = "wasm32"))]
 
-use afterglow::headless::{vulkan_gpu, Headless};
-use afterglow::options::{AlphaMode, ColorSpace, Options, ToneMapping, Tonemapper};
-use afterglow::output::OutputSpec;
-use afterglow::readback::Image;
-use afterglow::{Content, PixelImage};
+use afterglow_testing::headless::{vulkan_gpu, Headless};
+use afterglow_testing::options::{AlphaMode, ColorSpace, ToneMapping, Tonemapper};
+use afterglow_testing::output::OutputSpec;
+use afterglow_testing::readback::Image;
+use afterglow_testing::{Content, PixelImage};
 use wgpu::TextureFormat as F;
 
 /// How the composite's output is set up.
@@ -225,7 +225,7 @@ fn content() -> Content {
 fn render(out: Out, t: Tonemapper, exposure: f64) -> Image {
     let gpu =
         pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter (lavapipe: mesa-vulkan-drivers)");
-    let mut o = Options::PREDICTABLE;
+    let mut o = afterglow_testing::options::PREDICTABLE;
     o.tonemapper = t;
     o.exposure = exposure;
     o.canvas.headroom = HEADROOM;
@@ -245,9 +245,9 @@ fn render(out: Out, t: Tonemapper, exposure: f64) -> Image {
         ColorSpace::Srgb
     };
     o.canvas.format = if out.format == F::Rgba16Float {
-        afterglow::options::CanvasFormat::Rgba16Float
+        afterglow_testing::options::CanvasFormat::Rgba16Float
     } else {
-        afterglow::options::CanvasFormat::Preferred
+        afterglow_testing::options::CanvasFormat::Preferred
     };
     let spec = OutputSpec::new(
         out.format,

@@ -9,11 +9,11 @@
 
 use std::collections::BTreeSet;
 
-use afterglow::error::{
+use afterglow_testing::error::{
     ArgumentError, DeviceErrorKind, Error, ShaderError, StateErrorKind, TextureRuleError,
 };
-use afterglow::graph::GraphError;
-use afterglow::options::{schema, Allowed, Kind, Literal, OptionError, OptionSpec};
+use afterglow_testing::graph::GraphError;
+use afterglow_testing::options::{schema, Allowed, Kind, Literal, OptionError, OptionSpec};
 
 const README: &str = include_str!("../README.md");
 const DTS: &str = include_str!("../src/web/afterglow.d.ts");

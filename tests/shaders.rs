@@ -4,8 +4,8 @@
 //! shared with Rust, compared member by member with its Rust struct.
 #![cfg(not(target_arch = "wasm32"))]
 
-use afterglow::passes::shader_registry as registry;
-use afterglow::passes::uniform_layouts;
+use afterglow_testing::passes::shader_registry as registry;
+use afterglow_testing::passes::uniform_layouts;
 
 /// The struct names of every `uniform! { … struct Name` in `src/`.
 fn uniform_blocks_in_src() -> std::collections::BTreeSet<String> {
@@ -113,9 +113,9 @@ fn uniform_blocks_match_their_rust_structs() {
 
 #[test]
 fn shared_constants_come_from_rust() {
-    use afterglow::options::Tonemapper;
-    use afterglow::output::FLAGS;
-    let prelude = afterglow::shaders::constants();
+    use afterglow_testing::options::Tonemapper;
+    use afterglow_testing::output::FLAGS;
+    let prelude = afterglow_testing::shaders::constants();
     for (name, value) in FLAGS {
         assert!(
             prelude.contains(&format!("const {name}: u32 = {value}u;")),

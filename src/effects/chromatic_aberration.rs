@@ -46,7 +46,7 @@ pub const EFFECT: Builtin = Builtin {
     }],
     on: |o, _| o.lens.chromatic_aberration > 0.0,
     write,
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     layout: crate::effect::params_layout::<ChromaticAberrationParams>,
 };
 

@@ -81,7 +81,7 @@ pub const EFFECT: Builtin = Builtin {
     ],
     on: |o, _| graded(&o.grading),
     write,
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     layout: crate::effect::params_layout::<GradingParams>,
 };
 

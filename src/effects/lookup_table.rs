@@ -43,7 +43,7 @@ pub const EFFECT: Builtin = Builtin {
     ],
     on: |o, c| c.lut.is_some() && o.grading.lut_intensity > 0.0,
     write,
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     layout: crate::effect::params_layout::<LutParams>,
 };
 

@@ -59,7 +59,7 @@ pub const EFFECT: Builtin = Builtin {
     ],
     on: |o, _| o.vignette.intensity > 0.0,
     write,
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     layout: crate::effect::params_layout::<VignetteParams>,
 };
 

@@ -19,13 +19,16 @@ pub mod types;
 pub mod value;
 
 pub use parse::extended_needs_rgba16float;
+#[cfg_attr(not(any(test, afterglow_internals, target_arch = "wasm32")), allow(unused_imports))]
+pub use parse::OptionsValue;
 pub use schema::{Allowed, Effect, OptionError};
 pub use table::{changes, reshapes};
 // For the schema and property tests.
-#[cfg(any(test, feature = "fixtures"))]
+#[cfg(afterglow_internals)]
 pub use {
     schema::{Kind, Literal, OptionSpec},
     table::schema,
+    types::PREDICTABLE,
 };
 pub use types::{
     AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,

@@ -13,7 +13,7 @@ use super::value::{quote_list, Value};
 impl Default for Options {
     /// Every option at the default the schema gives it.
     fn default() -> Self {
-        let mut o = Options::PREDICTABLE;
+        let mut o = super::types::PREDICTABLE;
         for s in schema() {
             (s.access.set)(&mut o, s.default);
         }
@@ -57,17 +57,25 @@ default_from_table! {
     GrainOptions => grain;
 }
 
-impl Options {
+/// Options to and from the JavaScript-shaped [`Value`] tree: the web
+/// layer's conversions (and the tests'), kept out of the Rust API (a trait
+/// of a private module: nothing outside the crate can bring it in scope).
+pub trait OptionsValue: Sized {
     /// Parses a full options object; missing fields take their defaults.
-    #[doc(hidden)] // the web layer parses JavaScript options with it
-    pub fn from_value(value: &Value) -> Result<Options, OptionError> {
+    fn from_value(value: &Value) -> Result<Self, OptionError>;
+    /// Applies a partial options object on top of `self`: fields that are
+    /// absent keep their current value. The result is validated as a whole.
+    fn merged(&self, value: &Value) -> Result<Self, OptionError>;
+    /// The effective options as a [`Value`] tree, in the shape JS passes them.
+    fn to_value(&self) -> Value;
+}
+
+impl OptionsValue for Options {
+    fn from_value(value: &Value) -> Result<Options, OptionError> {
         Options::default().merged(value)
     }
 
-    /// Applies a partial options object on top of `self`: fields that are
-    /// absent keep their current value. The result is validated as a whole.
-    #[doc(hidden)] // the web layer parses JavaScript options with it
-    pub fn merged(&self, value: &Value) -> Result<Options, OptionError> {
+    fn merged(&self, value: &Value) -> Result<Options, OptionError> {
         let mut out = *self;
         if matches!(value, Value::Undefined | Value::Null) {
             return Ok(out);
@@ -86,6 +94,31 @@ impl Options {
         Ok(out)
     }
 
+    fn to_value(&self) -> Value {
+        let mut root = Vec::new();
+        for s in schema() {
+            let mut entries = &mut root;
+            let (group, key) = (s.group(), s.key());
+            if !group.is_empty() {
+                let at = match entries.iter().position(|(k, _)| k == group) {
+                    Some(i) => i,
+                    None => {
+                        entries.push((group.to_string(), Value::Object(Vec::new())));
+                        entries.len() - 1
+                    }
+                };
+                entries = match &mut entries[at].1 {
+                    Value::Object(inner) => inner,
+                    _ => unreachable!("groups are objects"),
+                };
+            }
+            entries.push((key.to_string(), s.get(self).to_value()));
+        }
+        Value::Object(root)
+    }
+}
+
+impl Options {
     /// Every option against the table (its type and range, as JavaScript
     /// is checked: a NaN intensity or `levels: 0` set from Rust is refused
     /// with the same path and message), then the rules that involve more
@@ -126,31 +159,6 @@ impl Options {
             return Err(extended_needs_rgba16float());
         }
         Ok(())
-    }
-
-    /// The effective options as a [`Value`] tree, in the shape JS passes them.
-    #[doc(hidden)] // the web layer parses JavaScript options with it
-    pub fn to_value(&self) -> Value {
-        let mut root = Vec::new();
-        for s in schema() {
-            let mut entries = &mut root;
-            let (group, key) = (s.group(), s.key());
-            if !group.is_empty() {
-                let at = match entries.iter().position(|(k, _)| k == group) {
-                    Some(i) => i,
-                    None => {
-                        entries.push((group.to_string(), Value::Object(Vec::new())));
-                        entries.len() - 1
-                    }
-                };
-                entries = match &mut entries[at].1 {
-                    Value::Object(inner) => inner,
-                    _ => unreachable!("groups are objects"),
-                };
-            }
-            entries.push((key.to_string(), s.get(self).to_value()));
-        }
-        Value::Object(root)
     }
 }
 

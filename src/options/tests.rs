@@ -1,6 +1,8 @@
 //! Option parsing and the schema table, natively.
 
 use super::*;
+use super::schema::{Kind, Literal};
+use super::table::schema;
 
 fn obj(entries: Vec<(&str, Value)>) -> Value {
     Value::Object(entries.into_iter().map(|(k, v)| (k.into(), v)).collect())
@@ -337,7 +339,7 @@ fn predictable_is_the_defaults_without_msaa_dither_bloom_or_curve() {
         },
         ..d
     };
-    assert_eq!(Options::PREDICTABLE, o);
+    assert_eq!(super::types::PREDICTABLE, o);
 }
 
 #[test]

@@ -324,71 +324,72 @@ impl Options {
         }
         out
     }
-
-    /// Options for exact image tests: the defaults, except no MSAA, no
-    /// dither, no bloom and no curve (a unit test keeps it so).
-    pub const PREDICTABLE: Options = Options {
-        canvas: CanvasOptions {
-            format: CanvasFormat::Preferred,
-            alpha_mode: AlphaMode::Opaque,
-            color_space: ColorSpace::Srgb,
-            tone_mapping: ToneMapping::Standard,
-            screenshots: false,
-            dynamic_range: DynamicRange::Standard,
-            headroom: 2.0,
-        },
-        msaa: Msaa::Off,
-        resolve: Resolve::Hardware,
-        exposure: 1.0,
-        tonemapper: Tonemapper::None,
-        dither: false,
-        bloom: BloomOptions {
-            enabled: false,
-            threshold: 1.0,
-            knee: 0.5,
-            intensity: 1.6,
-            radius: 1.0,
-            levels: 7,
-            blur: BlurMode::Mip,
-            iterations: 3,
-            mode: BloomMode::Additive,
-            dirt_intensity: 1.0,
-        },
-        auto_exposure: AutoExposureOptions {
-            enabled: false,
-            min_ev: -10.0,
-            max_ev: 10.0,
-            compensation: 0.0,
-            speed_brighten: 3.0,
-            speed_darken: 1.0,
-            low_percentile: 0.1,
-            high_percentile: 0.1,
-            metering: Metering::Average,
-        },
-        grading: GradingOptions {
-            temperature: 0.0,
-            tint: 0.0,
-            saturation: 1.0,
-            contrast: 1.0,
-            lut_intensity: 1.0,
-        },
-        vignette: VignetteOptions {
-            intensity: 0.0,
-            radius: 0.5,
-            smoothness: 0.5,
-        },
-        lens: LensOptions {
-            chromatic_aberration: 0.0,
-        },
-        grain: GrainOptions {
-            intensity: 0.0,
-            size: 1.0,
-        },
-        render_scale: 1.0,
-        auto_resize: false,
-        debug: DebugView::None,
-    };
 }
+
+/// Options for exact image tests (the test suites' starting point;
+/// not part of the API): the defaults, except no MSAA, no
+/// dither, no bloom and no curve (a unit test keeps it so).
+pub const PREDICTABLE: Options = Options {
+    canvas: CanvasOptions {
+        format: CanvasFormat::Preferred,
+        alpha_mode: AlphaMode::Opaque,
+        color_space: ColorSpace::Srgb,
+        tone_mapping: ToneMapping::Standard,
+        screenshots: false,
+        dynamic_range: DynamicRange::Standard,
+        headroom: 2.0,
+    },
+    msaa: Msaa::Off,
+    resolve: Resolve::Hardware,
+    exposure: 1.0,
+    tonemapper: Tonemapper::None,
+    dither: false,
+    bloom: BloomOptions {
+        enabled: false,
+        threshold: 1.0,
+        knee: 0.5,
+        intensity: 1.6,
+        radius: 1.0,
+        levels: 7,
+        blur: BlurMode::Mip,
+        iterations: 3,
+        mode: BloomMode::Additive,
+        dirt_intensity: 1.0,
+    },
+    auto_exposure: AutoExposureOptions {
+        enabled: false,
+        min_ev: -10.0,
+        max_ev: 10.0,
+        compensation: 0.0,
+        speed_brighten: 3.0,
+        speed_darken: 1.0,
+        low_percentile: 0.1,
+        high_percentile: 0.1,
+        metering: Metering::Average,
+    },
+    grading: GradingOptions {
+        temperature: 0.0,
+        tint: 0.0,
+        saturation: 1.0,
+        contrast: 1.0,
+        lut_intensity: 1.0,
+    },
+    vignette: VignetteOptions {
+        intensity: 0.0,
+        radius: 0.5,
+        smoothness: 0.5,
+    },
+    lens: LensOptions {
+        chromatic_aberration: 0.0,
+    },
+    grain: GrainOptions {
+        intensity: 0.0,
+        size: 1.0,
+    },
+    render_scale: 1.0,
+    auto_resize: false,
+    debug: DebugView::None,
+};
 
 /// Implements `NAMES`, `as_str` and `from_name` for an option enum from
 /// its JS spellings.

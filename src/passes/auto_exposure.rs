@@ -26,9 +26,9 @@ pub const SHADER_PARTS: &[&str] = &[wgsl!("auto_exposure.wgsl")];
 pub const PASS: Registration = Registration {
     stage: Stage::Measure,
     make: Some(|gpu| Box::new(AutoExposurePass::new(gpu))),
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     shaders: || vec![("auto exposure", crate::shaders::compose(SHADER_PARTS))],
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     uniforms: || vec![crate::pass::uniform_layout::<AutoExposureParams>(SHADER_PARTS)],
 };
 

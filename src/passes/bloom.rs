@@ -137,9 +137,9 @@ uniform! {
 pub const PASS: Registration = Registration {
     stage: crate::pass::Stage::Bloom,
     make: Some(|gpu| Box::new(BloomPass::new(gpu))),
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     shaders: || vec![("bloom", crate::shaders::compose(SHADER_PARTS))],
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     uniforms: || vec![crate::pass::uniform_layout::<BloomParams>(SHADER_PARTS)],
 };
 

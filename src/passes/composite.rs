@@ -285,9 +285,9 @@ pub const PASS: Registration = Registration {
     stage: Stage::Composite,
     make: Some(|gpu| Box::new(CompositePass::new(gpu))),
     // The composite with every built-in effect on.
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     shaders: || vec![("composite", fused_source(&all_builtins()))],
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     uniforms: || {
         use crate::uniform::Uniform;
         let source = fused_source(&all_builtins());
@@ -305,7 +305,7 @@ pub const PASS: Registration = Registration {
 };
 
 /// Every built-in effect, on.
-#[cfg(feature = "fixtures")]
+#[cfg(afterglow_internals)]
 fn all_builtins() -> Vec<Active<'static>> {
     let mut all = Vec::new();
     for place in Place::ALL {
@@ -426,7 +426,7 @@ impl CompositePass {
 
     /// Pipelines made so far (one per variant and list of effects used;
     /// the tests count them).
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     pub fn variants(&self) -> usize {
         let shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         shapes.iter().map(|s| s.pipes.len()).sum()

@@ -1,5 +1,6 @@
-//! Test content for the image tests, compiled only with the `fixtures`
-//! feature (the test suites enable it; the shipped package has none of it):
+//! Test content for the image tests, compiled only with
+//! `cfg(afterglow_internals)` (the test suites' build; the shipped package
+//! has none of it):
 //! a solid colour, a tilted square, and exact pixels.
 
 use super::content::PixelImage;

@@ -16,9 +16,9 @@ pub const SHADER_PARTS: &[&str] = &[wgsl!("resolve.wgsl")];
 pub const PASS: Registration = Registration {
     stage: Stage::Scene,
     make: Some(|gpu| Box::new(ResolvePass::new(gpu))),
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     shaders: || vec![("resolve", crate::shaders::compose(SHADER_PARTS))],
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     uniforms: Vec::new,
 };
 

@@ -49,7 +49,7 @@ uniform! {
 enum Kind {
     Demo,
     Image,
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     Fixture(super::fixtures::FixtureKind),
 }
 
@@ -67,7 +67,7 @@ struct Layouts {
 pub const PASS: Registration = Registration {
     stage: Stage::Scene,
     make: None,
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     shaders: || {
         vec![
             ("scene", crate::shaders::compose(SHADER_PARTS)),
@@ -87,7 +87,7 @@ pub const PASS: Registration = Registration {
             ),
         ]
     },
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     uniforms: || vec![crate::pass::uniform_layout::<SceneParams>(SHADER_PARTS)],
 };
 
@@ -105,7 +105,7 @@ pub struct ScenePass {
     user: Option<UserShader>,
     /// Group 1 of image (and pixels) content.
     content_group: Option<wgpu::BindGroup>,
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     fixtures: super::fixtures::Fixtures,
 }
 
@@ -138,7 +138,7 @@ impl ScenePass {
             }],
         });
         let mut pass = ScenePass {
-            #[cfg(feature = "fixtures")]
+            #[cfg(afterglow_internals)]
             fixtures: super::fixtures::Fixtures::new(gpu, &layouts.params_group),
             module,
             layouts,
@@ -188,11 +188,11 @@ impl ScenePass {
             Content::DemoScene => Some(Kind::Demo),
             Content::Image(_) => Some(Kind::Image),
             Content::Shader(_) | Content::Texture(_) => None,
-            #[cfg(feature = "fixtures")]
+            #[cfg(afterglow_internals)]
             Content::Solid(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Solid)),
-            #[cfg(feature = "fixtures")]
+            #[cfg(afterglow_internals)]
             Content::Shape(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Shape)),
-            #[cfg(feature = "fixtures")]
+            #[cfg(afterglow_internals)]
             Content::Pixels(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Pixels)),
         }
     }
@@ -223,7 +223,7 @@ impl ScenePass {
                 false,
                 s,
             ),
-            #[cfg(feature = "fixtures")]
+            #[cfg(afterglow_internals)]
             Kind::Fixture(kind) => {
                 let (label, layout, module, entries) = self.fixtures.pipe_spec(kind);
                 let layout = layout.unwrap_or(&self.layouts.base);
@@ -334,7 +334,7 @@ impl ScenePass {
     pub fn content_bytes(&self) -> u64 {
         match &self.content {
             Content::Image(img) => texture_bytes(&img.texture),
-            #[cfg(feature = "fixtures")]
+            #[cfg(afterglow_internals)]
             Content::Pixels(p) => p.width as u64 * p.height as u64 * 16,
             _ => 0,
         }
@@ -371,7 +371,7 @@ impl ScenePass {
                 self.install_shader(gpu, shader);
                 return Ok(());
             }
-            #[cfg(feature = "fixtures")]
+            #[cfg(afterglow_internals)]
             Content::Pixels(img) => Some(self.fixtures.upload(gpu, img)?),
             _ => None,
         };
@@ -476,12 +476,12 @@ impl Pass for ScenePass {
 
     fn prepare(&self, queue: &wgpu::Queue, info: &FrameInfo, time: f32) {
         let size = info.size;
-        #[cfg(feature = "fixtures")]
+        #[cfg(afterglow_internals)]
         let color = match &self.content {
             Content::Solid(c) | Content::Shape(c) => *c,
             _ => [0.0; 4],
         };
-        #[cfg(not(feature = "fixtures"))]
+        #[cfg(not(afterglow_internals))]
         let color = [0.0; 4];
         let (gain, image_aspect) = match &self.content {
             Content::Image(img) => (
@@ -512,7 +512,7 @@ impl Pass for ScenePass {
         }
         match &self.content {
             Content::DemoScene => pass.draw(0..36, 0..DEMO_INSTANCES),
-            #[cfg(feature = "fixtures")]
+            #[cfg(afterglow_internals)]
             Content::Shape(_) => pass.draw(0..6, 0..1),
             _ => pass.draw(0..3, 0..1),
         }

@@ -31,7 +31,7 @@ use crate::arguments;
 use crate::chain::Content;
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::options::Options;
+use crate::options::{Options, OptionsValue};
 use crate::readback::Image;
 use interop::{js_error, read_value, to_js, Handle};
 use renderer::WebRenderer;
@@ -435,7 +435,7 @@ impl Renderer {
     }
 
     /// Panics inside a call, as a bug in afterglow would (test builds only).
-    #[cfg(feature = "fixtures")]
+    #[cfg(afterglow_internals)]
     pub fn panic_inside_a_call(&self) -> Result<(), Error> {
         self.inner
             .with("render", |_| panic!("a panic inside render()"))
@@ -461,7 +461,7 @@ impl Renderer {
 
 /// The JS `Error` that afterglow throws for `e`, with its `name` and
 /// fields (for the browser suite's checks of every variant).
-#[cfg(feature = "fixtures")]
+#[cfg(afterglow_internals)]
 pub fn error_to_js(e: &Error) -> JsValue {
     js_error(e)
 }
