@@ -2623,3 +2623,102 @@ async fn lens_dirt_multiplies_the_bloom_and_nothing_else() {
     assert!(message(&e).contains("destroy()"), "{}", message(&e));
     assert_error(r.set_lut(JsValue::NULL), &["setLut()", "destroy()"]);
 }
+
+/// `matchMedia('(dynamic-range: high)')` answered as on an HDR display
+/// (`true`) or the browser's own answer again (`false`).
+async fn emulate_hdr_display(on: bool) {
+    js(
+        "window.__matchMedia ??= window.matchMedia;
+         window.matchMedia = arg
+           ? (q) => (q.replace(/\\s/g, '') === '(dynamic-range:high)'
+               ? { matches: true, media: q, addEventListener() {}, removeEventListener() {} }
+               : window.__matchMedia(q))
+           : window.__matchMedia;",
+        &JsValue::from(on),
+    )
+    .await;
+}
+
+/// Capabilities are detected, not assumed. On an HDR display,
+/// `dynamicRange: 'auto'` takes the HDR path where the engine has it and
+/// stays on the 8-bit path where it lacks an `rgba16float` canvas (as
+/// Firefox does) or `toneMapping: 'extended'`, and `configuration()` says
+/// why; asking for HDR explicitly there is a `CanvasError` naming what is
+/// missing; and without timestamp queries `stats()` says GPU timing is
+/// unavailable.
+#[wasm_bindgen_test]
+async fn capabilities_an_engine_lacks_choose_the_8_bit_path_and_say_why() {
+    emulate_hdr_display(true).await;
+    let c = canvas(16, 16);
+    let r = create(
+        &c,
+        r#"{"canvas":{"dynamicRange":"auto","screenshots":true}}"#,
+    )
+    .await;
+    let range = |r: &Renderer| {
+        let cfg = r.configuration().unwrap();
+        let choice = get(&cfg, "dynamicRange");
+        (
+            get(&cfg, "format").as_string().unwrap_or_default(),
+            get(&choice, "hdr").as_bool(),
+            get(&choice, "why").as_string().unwrap_or_default(),
+        )
+    };
+    let (format, hdr, why) = range(&r);
+    assert_eq!((format.as_str(), hdr), ("rgba16float", Some(true)), "{why}");
+    assert!(why.contains("high dynamic range"), "{why}");
+
+    // An engine without an rgba16float canvas, as Firefox is.
+    r.pretend_engine(false, false, true).unwrap();
+    let (format, hdr, why) = range(&r);
+    assert_eq!((format, hdr), (preferred_format(), Some(false)), "{why}");
+    assert!(why.contains("'rgba16float' canvas"), "{why}");
+    read(&r).await;
+    let explicit =
+        r#"{"canvas":{"dynamicRange":"standard","format":"rgba16float","toneMapping":"extended"}}"#;
+    let e = r.set_options(opts(explicit)).unwrap_err();
+    assert_kind(&e, "CanvasError", &[]);
+    assert!(
+        message(&e).contains("canvas.format 'rgba16float'"),
+        "{}",
+        message(&e)
+    );
+
+    // One that takes the format but drops toneMapping.
+    r.pretend_engine(true, false, true).unwrap();
+    let (_, hdr, why) = range(&r);
+    assert_eq!(hdr, Some(false), "{why}");
+    assert!(why.contains("toneMapping 'extended'"), "{why}");
+    let e = r.set_options(opts(explicit)).unwrap_err();
+    assert!(
+        message(&e).contains("canvas.toneMapping 'extended'"),
+        "{}",
+        message(&e)
+    );
+    // The renderer keeps working on the 8-bit path.
+    assert_eq!(range(&r).0, preferred_format());
+    read(&r).await;
+
+    // GPU timing: on where the device has timestamp queries, unavailable
+    // where it has none.
+    let has_timestamps = r
+        .with_gpu(|g| g.features.contains(wgpu::Features::TIMESTAMP_QUERY))
+        .unwrap();
+    let stats = r.stats(Some(opts(r#"{"gpu":true}"#))).unwrap();
+    let timing = if has_timestamps { "on" } else { "unavailable" };
+    assert_eq!(
+        get(&stats, "gpuTiming").as_string().as_deref(),
+        Some(timing)
+    );
+    r.pretend_engine(true, true, false).unwrap();
+    read(&r).await;
+    let stats = r.stats(Some(opts(r#"{"gpu":true}"#))).unwrap();
+    assert_eq!(
+        get(&stats, "gpuTiming").as_string().as_deref(),
+        Some("unavailable")
+    );
+    assert!(get(&stats, "gpuMs").is_null());
+    assert_no_gpu_errors(&r);
+    r.destroy().unwrap();
+    emulate_hdr_display(false).await;
+}

@@ -40,7 +40,7 @@ export function effectEditor(renderer, { run, changed }) {
   }
 
   async function apply() {
-    const name = `yours-${++serial}`;
+    const name = `yours_${++serial}`;
     try {
       await run('Compiling effect…', () => renderer.addEffect(name, {
         wgsl: source.value,

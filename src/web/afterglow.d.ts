@@ -196,6 +196,10 @@ export interface CanvasConfiguration {
   alphaMode: 'opaque' | 'premultiplied';
   width: number;
   height: number;
+  /** With `dynamicRange: 'auto'`: whether the HDR path was chosen, and why
+   * (the display's range, or what this browser's canvas lacks: an
+   * `rgba16float` format, or `toneMapping: 'extended'`). */
+  dynamicRange?: { hdr: boolean; why: string };
 }
 
 /** Sources `setImage` accepts. */
@@ -259,6 +263,9 @@ export interface RendererStats {
    * `null` until `stats({ gpu: true })` turned timing on and results
    * arrived, or where the adapter has none (browsers may round to 0.1 ms). */
   gpuMs: Record<string, number> | null;
+  /** `'unavailable'` where the device has no timestamp queries (then `gpuMs` stays
+   * `null`), else whether `stats({ gpu })` turned per-pass timing `'on'` or `'off'`. */
+  gpuTiming: 'on' | 'off' | 'unavailable';
   /** Bytes of the renderer's own GPU textures (offscreen targets, content). */
   gpuBytes: number;
   /** With `autoExposure` on, the exposure in use in EV (log2 of the multiplier,

@@ -83,6 +83,8 @@ pub struct Canvas {
     context: RawCanvasContext,
     /// The configuration last applied, for the per-frame texture descriptor.
     applied: Option<Applied>,
+    /// What this engine's canvases can be configured with.
+    caps: super::capabilities::Capabilities,
 }
 
 #[derive(Clone, Copy)]
@@ -149,6 +151,7 @@ impl Canvas {
             element,
             context: context.unchecked_into(),
             applied: None,
+            caps: super::capabilities::Capabilities::ALL,
         })
     }
 
@@ -170,13 +173,24 @@ impl Canvas {
         set(&self.element, "height", &size.1.into());
     }
 
-    /// Calls `configure()` with all seven fields.
+    /// What this engine's canvases can be configured with.
+    pub fn caps(&self) -> super::capabilities::Capabilities {
+        self.caps
+    }
+
+    pub fn set_caps(&mut self, caps: super::capabilities::Capabilities) {
+        self.caps = caps;
+    }
+
+    /// Calls `configure()` with all seven fields, after refusing what the
+    /// engine is known to lack.
     pub fn configure(
         &mut self,
         gpu: &Gpu,
         output: &OutputSpec,
         options: &CanvasOptions,
     ) -> Result<(), Error> {
+        self.caps.check(output)?;
         let device = gpu
             .device
             .as_webgpu()

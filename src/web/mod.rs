@@ -11,6 +11,7 @@
 //! `interop`, every JS helper.
 
 mod canvas;
+mod capabilities;
 mod content;
 mod display;
 mod effects;
@@ -171,7 +172,7 @@ impl Renderer {
     pub fn configuration(&self) -> Result<JsValue, JsValue> {
         js(self
             .inner
-            .with("configuration", |r| Ok(r.canvas.configuration())))
+            .with("configuration", |r| Ok(r.configuration())))
     }
 
     /// Renders `wgsl` as the scene. It must define
@@ -439,6 +440,32 @@ impl Renderer {
     pub fn panic_inside_a_call(&self) -> Result<(), Error> {
         self.inner
             .with("render", |_| panic!("a panic inside render()"))
+    }
+
+    /// From now on acts as on an engine with only these capabilities: an
+    /// `rgba16float` canvas, `toneMapping: 'extended'`, timestamp queries
+    /// (test builds only: Chromium has them all, and each has a path
+    /// without it). The options are applied again, as after a change of
+    /// the display.
+    #[cfg(afterglow_internals)]
+    pub fn pretend_engine(
+        &self,
+        float_canvas: bool,
+        extended_tone_mapping: bool,
+        timestamps: bool,
+    ) -> Result<(), Error> {
+        self.inner.with("setOptions", |r| {
+            r.canvas.set_caps(capabilities::Capabilities {
+                float_canvas,
+                extended_tone_mapping,
+            });
+            if !timestamps {
+                r.gpu.features.remove(wgpu::Features::TIMESTAMP_QUERY);
+                r.set_timing(false);
+            }
+            let options = r.options;
+            r.apply_options(options)
+        })
     }
 
     /// The names of the passes of a frame, in order.

@@ -168,10 +168,11 @@ impl WebRenderer {
         } else {
             None
         };
+        canvas.set_caps(super::capabilities::Capabilities::detect(&gpu));
         let display = (options.canvas.dynamic_range == DynamicRange::Auto)
             .then(|| DisplayWatch::new(canvas.element()))
             .flatten();
-        let hdr = display.as_ref().is_some_and(DisplayWatch::hdr);
+        let hdr = display.as_ref().is_some_and(DisplayWatch::hdr) && canvas.caps().hdr();
         let requested = options;
         let options = options.for_display(hdr);
         let output = output_spec(&options)?;
@@ -612,9 +613,38 @@ impl WebRenderer {
         }
     }
 
+    /// `'unavailable'` where the device has no timestamp queries, else
+    /// whether per-pass timing is `'on'` or `'off'`.
+    fn gpu_timing(&self) -> &'static str {
+        if !self.gpu.features.contains(wgpu::Features::TIMESTAMP_QUERY) {
+            "unavailable"
+        } else if self.chain.timing() {
+            "on"
+        } else {
+            "off"
+        }
+    }
+
     /// Per-pass GPU timing on or off.
     pub fn set_timing(&mut self, on: bool) {
         self.chain.set_timing(&self.gpu, on);
+    }
+
+    /// What the canvas context holds (`Canvas::configuration`), and under
+    /// `dynamicRange: 'auto'` which range was chosen and why.
+    pub fn configuration(&self) -> JsValue {
+        let config = self.canvas.configuration();
+        if config.is_object() && self.options.canvas.dynamic_range == DynamicRange::Auto {
+            let display_hdr = self.display.as_ref().is_some_and(DisplayWatch::hdr);
+            let why = match (display_hdr, self.canvas.caps().missing()) {
+                (false, _) => "the display shows standard dynamic range",
+                (true, Some(missing)) => missing,
+                (true, None) => "the display shows high dynamic range",
+            };
+            let choice = object(&[("hdr", self.hdr.into()), ("why", why.into())]);
+            super::interop::set(&config, "dynamicRange", &choice);
+        }
+        config
     }
 
     pub fn stats(&self) -> JsValue {
@@ -632,6 +662,7 @@ impl WebRenderer {
             ("frames", JsValue::from_f64(self.frames as f64)),
             ("cpuMs", JsValue::from_f64(self.cpu_ms)),
             ("gpuMs", gpu_ms),
+            ("gpuTiming", self.gpu_timing().into()),
             ("gpuBytes", JsValue::from_f64(self.chain.gpu_bytes() as f64)),
             (
                 "exposureEv",
@@ -640,7 +671,7 @@ impl WebRenderer {
                     None => JsValue::NULL,
                 },
             ),
-            ("configuration", self.canvas.configuration()),
+            ("configuration", self.configuration()),
         ])
         .into()
     }

@@ -248,6 +248,23 @@ test('the scene shader editor reports errors with their line', async () => {
   await page.click('#demo');
 });
 
+test('the effect editor adds its example, reports errors with their line, keeps the last good one and removes it', async () => {
+  await page.click('#edit-effect');
+  await page.click('#apply-effect');
+  await page.waitForFunction(() => window.afterglow.effects().length === 1);
+  const first = await page.evaluate(() => window.afterglow.effects()[0]);
+  await page.fill('#effect-wgsl', 'fn effect(color: vec4f, uv: vec2f) -> vec4f {\n  return colour;\n}\n');
+  await page.click('#apply-effect');
+  await page.waitForFunction(() => document.getElementById('effect-error').textContent.length > 0);
+  assert.match(await page.textContent('#effect-error'), /line 2/);
+  // The example still runs.
+  assert.deepEqual(await page.evaluate(() => window.afterglow.effects()), [first]);
+  await page.fill('#effect-strength', '0.8');
+  await page.click('#remove-effect');
+  assert.deepEqual(await page.evaluate(() => window.afterglow.effects()), []);
+  await page.keyboard.press('Escape');
+});
+
 test('the stats overlay is one line until opened, then lists GPU time per pass', async () => {
   assert.equal(await page.isVisible('#stats'), false);
   assert.match(await page.textContent('#stats-toggle'), /^\d+ fps( · [+−]\d+\.\d EV)? ▸$/);

@@ -19,7 +19,7 @@ impl WebRenderer {
         if auto && self.display.is_none() {
             self.display = DisplayWatch::new(self.canvas.element());
         }
-        let hdr = auto && self.display.as_ref().is_some_and(DisplayWatch::hdr);
+        let hdr = auto && self.display.as_ref().is_some_and(DisplayWatch::hdr) && self.canvas.caps().hdr();
         self.display_seen = hdr;
         let result = self.apply(next, hdr);
         if self.options.canvas.dynamic_range != DynamicRange::Auto {
@@ -38,7 +38,8 @@ impl WebRenderer {
     /// dynamic range when the media query has changed since the last frame.
     /// A failure is logged, not thrown: the frame is not the caller's fault.
     pub(super) fn follow_display(&mut self) {
-        let Some(hdr) = self.display.as_ref().map(DisplayWatch::hdr) else {
+        let caps = self.canvas.caps();
+        let Some(hdr) = self.display.as_ref().map(|d| d.hdr() && caps.hdr()) else {
             return;
         };
         if hdr != self.display_seen {

@@ -1,0 +1,134 @@
+//! What this engine's WebGPU canvas can do, found out by asking it rather
+//! than assumed from the browser's name: once per renderer, a 1×1
+//! `OffscreenCanvas` is configured as an HDR canvas would be, and its
+//! configuration read back. Firefox has no `rgba16float` canvas
+//! (`configure()` throws); an engine may take the format but drop
+//! `toneMapping` (its configuration then has none, and values above 1
+//! would be clamped).
+
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::interop::{get, object};
+use crate::error::Error;
+use crate::gpu::Gpu;
+use crate::options::{CanvasFormat, ToneMapping};
+use crate::output::OutputSpec;
+
+/// What the canvas can be configured with, beyond the 8-bit formats
+/// every engine has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// `configure()` takes `format: 'rgba16float'`.
+    pub float_canvas: bool,
+    /// The configuration keeps `toneMapping: { mode: 'extended' }`.
+    pub extended_tone_mapping: bool,
+}
+
+impl Capabilities {
+    /// Everything (what is assumed where the engine cannot be asked: no
+    /// `OffscreenCanvas`; `configure()` on the real canvas then says).
+    pub const ALL: Capabilities = Capabilities {
+        float_canvas: true,
+        extended_tone_mapping: true,
+    };
+
+    /// Asks the engine, on `gpu`'s device.
+    pub fn detect(gpu: &Gpu) -> Capabilities {
+        let Some(device) = gpu.device.as_webgpu() else {
+            return Capabilities::ALL;
+        };
+        let Some(context) = scratch_context() else {
+            return Capabilities::ALL;
+        };
+        let config = object(&[
+            ("device", AsRef::<JsValue>::as_ref(device).clone()),
+            ("format", "rgba16float".into()),
+            ("alphaMode", "opaque".into()),
+            ("toneMapping", object(&[("mode", "extended".into())]).into()),
+        ]);
+        let configure = get(&context, "configure");
+        let Some(configure) = configure.dyn_ref::<js_sys::Function>() else {
+            return Capabilities::ALL;
+        };
+        if configure.call1(&context, &config).is_err() {
+            return Capabilities {
+                float_canvas: false,
+                extended_tone_mapping: false,
+            };
+        }
+        let read = get(&context, "getConfiguration")
+            .dyn_ref::<js_sys::Function>()
+            .and_then(|f| f.call0(&context).ok());
+        let mode = read
+            .map(|c| get(&get(&c, "toneMapping"), "mode"))
+            .and_then(|m| m.as_string());
+        if let Some(unconfigure) = get(&context, "unconfigure").dyn_ref::<js_sys::Function>() {
+            let _ = unconfigure.call0(&context);
+        }
+        Capabilities {
+            float_canvas: true,
+            extended_tone_mapping: mode.as_deref() == Some("extended"),
+        }
+    }
+
+    /// Whether an HDR canvas (`rgba16float`, `'extended'`) can be had.
+    pub fn hdr(&self) -> bool {
+        self.float_canvas && self.extended_tone_mapping
+    }
+
+    /// What is missing for an HDR canvas, in words; `None` when nothing.
+    pub fn missing(&self) -> Option<&'static str> {
+        if !self.float_canvas {
+            Some("this browser has no 'rgba16float' canvas (configure() refuses the format)")
+        } else if !self.extended_tone_mapping {
+            Some(
+                "this browser has no toneMapping 'extended' (the canvas configuration drops \
+                 it, so light above white would be clamped)",
+            )
+        } else {
+            None
+        }
+    }
+
+    /// Refuses an output this engine cannot show, naming what it lacks:
+    /// asked for explicitly (`canvas.format`, `canvas.toneMapping`), HDR
+    /// is an error rather than a picture clamped without a word.
+    pub fn check(&self, output: &OutputSpec) -> Result<(), Error> {
+        let float = output.format == wgpu::TextureFormat::Rgba16Float;
+        if float && !self.float_canvas {
+            return Err(Error::Canvas(format!(
+                "canvas.format '{}': {}; use canvas.dynamicRange 'auto', which stays on the \
+                 8-bit path where HDR cannot be had",
+                CanvasFormat::Rgba16Float.as_str(),
+                "this browser has no 'rgba16float' canvas (configure() refuses the format)"
+            )));
+        }
+        if output.tone_mapping == ToneMapping::Extended && !self.extended_tone_mapping {
+            return Err(Error::Canvas(format!(
+                "canvas.toneMapping '{}': this browser has no toneMapping 'extended' (the \
+                 canvas configuration drops it, so light above white would be clamped); use \
+                 canvas.dynamicRange 'auto', which stays on the 8-bit path where HDR cannot \
+                 be had",
+                ToneMapping::Extended.as_str()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The `webgpu` context of a new 1×1 `OffscreenCanvas`, where there is one.
+fn scratch_context() -> Option<JsValue> {
+    let global = js_sys::global();
+    let class = Reflect::get(&global, &"OffscreenCanvas".into()).ok()?;
+    let class = class.dyn_ref::<js_sys::Function>()?;
+    let args = js_sys::Array::of2(&1.into(), &1.into());
+    let canvas = Reflect::construct(class, &args).ok()?;
+    let get_context = get(&canvas, "getContext");
+    let context = get_context
+        .dyn_ref::<js_sys::Function>()?
+        .call1(&canvas, &"webgpu".into())
+        .ok()?;
+    (!context.is_null() && !context.is_undefined()).then_some(context)
+}
