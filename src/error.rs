@@ -65,7 +65,8 @@ pub struct ShaderError {
 
 impl ShaderError {
     /// An error whose compiler message is split into its first line and
-    /// the rest.
+    /// the rest, each cut to a readable length (some compilers quote the
+    /// offending line whole, and a line of a megabyte is not a message).
     pub fn new(line: u32, column: u32, compiler_message: &str) -> ShaderError {
         let text = compiler_message.trim_ascii();
         let (first, rest) = match text.as_bytes().iter().position(|&b| b == b'\n') {
@@ -75,10 +76,22 @@ impl ShaderError {
         ShaderError {
             line,
             column,
-            message: first.trim_ascii_end().into(),
-            details: rest.into(),
+            message: clipped(first.trim_ascii_end(), 400),
+            details: clipped(rest, 1500),
         }
     }
+}
+
+/// `text`, cut after `max` bytes (at a character's end) with an ellipsis.
+fn clipped(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.into();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
 }
 
 impl std::error::Error for ShaderError {}
@@ -88,11 +101,11 @@ impl fmt::Display for ShaderError {
         if self.line > 0 {
             write!(
                 f,
-                "scene shader, line {} column {}: {}",
+                "WGSL, line {} column {}: {}",
                 self.line, self.column, self.message
             )
         } else {
-            write!(f, "scene shader: {}", self.message)
+            write!(f, "WGSL: {}", self.message)
         }
     }
 }
@@ -350,5 +363,21 @@ impl From<TextureRuleError> for Error {
 impl From<ShaderError> for Error {
     fn from(e: ShaderError) -> Self {
         Error::Shader(e)
+    }
+}
+
+#[cfg(test)]
+mod shader_error_tests {
+    use super::ShaderError;
+
+    #[test]
+    fn a_huge_compiler_message_is_cut_to_a_readable_length() {
+        let line = "é".repeat(300_000);
+        let e = ShaderError::new(1, 1, &format!("error: {line}\n{line}"));
+        assert!(e.message.len() <= 403 && e.message.ends_with('…'), "{}", e.message.len());
+        assert!(e.details.len() <= 1503 && e.details.ends_with('…'), "{}", e.details.len());
+        let short = ShaderError::new(2, 3, "unknown identifier: `colour`\n  note");
+        assert_eq!((short.message.as_str(), short.details.as_str()), ("unknown identifier: `colour`", "note"));
+        assert_eq!(short.to_string(), "WGSL, line 2 column 3: unknown identifier: `colour`");
     }
 }

@@ -71,7 +71,7 @@ fn main() -> ExitCode {
         Some("pictures") => pictures(&root),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] \
+                "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] [--firefox] \
                  | size | bench [--quick] [--frames N] [--rounds N] [--before REV] [--dirty] \
                  | bench --dot [--frames N] [--before REV] [--dirty] \
                  | bench --defaults [--intensities X,Y] [--dirty] \
@@ -386,7 +386,9 @@ pub fn runtime_dir() -> PathBuf {
 }
 
 fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()> {
-    let all = args.is_empty();
+    // Stage names choose what runs (all of them when none is named);
+    // `--` options change how.
+    let all = args.iter().all(|a| a.starts_with("--"));
     let want = |name: &str| all || args.iter().any(|a| a == name);
     setup::ensure_timed(root, setup::Need::Test, timings)?;
     let runtime_dir = runtime_dir();
@@ -413,7 +415,19 @@ fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()
             ]))
         })?;
     }
-    if want("browser") {
+    // `--firefox`: the browser suite in Firefox ESR instead of Chromium.
+    let firefox = args.iter().any(|a| a == "--firefox");
+    if want("browser") && firefox {
+        setup::ensure_firefox(timings)?;
+        timings.time("browser (Firefox): wasm-pack test (build and run)", || {
+            run(Command::new("wasm-pack")
+                .current_dir(root)
+                .env("GECKODRIVER", setup::geckodriver())
+                .env("XDG_RUNTIME_DIR", &runtime_dir)
+                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                .args(["test", "--headless", "--firefox"]))
+        })?;
+    } else if want("browser") {
         timings.time("browser: wasm-pack test (build and run)", || {
             let driver = driver::Driver::start(
                 setup::chromedriver(),

@@ -23,6 +23,39 @@ pub fn chromedriver() -> &'static str {
     "/usr/bin/chromedriver"
 }
 
+/// Firefox ESR, Debian's, for the browser suite's second engine.
+pub fn firefox() -> &'static str {
+    "/usr/bin/firefox-esr"
+}
+
+/// The geckodriver version `cargo install` pins.
+const GECKODRIVER: &str = "0.37.1";
+
+/// geckodriver, where `cargo install` puts it.
+pub fn geckodriver() -> String {
+    which("geckodriver").unwrap_or_else(|| {
+        let home = std::env::var("CARGO_HOME")
+            .unwrap_or_else(|_| format!("{}/.cargo", std::env::var("HOME").unwrap_or_default()));
+        format!("{home}/bin/geckodriver")
+    })
+}
+
+/// Firefox ESR and a pinned geckodriver, when missing.
+pub fn ensure_firefox(timings: &mut crate::Timings) -> Result<()> {
+    timings.time("set-up: Firefox ESR", || {
+        if present(firefox()) {
+            return Ok(());
+        }
+        install_apt(&["firefox-esr"])
+    })?;
+    timings.time("set-up: geckodriver", || {
+        if output_of(&geckodriver(), &["--version"]).is_some_and(|v| v.contains(GECKODRIVER)) {
+            return Ok(());
+        }
+        cargo_install(&["geckodriver", "--version", GECKODRIVER])
+    })
+}
+
 pub fn ensure(root: &Path, need: Need) -> Result<()> {
     ensure_timed(root, need, &mut crate::Timings::default())
 }
@@ -89,6 +122,11 @@ fn apt_packages(need: Need) -> Result<()> {
     if missing.is_empty() {
         return Ok(());
     }
+    install_apt(&missing)
+}
+
+/// `apt-get install` of `packages` (through sudo unless root).
+fn install_apt(packages: &[&str]) -> Result<()> {
     let sudo = !is_root();
     let apt = |args: &[&str]| -> Result<()> {
         let mut cmd = if sudo {
@@ -103,7 +141,7 @@ fn apt_packages(need: Need) -> Result<()> {
     };
     apt(&["update", "-qq"])?;
     let mut args = vec!["install", "-y", "-qq", "--no-install-recommends"];
-    args.extend(&missing);
+    args.extend(packages);
     apt(&args)
 }
 
