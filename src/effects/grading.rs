@@ -17,6 +17,18 @@ uniform! {
     }
 }
 
+/// -1 to 1 (the white balance) and 0 to 2 (saturation, contrast).
+const SIGNED: Kind = Kind::Number {
+    min: -1.0,
+    max: 1.0,
+    above_min: false,
+};
+const UP_TO_TWO: Kind = Kind::Number {
+    min: 0.0,
+    max: 2.0,
+    above_min: false,
+};
+
 pub const EFFECT: Builtin = Builtin {
     name: "grading",
     place: Place::Scene,
@@ -26,11 +38,7 @@ pub const EFFECT: Builtin = Builtin {
     options: &[
         OptionSpec {
             path: "grading.temperature",
-            kind: Kind::Number {
-                min: -1.0,
-                max: 1.0,
-                above_min: false,
-            },
+            kind: SIGNED,
             default: Literal::Num(0.0),
             effect: Effect::Rebuild,
             doc: doc_line!(
@@ -41,11 +49,7 @@ pub const EFFECT: Builtin = Builtin {
         },
         OptionSpec {
             path: "grading.tint",
-            kind: Kind::Number {
-                min: -1.0,
-                max: 1.0,
-                above_min: false,
-            },
+            kind: SIGNED,
             default: Literal::Num(0.0),
             effect: Effect::Rebuild,
             doc: doc_line!("White balance across the daylight locus, -1 (greener) to 1 (more magenta)."),
@@ -53,11 +57,7 @@ pub const EFFECT: Builtin = Builtin {
         },
         OptionSpec {
             path: "grading.saturation",
-            kind: Kind::Number {
-                min: 0.0,
-                max: 2.0,
-                above_min: false,
-            },
+            kind: UP_TO_TWO,
             default: Literal::Num(1.0),
             effect: Effect::Rebuild,
             doc: doc_line!("Saturation in scene-linear light: 0 is grey, 1 leaves colours, 2 doubles their distance from grey."),
@@ -65,11 +65,7 @@ pub const EFFECT: Builtin = Builtin {
         },
         OptionSpec {
             path: "grading.contrast",
-            kind: Kind::Number {
-                min: 0.0,
-                max: 2.0,
-                above_min: false,
-            },
+            kind: UP_TO_TWO,
             default: Literal::Num(1.0),
             effect: Effect::Rebuild,
             doc: doc_line!(

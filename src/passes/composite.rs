@@ -522,36 +522,22 @@ impl Pass for CompositePass {
             .store(!effects.is_empty(), std::sync::atomic::Ordering::Relaxed);
         let shape = self.shape(f.gpu, &effects, users);
         let (resources, images) = self.effect_resources(f, &effects)?;
-        let mut entries = vec![
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(&hdr.view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::Sampler(&self.sampler),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: params.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 3,
-                resource: wgpu::BindingResource::TextureView(&bloom.view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 4,
-                resource: wgpu::BindingResource::TextureView(&source.view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 5,
-                resource: self.exposure_view.as_entire_binding(),
-            },
+        let own = [
+            Resource::View(hdr.view.clone()),
+            Resource::Sampler(self.sampler.clone()),
+            Resource::Buffer(params.clone()),
+            Resource::View(bloom.view.clone()),
+            Resource::View(source.view.clone()),
+            Resource::Buffer(self.exposure_view.clone()),
         ];
-        entries.extend((6..).zip(&resources).map(|(binding, r)| wgpu::BindGroupEntry {
-            binding,
-            resource: r.binding(),
-        }));
+        // The composite's own bindings (0 to 5), then the effects'.
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = (0..)
+            .zip(own.iter().chain(&resources))
+            .map(|(binding, r)| wgpu::BindGroupEntry {
+                binding,
+                resource: r.binding(),
+            })
+            .collect();
         let group = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("composite bind group"),
             layout: &shape.layout,
