@@ -1,7 +1,7 @@
 //! Reliability: GPU memory returned when it is replaced, the device given
 //! back when the renderer goes during a recovery, one renderer per canvas,
-//! any finite time, imitations refused before wgpu, a panic that leaves a
-//! clear error, errors from getters passed on, a screenshot pending during
+//! any finite time, imitations refused before wgpu, errors from getters
+//! passed on (a panic that leaves a clear error is `tests/panic_browser.rs`), a screenshot pending during
 //! a device loss, and a table of several hundred bad inputs
 //! (`tests/hostile.js`). Device loss case by case is in `loss.rs`.
 
@@ -305,34 +305,6 @@ async fn a_screenshot_pending_during_a_device_loss_is_a_device_error() {
         }
     }
     JsFuture::from(r.screenshot()).await.unwrap();
-}
-
-#[wasm_bindgen_test]
-async fn a_panic_leaves_a_broken_state_error_not_a_busy_renderer() {
-    let c = canvas(16, 16);
-    let r = std::rc::Rc::new(exact(&c).await);
-    let inner = r.clone();
-    let panics = Closure::<dyn FnMut()>::new(move || {
-        let _ = inner.panic_inside_a_call();
-    });
-    let caught = js(
-        "try { arg(); return 'returned'; } catch (e) { return String(e); }",
-        panics.as_ref(),
-    )
-    .await;
-    assert!(
-        caught
-            .as_string()
-            .unwrap_or_default()
-            .contains("unreachable"),
-        "{caught:?}"
-    );
-    assert_error_kind(
-        r.render(None),
-        &["render()", "reload"],
-        "StateError",
-        &[("method", r#""render""#), ("state", r#""broken""#)],
-    );
 }
 
 #[wasm_bindgen_test]
