@@ -125,3 +125,18 @@ pub struct Builtin {
 pub fn params_layout<U: crate::uniform::Uniform>() -> ParamsLayout {
     (U::WGSL_NAME, std::mem::size_of::<U>(), U::offsets())
 }
+
+/// Appends `parts` to `s`: generated WGSL, pieced without the formatter.
+pub fn push_all(s: &mut String, parts: &[&str]) {
+    for p in parts {
+        s.push_str(p);
+    }
+}
+
+/// Appends the declaration of binding `binding` of group 0: `var` and
+/// then `rest` (`<uniform> name: Type`, ` name: texture_2d<f32>`).
+pub fn declare_binding(s: &mut String, binding: u32, rest: &[&str]) {
+    push_all(s, &["@group(0) @binding(", &binding.to_string(), ") var"]);
+    push_all(s, rest);
+    s.push_str(";\n");
+}

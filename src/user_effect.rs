@@ -426,21 +426,20 @@ fn renamed(source: &str, names: &[&str], suffix: &str) -> String {
 /// The declarations of an effect's uniform block and textures, from
 /// binding `first` on, with `suffix` on their names.
 fn declarations(fields: &[Field], textures: &[&str], first: u32, suffix: &str) -> String {
+    use crate::effect::{declare_binding, push_all};
     let mut s = String::new();
     let mut binding = first;
     if !fields.is_empty() {
-        s.push_str(&format!("struct Uniforms{suffix} {{\n"));
+        push_all(&mut s, &["struct Uniforms", suffix, " {\n"]);
         for f in fields {
-            s.push_str(&format!("    {}: {},\n", f.name, UniformValue::wgsl(f.components).0));
+            push_all(&mut s, &["    ", &f.name, ": ", UniformValue::wgsl(f.components).0, ",\n"]);
         }
         s.push_str("}\n");
-        s.push_str(&format!(
-            "@group(0) @binding({binding}) var<uniform> uniforms{suffix}: Uniforms{suffix};\n"
-        ));
+        declare_binding(&mut s, binding, &["<uniform> uniforms", suffix, ": Uniforms", suffix]);
         binding += 1;
     }
     for name in textures {
-        s.push_str(&format!("@group(0) @binding({binding}) var {name}{suffix}: texture_2d<f32>;\n"));
+        declare_binding(&mut s, binding, &[" ", name, suffix, ": texture_2d<f32>"]);
         binding += 1;
     }
     s

@@ -11,7 +11,7 @@
 //! ([`fused_source`]): one module, bind group layout and set of pipelines
 //! per such list, made on first use and kept.
 
-use crate::effect::{Builtin, Context, LookTexture, Place, EFFECT_PRELUDE};
+use crate::effect::{declare_binding, push_all, Builtin, Context, LookTexture, Place, EFFECT_PRELUDE};
 use crate::effects::BUILTINS;
 use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo, Image};
@@ -198,10 +198,7 @@ pub fn fused_source(effects: &[Active<'_>]) -> String {
         match e {
             Active::Builtin(_, b) => {
                 if let Some((name, _)) = b.params {
-                    s.push_str(&format!(
-                        "@group(0) @binding({binding}) var<uniform> fx_{}_params: {name};\n",
-                        b.name
-                    ));
+                    declare_binding(&mut s, binding, &["<uniform> fx_", b.name, "_params: ", name]);
                     binding += 1;
                 }
                 for (name, kind) in b.textures {
@@ -209,7 +206,7 @@ pub fn fused_source(effects: &[Active<'_>]) -> String {
                         LookTexture::Lut => "texture_3d<f32>",
                         LookTexture::Dirt => "texture_2d<f32>",
                     };
-                    s.push_str(&format!("@group(0) @binding({binding}) var {name}: {ty};\n"));
+                    declare_binding(&mut s, binding, &[" ", name, ": ", ty]);
                     binding += 1;
                 }
                 s.push_str(b.wgsl);
@@ -227,12 +224,11 @@ pub fn fused_source(effects: &[Active<'_>]) -> String {
     for place in Place::ALL {
         let (hook, flag) = place.hook();
         let mine: Vec<&String> = calls.iter().filter(|(p, _)| *p == place).map(|(_, f)| f).collect();
-        s.push_str(&format!(
-            "const {flag}: bool = {};\nfn {hook}(c: vec4f, uv: vec2f) -> vec4f {{\n    var x = c;\n",
-            !mine.is_empty()
-        ));
+        let on = if mine.is_empty() { "false" } else { "true" };
+        push_all(&mut s, &["const ", flag, ": bool = ", on, ";\nfn ", hook]);
+        s.push_str("(c: vec4f, uv: vec2f) -> vec4f {\n    var x = c;\n");
         for f in mine {
-            s.push_str(&format!("    x = {f}(x, uv);\n"));
+            push_all(&mut s, &["    x = ", f, "(x, uv);\n"]);
         }
         s.push_str("    return x;\n}\n");
     }
