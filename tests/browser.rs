@@ -2854,3 +2854,54 @@ async fn capabilities_an_engine_lacks_choose_the_8_bit_path_and_say_why() {
     r.destroy().unwrap();
     emulate_hdr_display(false).await;
 }
+
+/// A renderer that cannot be made (here: `configure()` throws) gives back
+/// the device it requested at once, not when the garbage collector gets to
+/// it: browsers hold a device's memory until then, and some stop answering
+/// `requestDevice` after a few.
+#[wasm_bindgen_test]
+async fn a_failed_create_destroys_the_device_it_requested() {
+    let c = canvas(8, 8);
+    js(
+        "const request = GPUAdapter.prototype.requestDevice;
+         window.__devices = [];
+         GPUAdapter.prototype.requestDevice = async function (d) {
+           const device = await request.call(this, d);
+           window.__devices.push(device);
+           device.__destroyed = false;
+           const destroy = device.destroy;
+           device.destroy = function () { this.__destroyed = true; return destroy.call(this); };
+           GPUAdapter.prototype.requestDevice = request;
+           return device;
+         };
+         // This canvas's configure() throws (not the scratch canvas on
+         // which afterglow asks what the engine can do).
+         const configure = GPUCanvasContext.prototype.configure;
+         GPUCanvasContext.prototype.configure = function (c) {
+           if (this.canvas !== arg) return configure.call(this, c);
+           GPUCanvasContext.prototype.configure = configure;
+           throw new TypeError('configure refused for the test');
+         };",
+        &c,
+    )
+    .await;
+    let Err(e) = Renderer::create(c.into(), Some(opts("{}"))).await else {
+        panic!("create succeeded although configure() threw");
+    };
+    assert_kind(&e, "CanvasError", &[]);
+    assert!(
+        message(&e).contains("configure refused for the test"),
+        "{}",
+        message(&e)
+    );
+    let destroyed = js(
+        "return window.__devices.length === 1 && window.__devices[0].__destroyed;",
+        &JsValue::NULL,
+    )
+    .await;
+    assert_eq!(
+        destroyed.as_bool(),
+        Some(true),
+        "the requested device was destroyed"
+    );
+}

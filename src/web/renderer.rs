@@ -175,17 +175,29 @@ impl WebRenderer {
         let hdr = display.as_ref().is_some_and(DisplayWatch::hdr) && canvas.caps().hdr();
         let requested = options;
         let options = options.for_display(hdr);
-        let output = output_spec(&options)?;
         let max = gpu.max_texture_size();
         let (w, h) = canvas.size();
         let size = (w.min(max), h.min(max));
-        canvas.set_size(size);
-        // A 0×0 canvas is configured when it gets a size (`resize`):
-        // configuring at 0×0 is a GPU validation error.
-        if size.0 > 0 && size.1 > 0 {
-            canvas.configure(&gpu, &output, &options.canvas)?;
-        }
-        let chain = new_chain(&gpu, output, options, size)?;
+        let built = output_spec(&options).and_then(|output| {
+            canvas.set_size(size);
+            // A 0×0 canvas is configured when it gets a size (`resize`):
+            // configuring at 0×0 is a GPU validation error.
+            if size.0 > 0 && size.1 > 0 {
+                canvas.configure(&gpu, &output, &options.canvas)?;
+            }
+            new_chain(&gpu, output, options, size)
+        });
+        let chain = match built {
+            Ok(chain) => chain,
+            Err(e) => {
+                // A renderer that could not be made gives its device back
+                // now (never the app's), not when the garbage collector
+                // gets to it: browsers keep a device's memory until then,
+                // and some stop answering requestDevice after a few.
+                gpu.destroy();
+                return Err(e);
+            }
+        };
         let mut r = WebRenderer {
             gpu,
             canvas,
