@@ -629,10 +629,11 @@ pub fn shader_time(seconds: f64) -> f32 {
     }
 }
 
-/// Releases the GPU memory of an effect that is gone: its uniform buffer
-/// and the textures afterglow made for it (destroyed at once where the
-/// chain submits its own frames, dropped where the caller submits).
-fn release_effect(gpu: &Gpu, effect: &UserEffect) {
+/// Releases the GPU memory of an effect that is gone (or never came in):
+/// its uniform buffer and the textures afterglow made for it (destroyed
+/// at once where the chain submits its own frames, dropped where the
+/// caller submits).
+pub fn release_effect(gpu: &Gpu, effect: &UserEffect) {
     if gpu.caller_submits {
         return;
     }

@@ -422,8 +422,11 @@ mod tests {
     }
 }
 
+/// A future of the GPU's answer, not tied to a thread.
+pub type Answer<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T>>>;
+
 /// The GPU's answer to a check made under an error scope of its own.
-pub type ErrorAnswer = std::pin::Pin<Box<dyn std::future::Future<Output = Option<wgpu::Error>>>>;
+pub type ErrorAnswer = Answer<Option<wgpu::Error>>;
 
 /// A bind group of `view` alone, as a fragment stage would sample it.
 fn bind_alone(

@@ -13,7 +13,7 @@
 
 use crate::effect::Place;
 use crate::error::{Error, ShaderError};
-use crate::gpu::Gpu;
+use crate::gpu::{Answer, Gpu};
 
 /// Where a user's effect runs in the composite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -345,35 +345,27 @@ fn blank(t: &Token<'_>) -> bool {
 /// The names `source` declares at module scope (functions, structs,
 /// constants, variables, aliases, overrides).
 fn top_level_names<'a>(toks: &[Token<'a>]) -> Vec<&'a str> {
-    let mut names = Vec::new();
-    let mut depth = 0usize;
-    let mut last: Option<&str> = None;
-    for t in toks.iter().filter(|t| !blank(t)) {
-        match t.text {
-            "{" => depth += 1,
-            "}" => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        let declares = matches!(last, Some("fn" | "struct" | "const" | "var" | "alias" | "override"));
-        if depth == 0 && t.ident && declares {
-            names.push(t.text);
-        }
-        last = Some(t.text);
-    }
-    // `var<…> name`: found by a second look, with the angle brackets.
     let solid: Vec<&Token<'a>> = toks.iter().filter(|t| !blank(t)).collect();
+    let mut names = Vec::new();
     let mut depth = 0usize;
     for (i, t) in solid.iter().enumerate() {
         match t.text {
             "{" => depth += 1,
             "}" => depth = depth.saturating_sub(1),
-            "var" if depth == 0 && solid.get(i + 1).is_some_and(|n| n.text == "<") => {
-                let close = solid[i..].iter().position(|n| n.text == ">").map(|k| i + k);
-                if let Some(name) = close.and_then(|k| solid.get(k + 1)).filter(|n| n.ident) {
-                    names.push(name.text);
-                }
-            }
             _ => {}
+        }
+        if depth > 0 {
+            continue;
+        }
+        let last = i.checked_sub(1).map(|k| solid[k].text);
+        if t.ident && matches!(last, Some("fn" | "struct" | "const" | "var" | "alias" | "override")) {
+            names.push(t.text);
+        } else if t.text == "var" && solid.get(i + 1).is_some_and(|n| n.text == "<") {
+            // `var<private> name`: the name after the address space.
+            let close = solid[i..].iter().position(|n| n.text == ">").map(|k| i + k);
+            if let Some(name) = close.and_then(|k| solid.get(k + 1)).filter(|n| n.ident) {
+                names.push(name.text);
+            }
         }
     }
     names
@@ -381,8 +373,7 @@ fn top_level_names<'a>(toks: &[Token<'a>]) -> Vec<&'a str> {
 
 /// `source` with every use of `names` given `suffix`, except members
 /// (after `.`, or declared in a struct body) and attributes.
-fn renamed(source: &str, names: &[&str], suffix: &str) -> String {
-    let toks = tokens(source);
+fn renamed(source: &str, toks: &[Token<'_>], names: &[&str], suffix: &str) -> String {
     let mut out = String::with_capacity(source.len() + 64);
     let mut prev = "";
     let mut depth = 0usize;
@@ -485,7 +476,7 @@ pub fn fused_source(e: &UserEffect, first: u32) -> (String, String) {
     let text = format!(
         "{}{}\nfn {function}(color: vec4f, uv: vec2f) -> vec4f {{\n    return effect{suffix}(color, uv);\n}}\n",
         declarations(&e.fields, &textures, first, &suffix),
-        renamed(&e.source, &names, &suffix),
+        renamed(&e.source, &toks, &names, &suffix),
     );
     (text, function)
 }
@@ -535,30 +526,36 @@ pub fn make(gpu: &Gpu, spec: EffectSpec, serial: u64, taken: &[&str]) -> Result<
     })
 }
 
-/// A future of the GPU's answer, not tied to a thread.
-pub type Answer<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T>>>;
-
 /// The compilation of an effect's check module, under way.
 pub struct Check {
-    info: Answer<wgpu::CompilationInfo>,
-    scope: Answer<Option<wgpu::Error>>,
+    first_error: Answer<Option<Message>>,
     prefix_lines: usize,
 }
 
-/// Starts compiling `e`'s WGSL alone (see [`check_source`]), under a
-/// validation scope of its own, so a compile error reaches neither the
-/// device's error handler nor the frame.
+/// Compiles `text` under a validation scope of its own, so a compile
+/// error reaches neither the device's error handler nor a frame: the first
+/// error, once the GPU has answered.
+pub fn compile(gpu: &Gpu, label: &str, text: String) -> Answer<Option<Message>> {
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(text.into()),
+    });
+    let info = module.get_compilation_info();
+    let popped = scope.pop();
+    Box::pin(async move {
+        let info = info.await;
+        let scope = popped.await;
+        first_error(&info, scope.as_ref())
+    })
+}
+
+/// Starts compiling `e`'s WGSL alone (see [`check_source`]).
 pub fn start_check(gpu: &Gpu, e: &UserEffect) -> Check {
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
     let (text, prefix_lines) = check_source(&e.source, &e.fields, &textures);
-    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("effect check"),
-        source: wgpu::ShaderSource::Wgsl(text.into()),
-    });
     Check {
-        info: Box::pin(module.get_compilation_info()),
-        scope: Box::pin(scope.pop()),
+        first_error: compile(gpu, "effect check", text),
         prefix_lines,
     }
 }
@@ -578,9 +575,7 @@ pub fn answer_now<T>(future: impl std::future::Future<Output = T>) -> Option<T> 
 impl Check {
     /// Waits for the answer: `Ok`, or the error in the user's WGSL.
     pub async fn result(self, source: &str) -> Result<(), Error> {
-        let info = self.info.await;
-        let scope = self.scope.await;
-        compile_result(first_error(&info, scope.as_ref()), source, self.prefix_lines)
+        compile_result(self.first_error.await, source, self.prefix_lines)
     }
 
     /// The answer if the GPU has given it already (see [`answer_now`]).
@@ -694,10 +689,10 @@ mod tests {
                    return color * s.effect * textureSampleLevel(tex, effect_sampler, uv, 0.0);\n}";
         let toks = tokens(src);
         let names = top_level_names(&toks);
-        assert_eq!(names, ["S", "K", "helper", "effect", "state"]);
+        assert_eq!(names, ["S", "K", "state", "helper", "effect"]);
         let mut all = names.clone();
         all.extend(["uniforms", "tex"]);
-        let out = renamed(src, &all, "_fx7");
+        let out = renamed(src, &toks, &all, "_fx7");
         assert!(out.contains("struct S_fx7 { effect: f32, k: vec2f }"), "{out}");
         assert!(out.contains("const K_fx7 = 2.0; // effect\n"), "{out}");
         assert!(out.contains("var<private> state_fx7: f32;"), "{out}");

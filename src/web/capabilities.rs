@@ -16,6 +16,14 @@ use crate::gpu::Gpu;
 use crate::options::{CanvasFormat, ToneMapping};
 use crate::output::OutputSpec;
 
+/// What is missing, in words.
+const NO_FLOAT_CANVAS: &str = "this browser has no 'rgba16float' canvas (configure() refuses the format)";
+const NO_EXTENDED: &str = "this browser has no toneMapping 'extended' (the canvas configuration \
+                           drops it, so light above white would be clamped)";
+/// What to do about it.
+const USE_AUTO: &str =
+    "use canvas.dynamicRange 'auto', which stays on the 8-bit path where HDR cannot be had";
+
 /// What the canvas can be configured with, beyond the 8-bit formats
 /// every engine has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,12 +89,9 @@ impl Capabilities {
     /// What is missing for an HDR canvas, in words; `None` when nothing.
     pub fn missing(&self) -> Option<&'static str> {
         if !self.float_canvas {
-            Some("this browser has no 'rgba16float' canvas (configure() refuses the format)")
+            Some(NO_FLOAT_CANVAS)
         } else if !self.extended_tone_mapping {
-            Some(
-                "this browser has no toneMapping 'extended' (the canvas configuration drops \
-                 it, so light above white would be clamped)",
-            )
+            Some(NO_EXTENDED)
         } else {
             None
         }
@@ -99,18 +104,13 @@ impl Capabilities {
         let float = output.format == wgpu::TextureFormat::Rgba16Float;
         if float && !self.float_canvas {
             return Err(Error::Canvas(format!(
-                "canvas.format '{}': {}; use canvas.dynamicRange 'auto', which stays on the \
-                 8-bit path where HDR cannot be had",
-                CanvasFormat::Rgba16Float.as_str(),
-                "this browser has no 'rgba16float' canvas (configure() refuses the format)"
+                "canvas.format '{}': {NO_FLOAT_CANVAS}; {USE_AUTO}",
+                CanvasFormat::Rgba16Float.as_str()
             )));
         }
         if output.tone_mapping == ToneMapping::Extended && !self.extended_tone_mapping {
             return Err(Error::Canvas(format!(
-                "canvas.toneMapping '{}': this browser has no toneMapping 'extended' (the \
-                 canvas configuration drops it, so light above white would be clamped); use \
-                 canvas.dynamicRange 'auto', which stays on the 8-bit path where HDR cannot \
-                 be had",
+                "canvas.toneMapping '{}': {NO_EXTENDED}; {USE_AUTO}",
                 ToneMapping::Extended.as_str()
             )));
         }

@@ -13,7 +13,8 @@ use wasm_bindgen::prelude::*;
 use super::image::{image_texture, ImageSource};
 use super::interop::{describe, get};
 use super::shared::{instance_of, wrap_texture};
-use super::texture::{probe, Given, ScopeResult};
+use super::texture::Given;
+use crate::gpu::ErrorAnswer;
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::gpu::Gpu;
@@ -131,15 +132,13 @@ pub struct Request {
 pub struct Pending {
     effect: UserEffect,
     check: Check,
-    probes: Vec<(String, ScopeResult)>,
+    probes: Vec<(String, ErrorAnswer)>,
     record: Record,
 }
 
 /// Reads `addEffect(name, { wgsl, stage, uniforms, textures })`.
 pub fn request(name: &JsValue, options: &JsValue) -> Result<Request, Error> {
-    let name = name.as_string().ok_or_else(|| {
-        Error::argument("name", format!("must be a string, got {}", describe(name)))
-    })?;
+    let name = effect_name(name)?;
     if !options.is_object() || js_sys::Array::is_array(options) {
         return Err(Error::argument(
             "options",
@@ -185,7 +184,7 @@ impl EffectSources {
         let probes = textures
             .iter()
             .filter(|t| t.own.is_none())
-            .map(|t| (format!("textures.{}", t.name), probe(gpu, &t.view)))
+            .map(|t| (format!("textures.{}", t.name), gpu.probe_texture(&t.view)))
             .collect();
         let spec = EffectSpec {
             name: name.clone(),
@@ -223,7 +222,7 @@ impl EffectSources {
                 Ok(())
             }
             Err(e) => {
-                release(&effect);
+                crate::chain::release_effect(gpu, &effect);
                 Err(e)
             }
         }
@@ -231,9 +230,7 @@ impl EffectSources {
 
     /// `setEffectUniforms(name, values)`.
     pub fn set_uniforms(&mut self, gpu: &Gpu, chain: &mut Chain, name: &JsValue, values: &JsValue) -> Result<(), Error> {
-        let name = name.as_string().ok_or_else(|| {
-            Error::argument("name", format!("must be a string, got {}", describe(name)))
-        })?;
+        let name = effect_name(name)?;
         if !values.is_object() || js_sys::Array::is_array(values) {
             return Err(Error::argument(
                 "values",
@@ -254,9 +251,7 @@ impl EffectSources {
 
     /// `removeEffect(name)`.
     pub fn remove(&mut self, gpu: &Gpu, chain: &mut Chain, name: &JsValue) -> Result<(), Error> {
-        let name = name.as_string().ok_or_else(|| {
-            Error::argument("name", format!("must be a string, got {}", describe(name)))
-        })?;
+        let name = effect_name(name)?;
         chain.remove_effect(gpu, &name)?;
         self.records.retain(|rec| rec.name != name);
         Ok(())
@@ -290,14 +285,11 @@ impl Pending {
     }
 }
 
-/// What an effect that was never installed held.
-fn release(effect: &UserEffect) {
-    if let Some(b) = &effect.buffer {
-        b.destroy();
-    }
-    for t in effect.textures.iter().filter_map(|t| t.own.as_ref()) {
-        t.destroy();
-    }
+/// An effect's `name` argument: a string (what names it may be is
+/// `user_effect::check_name`'s).
+fn effect_name(name: &JsValue) -> Result<String, Error> {
+    name.as_string()
+        .ok_or_else(|| Error::argument("name", format!("must be a string, got {}", describe(name))))
 }
 
 /// `stage`: `'scene'` (the default) or `'display'`.
@@ -416,14 +408,7 @@ fn textures_of(gpu: &Gpu, sources: &[(String, Source)]) -> Result<Vec<EffectText
                 }
             }
             Source::Image(image) => {
-                let size = image.size()?;
-                let max = gpu.max_texture_size();
-                if size.0 > max || size.1 > max {
-                    return Err(Error::argument(
-                        &argument,
-                        format!("is {}×{} but this device allows at most {max} per side", size.0, size.1),
-                    ));
-                }
+                let size = image.size_on(gpu, &argument)?;
                 let texture = image_texture(gpu, size, "effect texture")?;
                 image.copy_to(gpu, &texture)?;
                 EffectTexture {

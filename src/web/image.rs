@@ -70,6 +70,23 @@ impl ImageSource {
         })
     }
 
+    /// [`Self::size`], refused naming `argument` when this device cannot
+    /// hold a texture of it.
+    pub fn size_on(&self, gpu: &Gpu, argument: &str) -> Result<(u32, u32), Error> {
+        let size = self.size()?;
+        let max = gpu.max_texture_size();
+        if size.0 > max || size.1 > max {
+            return Err(Error::argument(
+                argument,
+                format!(
+                    "is {}×{} but this device allows at most {max} per side",
+                    size.0, size.1
+                ),
+            ));
+        }
+        Ok(size)
+    }
+
     /// Size in pixels; an error while there is nothing to show yet.
     pub fn size(&self) -> Result<(u32, u32), Error> {
         let (w, h) = match self.kind {
@@ -154,14 +171,7 @@ impl ImageSource {
 /// when the size matches, else into a new one. On failure the chain keeps
 /// its content.
 pub fn show(gpu: &Gpu, chain: &mut Chain, source: &ImageSource, gain: f32) -> Result<(), Error> {
-    let size = source.size()?;
-    let max = gpu.max_texture_size();
-    if size.0 > max || size.1 > max {
-        return Err(source_error(format!(
-            "is {}×{} but this device allows at most {max} per side",
-            size.0, size.1
-        )));
-    }
+    let size = source.size_on(gpu, "source")?;
     let texture = match chain.content() {
         Content::Image(img) if (img.texture.width(), img.texture.height()) == size => {
             img.texture.clone()

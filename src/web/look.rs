@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::image::ImageSource;
 use super::interop::describe;
 use super::shared::wrap_texture;
-use super::texture::{probe, ScopeResult};
+use crate::gpu::ErrorAnswer;
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::gpu::Gpu;
@@ -84,9 +84,9 @@ impl LookSources {
         &mut self,
         gpu: &Gpu,
         source: &JsValue,
-    ) -> Result<(DirtTexture, ScopeResult, u64), Error> {
+    ) -> Result<(DirtTexture, ErrorAnswer, u64), Error> {
         let (texture, view) = wrap_texture(gpu, source, "source")?;
-        let probe = probe(gpu, &view);
+        let probe = gpu.probe_texture(&view);
         let dirt = DirtTexture {
             view,
             size: (texture.width(), texture.height()),
@@ -162,17 +162,7 @@ pub fn image_dirt(r: &mut LookSources, gpu: &Gpu, chain: &mut Chain, source: JsV
 /// Copies `source` into the chain's dirt texture (a new one when the size
 /// changed) and shows it.
 fn upload_dirt(gpu: &Gpu, chain: &mut Chain, source: &ImageSource) -> Result<(), Error> {
-    let size = source.size()?;
-    let max = gpu.max_texture_size();
-    if size.0 > max || size.1 > max {
-        return Err(Error::argument(
-            "source",
-            format!(
-                "is {}×{} but this device allows at most {max} per side",
-                size.0, size.1
-            ),
-        ));
-    }
+    let size = source.size_on(gpu, "source")?;
     let reuse = chain
         .own_dirt()
         .filter(|t| (t.width(), t.height()) == size)

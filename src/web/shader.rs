@@ -7,7 +7,7 @@ use super::renderer::WebRenderer;
 use crate::error::Error;
 use crate::gpu::Gpu;
 use crate::passes::content::{defines_emissive, scene_only_source, user_prefix};
-use crate::user_effect::{first_error, in_user_lines, line_count, user_wgsl_result};
+use crate::user_effect::{compile, first_error, in_user_lines, line_count, user_wgsl_result};
 
 /// A scene shader whose compilation has started.
 pub struct Pending {
@@ -65,16 +65,6 @@ pub async fn finish(handle: Handle<WebRenderer>, pending: Pending) -> Result<(),
 /// Whether `source` compiles with afterglow's call of `fn scene` alone
 /// (the GPU's answer, under a validation scope of its own).
 fn compile_alone(gpu: &Gpu, source: &str) -> impl std::future::Future<Output = bool> {
-    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("scene shader check"),
-        source: wgpu::ShaderSource::Wgsl(scene_only_source(source).into()),
-    });
-    let info = module.get_compilation_info();
-    let popped = scope.pop();
-    async move {
-        let info = info.await;
-        let scope = popped.await;
-        first_error(&info, scope.as_ref()).is_none()
-    }
+    let first = compile(gpu, "scene shader check", scene_only_source(source));
+    async move { first.await.is_none() }
 }

@@ -13,7 +13,7 @@ use super::content::UserResources;
 use super::shared::wrap_texture;
 use crate::chain::Chain;
 use crate::error::Error;
-use crate::gpu::Gpu;
+use crate::gpu::{ErrorAnswer, Gpu};
 
 /// The parts of the renderer that showing the app's textures changes.
 pub struct Parts<'a> {
@@ -40,19 +40,12 @@ pub struct TextureCheck {
     done: Promise,
 }
 
-pub type ScopeResult = Pin<Box<dyn Future<Output = Option<wgpu::Error>>>>;
 
 impl TextureCheck {
     /// A promise that settles once the verdict is in, or `None` if it is.
     pub fn pending(&self) -> Option<Promise> {
         self.verdict.borrow().is_none().then(|| self.done.clone())
     }
-}
-
-/// Binds `view` alone, under its own error scope: the scope reports an
-/// error when the texture is another device's.
-pub fn probe(gpu: &Gpu, view: &wgpu::TextureView) -> ScopeResult {
-    gpu.probe_texture(view)
 }
 
 /// `setTexture(scene, { bloom })`. Wrapping the textures and binding them
@@ -66,7 +59,7 @@ pub fn set_texture(r: &mut Parts<'_>, scene: JsValue, bloom: Option<JsValue>) ->
     let mut probes = Vec::new();
     let outer = r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let bound = bind_textures(r, scene, bloom, &mut probes);
-    let outer: ScopeResult = Box::pin(outer.pop());
+    let outer: ErrorAnswer = Box::pin(outer.pop());
     bound?;
     let verdict = Rc::new(RefCell::new(None));
     let set = verdict.clone();
@@ -161,7 +154,7 @@ impl Watch {
     /// message wins); any other is one of the renderer's own, reported as
     /// an uncaptured error would be.
     pub fn end(self, gpu: &Gpu, destroyed: &Destroyed, given: Vec<Given>, excuses: Vec<Excuse>) {
-        let popped: ScopeResult = Box::pin(self.0.pop());
+        let popped: ErrorAnswer = Box::pin(self.0.pop());
         let report = gpu.error_sink();
         let destroyed = destroyed.clone();
         let (device, queue) = (gpu.device.clone(), gpu.queue.clone());
@@ -247,15 +240,15 @@ fn bind_textures(
     r: &mut Parts<'_>,
     scene: JsValue,
     bloom: Option<JsValue>,
-    probes: &mut Vec<(&'static str, ScopeResult)>,
+    probes: &mut Vec<(&'static str, ErrorAnswer)>,
 ) -> Result<(), Error> {
     let (scene_tex, scene_view) = wrap_texture(r.gpu, &scene, "texture")?;
-    probes.push(("texture", probe(r.gpu, &scene_view)));
+    probes.push(("texture", r.gpu.probe_texture(&scene_view)));
     let size = (scene_tex.width(), scene_tex.height());
     let bloom_wrapped = match &bloom {
         Some(b) => {
             let (tex, view) = wrap_texture(r.gpu, b, "bloom")?;
-            probes.push(("bloom", probe(r.gpu, &view)));
+            probes.push(("bloom", r.gpu.probe_texture(&view)));
             if (tex.width(), tex.height()) != size {
                 return Err(Error::argument(
                     "bloom",
