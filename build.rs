@@ -5,7 +5,7 @@
 //! names are shortened too.
 //!
 //! It also writes the doc test that runs the Rust snippet of the README's
-//! "Use it with your own renderer" section as written (see
+//! "Quick start: Rust with wgpu" section as written (see
 //! `readme_doc_test`).
 
 include!("build/wgsl_minify.rs");
@@ -77,7 +77,7 @@ fn main() {
 /// the snippet or the marker is missing, the doc test is one that fails
 /// saying so: the library itself still builds.
 fn readme_doc_test(readme: &str, around: &str) -> String {
-    const HEADING: &str = "## Use it with your own renderer";
+    const HEADING: &str = "## Quick start: Rust with wgpu";
     let snippet = readme.find(HEADING).and_then(|at| {
         let section = &readme[at + HEADING.len()..];
         let section = &section[..section.find("\n## ").unwrap_or(section.len())];
@@ -88,7 +88,7 @@ fn readme_doc_test(readme: &str, around: &str) -> String {
     let missing = |what: &str| format!("```rust\npanic!(\"{what}\");\n```\n");
     let Some(snippet) = snippet else {
         return missing(
-            "no rust code block in the README's section 'Use it with your own renderer'",
+            "no rust code block in the README's section 'Quick start: Rust with wgpu'",
         );
     };
     if !around.lines().any(|l| l.trim() == "// README") {

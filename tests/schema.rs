@@ -1,5 +1,6 @@
-//! The option schema against what documents it: the README's options
-//! table, the TypeScript declarations (`src/web/afterglow.d.ts`) and the
+//! The option schema against what documents it: the options guide's
+//! table (`docs/options.md`, written from the schema with
+//! `AFTERGLOW_BLESS=1`), the TypeScript declarations (`src/web/afterglow.d.ts`) and the
 //! demo panel's `SCHEMA` (`www/panel.js`) list exactly the schema's
 //! options, with its allowed values, defaults and ranges; the panel gives
 //! each a plain label, and `www/option-table.js` (its tooltips and its
@@ -15,7 +16,8 @@ use afterglow_testing::error::{
 use afterglow_testing::graph::GraphError;
 use afterglow_testing::options::{schema, Allowed, Kind, Literal, OptionError, OptionSpec};
 
-const README: &str = include_str!("../README.md");
+const OPTIONS_GUIDE: &str = include_str!("../docs/options.md");
+const API_GUIDE: &str = include_str!("../docs/api.md");
 const DTS: &str = include_str!("../src/web/afterglow.d.ts");
 const PANEL: &str = include_str!("../www/panel.js");
 
@@ -44,9 +46,9 @@ fn section<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
     &rest[..to]
 }
 
-// ---- README ----
+// ---- the options guide ----
 
-/// The README's "values" cell for an option.
+/// The options guide's "values" cell for an option.
 fn readme_values(spec: &OptionSpec) -> String {
     match spec.kind {
         Kind::Bool => "`true`, `false`".into(),
@@ -72,41 +74,73 @@ fn readme_values(spec: &OptionSpec) -> String {
     }
 }
 
-#[test]
-fn the_readme_options_table_is_the_schema() {
-    let table = section(README, "\n## Options\n", "\n## ");
-    let mut seen = BTreeSet::new();
-    for line in table.lines().filter(|l| l.starts_with("| `")) {
-        let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
-        assert!(cells.len() >= 4, "README row {line:?}");
-        let path = cells[0].trim_matches('`');
-        let spec = schema()
-            .iter()
-            .find(|s| s.path == path)
-            .unwrap_or_else(|| panic!("README documents '{path}', which is not an option"));
-        assert_eq!(cells[1], readme_values(spec), "README values of {path}");
-        assert_eq!(
-            cells[2],
-            format!("`{}`", spec.default.js()),
-            "README default of {path}"
-        );
-        assert!(seen.insert(path), "README lists {path} twice");
+/// The options guide's table as the schema writes it: one row per option,
+/// in the schema's order, with its values and default; each row keeps the
+/// description `guide` gives it (the schema's documentation line for an
+/// option the guide does not have yet).
+fn options_guide_table(guide: &str) -> String {
+    let mut described = std::collections::BTreeMap::new();
+    for line in guide.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line
+            .trim_start_matches("| ")
+            .trim_end_matches(" |")
+            .splitn(4, " | ")
+            .collect();
+        if let [path, _, _, what] = cells[..] {
+            described.insert(path.trim_matches('`').to_string(), what.to_string());
+        }
     }
-    assert_eq!(seen, paths(), "README options table");
+    let mut out = String::from(
+        "| option | values | default | what it does |\n|---|---|---|---|\n",
+    );
+    for spec in schema() {
+        let what = described
+            .get(spec.path)
+            .cloned()
+            .unwrap_or_else(|| spec.doc.to_string());
+        out.push_str(&format!(
+            "| `{}` | {} | `{}` | {what} |\n",
+            spec.path,
+            readme_values(spec),
+            spec.default.js()
+        ));
+    }
+    out
 }
 
 #[test]
-fn the_readme_documents_every_error_name_and_field() {
-    let api = section(README, "\n## API\n", "\n## ");
+fn the_options_guide_table_is_the_schema() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/options.md");
+    let table = section(OPTIONS_GUIDE, "\n## The table\n", "\n## ").trim();
+    let expected = options_guide_table(table);
+    if std::env::var_os("AFTERGLOW_BLESS").is_some() {
+        let text = OPTIONS_GUIDE.replacen(table, expected.trim(), 1);
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        return;
+    }
+    for (found, wanted) in table.lines().zip(expected.lines()) {
+        assert_eq!(found, wanted, "a row of the options guide's table");
+    }
+    assert_eq!(
+        table.lines().count(),
+        expected.lines().count(),
+        "rows of the options guide's table; write it again with \
+         AFTERGLOW_BLESS=1 cargo test --test schema"
+    );
+}
+
+#[test]
+fn the_api_guide_documents_every_error_name_and_field() {
+    let api = API_GUIDE;
     for (name, fields) in error_fields() {
         assert!(
             api.contains(&format!("`{name}`")),
-            "README API lacks {name}"
+            "docs/api.md lacks {name}"
         );
         for f in fields {
             assert!(
                 api.contains(&format!("`{f}`")),
-                "README API lacks the field {f} of {name}"
+                "docs/api.md lacks the field {f} of {name}"
             );
         }
     }

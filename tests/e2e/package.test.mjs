@@ -1,7 +1,7 @@
 // End-to-end: the packed npm package as a new user meets it. The tarball
 // that `cargo xtask pack` wrote is installed into a scratch project, which
 // is then built with Vite (its defaults, no plugin) from the README's
-// index.html and main.js, verbatim, and served with `vite preview`; the
+// quick start (index.html and main.js), verbatim, and served with `vite preview`; the
 // page must draw a round bloomed spot on a wide canvas and keep the console
 // clean. Without WebGPU, or without an adapter, the same page must say so
 // in plain words. Node imports the package too, and calling
@@ -17,22 +17,15 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { launch, record } from './harness.mjs';
 import { PNG } from 'pngjs';
+import { snippet } from './snippets.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tarball = process.env.AFTERGLOW_TARBALL
   ?? join(root, 'target/npm', readdirSync(join(root, 'target/npm')).find((f) => f.endsWith('.tgz')));
 
-/** The first ```lang block after `heading` in a README. */
-function snippet(readme, heading, lang) {
-  const from = readme.indexOf(heading);
-  assert.ok(from >= 0, `no '${heading}' in the README`);
-  const m = readme.slice(from).match(new RegExp('```' + lang + '\\n([\\s\\S]*?)```'));
-  return m[1];
-}
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const npmReadme = readFileSync(join(root, 'npm/README.md'), 'utf8');
-const html = snippet(readme, '## Embedding', 'html');
-const js = snippet(readme, '## Embedding', 'js');
+const quickStart = '## Quick start: a page of your own';
+const html = snippet('README.md', quickStart, 'html');
+const js = snippet('README.md', quickStart, 'js');
 
 // Inside target/, so that Node finds Vite in the repository's node_modules.
 const scratch = join(root, 'target/e2e-package');
@@ -114,9 +107,10 @@ test('the package has what a package needs', () => {
   assert.match(installed, /\| `bloom.radius` \|/, 'the options table is in the package README');
   assert.match(installed, /\| `setSceneShader\(wgsl\)`/, 'the API table is in the package README');
   // The package README shows the same example as the project's.
-  assert.equal(snippet(npmReadme, '## Example', 'html'), html);
-  assert.equal(snippet(npmReadme, '## Example', 'js'), js);
-  assert.equal(snippet(npmReadme, '## three.js', 'js'), snippet(readme, '**three.js.**', 'js'),
+  assert.equal(snippet('npm/README.md', '## Example', 'html'), html);
+  assert.equal(snippet('npm/README.md', '## Example', 'js'), js);
+  assert.equal(snippet('npm/README.md', '## three.js', 'js'),
+    snippet('README.md', '## Quick start: three.js in five lines', 'js'),
     "the package README's three.js lines are the project README's");
   assert.match(installed, /import \{ ThreePost \} from 'afterglow-hdr\/three';/);
 });

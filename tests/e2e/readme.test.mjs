@@ -1,26 +1,18 @@
-// The README's snippets, run as written. The embedding example (index.html
-// and main.js) without a bundler, with the one change the README's
-// "Without a bundler" section asks for, served next to the package folder;
-// the error-handling snippet of the API section and the effects section's
-// snippet, on a live renderer; and
-// the JavaScript snippet of "Use it with your own renderer", on a device
-// and textures of the page's own, and its three.js snippet on a scene of
-// the page's own, with the newest and the oldest three.js supported (the
-// Rust snippet runs as a doc test).
+// The snippets of the README and the guides, run as written. The README's
+// page of one's own (index.html and main.js) without a bundler, with the
+// one change the getting-started guide's "Without a bundler" asks for,
+// served next to the package folder; the error-handling snippet of the API
+// guide and the effects guide's snippet, on a live renderer; the
+// own-renderer guide's snippet, on a device and textures of the page's
+// own; and the README's three.js snippet on a scene of the page's own,
+// with the newest and the oldest three.js supported (the Rust snippet runs
+// as a doc test).
 // (package.test.mjs builds the same example with Vite against the tarball.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { url, launch, record } from './harness.mjs';
 import { PNG } from 'pngjs';
-
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-
-function snippet(heading, lang) {
-  const from = readme.indexOf(heading);
-  assert.ok(from >= 0, `no '${heading}' in the README`);
-  return readme.slice(from).match(new RegExp('```' + lang + '\\n([\\s\\S]*?)```'))[1];
-}
+import { page as doc, snippet } from './snippets.mjs';
 
 let browser;
 before(async () => {
@@ -30,16 +22,17 @@ after(async () => {
   await browser?.close();
 });
 
-test("the README's embedding example runs without a bundler", async () => {
+test("the README's page of one's own runs without a bundler", async () => {
   const page = await browser.newPage({ viewport: { width: 640, height: 480 } });
   const messages = [];
   record(page, messages);
   // The page and its main.js in a folder beside the package (www/pkg is
   // served as afterglow-hdr/), as the README says.
-  const html = snippet('## Embedding', 'html');
-  const without = readme.slice(readme.indexOf('### Without a bundler'));
+  const html = snippet('README.md', '## Quick start: a page of your own', 'html');
+  const guide = doc('docs/getting-started.md');
+  const without = guide.slice(guide.indexOf('## Without a bundler'));
   assert.match(without, /import `\.\/afterglow-hdr\/index\.js`\s+instead of `'afterglow-hdr'`/);
-  const js = snippet('## Embedding', 'js').replace("from 'afterglow-hdr'", "from './afterglow-hdr/index.js'");
+  const js = snippet('README.md', '## Quick start: a page of your own', 'js').replace("from 'afterglow-hdr'", "from './afterglow-hdr/index.js'");
   const base = new URL('readme-example/', url).href;
   await page.route(`${base}index.html`, (route) => route.fulfill({
     contentType: 'text/html', body: `<!doctype html><link rel="icon" href="data:,">${html}` }));
@@ -63,13 +56,13 @@ test("the README's embedding example runs without a bundler", async () => {
   await page.close();
 });
 
-test("the effects section's snippet adds, changes, lists and removes an effect", async () => {
+test("the effects guide's snippet adds, changes, lists and removes an effect", async () => {
   const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
   const messages = [];
   record(page, messages);
   await page.goto(url);
   await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
-  const code = snippet('## Your own effects', 'js');
+  const code = snippet('docs/effects.md', '# Your own effects', 'js');
   const expected = code.match(/console\.log\(.*\); \/\/ (.*)$/m)[1].trim();
   const logged = await page.evaluate(async (code) => {
     const renderer = window.afterglow;
@@ -85,11 +78,11 @@ test("the effects section's snippet adds, changes, lists and removes an effect",
   await page.close();
 });
 
-test("the API section's error-handling snippet logs what it says", async () => {
+test("the API guide's error-handling snippet logs what it says", async () => {
   const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
   await page.goto(url);
   await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
-  const code = snippet('## API', 'js');
+  const code = snippet('docs/api.md', '## Errors', 'js');
   const expected = code.match(/\/\/ (.*)$/m)[1].trim();
   const logged = await page.evaluate((code) => {
     const renderer = window.afterglow;
@@ -135,14 +128,14 @@ export function drawMyScene(device, sceneTexture, emissiveTexture) {
 }
 `;
 
-test("the own-renderer JavaScript snippet blooms only the app's emissive texture", async (t) => {
+test("the own-renderer guide's snippet blooms only the app's emissive texture", async (t) => {
   const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
   const messages = [];
   record(page, messages);
   // The snippet as written, with one import line in front that gives it
-  // the app's names, and the package imported as the README says for a
+  // the app's names, and the package imported as the guide says for a
   // page without a bundler.
-  const code = snippet('## Use it with your own renderer', 'js');
+  const code = snippet('docs/own-renderer.md', '## Your device, your textures', 'js');
   assert.match(code, /from 'afterglow-hdr'/);
   const js = "import { canvas, device, sceneTexture, emissiveTexture, drawMyScene } from './app.js';\n"
     + code.replace("from 'afterglow-hdr'", "from './afterglow-hdr/index.js'");
@@ -217,7 +210,7 @@ for (const [name, dir, tsl] of [['newest', 'three', 'three.tsl.js'], ['lowest', 
     // The snippet as written, with one import line in front that gives it
     // the app's names; an import map resolves its imports (three.js as
     // served under vendor/, the package folder as afterglow-hdr/).
-    const code = snippet('**three.js.**', 'js');
+    const code = snippet('README.md', '## Quick start: three.js in five lines', 'js');
     assert.match(code, /from 'afterglow-hdr\/three'/);
     const js = "import { canvas, scene, camera } from './app.js';\n" + code;
     const imports = {

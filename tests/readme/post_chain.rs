@@ -1,5 +1,5 @@
-// What surrounds the Rust snippet of the README's "Use it with your own
-// renderer" section in its doc test (build.rs puts the snippet in place of
+// What surrounds the Rust snippet of the README's "Quick start: Rust with
+// wgpu" section in its doc test (build.rs puts the snippet in place of
 // the `README` line and hides these lines). A wgpu program of its own: a
 // Vulkan device (lavapipe where there is no GPU), an HDR scene with two
 // bright texels, an emissive texture holding only the right one, and an

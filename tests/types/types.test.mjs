@@ -17,6 +17,7 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join, sep } from 'node:path';
+import { snippet } from '../e2e/snippets.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -24,7 +25,6 @@ const tarball = process.env.AFTERGLOW_TARBALL
   ?? join(root, 'target/npm', readdirSync(join(root, 'target/npm')).find((f) => f.endsWith('.tgz')));
 const scratch = join(root, 'target/types-check');
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies;
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
 /** The major version of the oldest TypeScript `@types/three` names (5.6 at 0.187.0; it compiles with 5.1.6 too). */
 const threeTypesNeed = Number(JSON.parse(readFileSync(join(root, 'node_modules/@types/three/package.json'), 'utf8'))
   .typeScriptVersion.split('.')[0]);
@@ -50,9 +50,7 @@ before(() => {
     copyFileSync(join(here, f), join(scratch, f));
   }
   // The README's three.js snippet, verbatim, then what it takes from the app.
-  const from = readme.indexOf('**three.js.**');
-  assert.ok(from >= 0, "no '**three.js.**' section in the README");
-  const code = readme.slice(from).match(/```js\n([\s\S]*?)```/)[1];
+  const code = snippet('README.md', '## Quick start: three.js in five lines', 'js');
   writeFileSync(join(scratch, 'three-snippet.ts'), `${code}\n${readFileSync(join(here, 'three.ts'), 'utf8')}`);
 });
 

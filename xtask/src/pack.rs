@@ -101,31 +101,41 @@ pub fn pack(root: &Path, pkg_dir: &Path) -> Result<PathBuf> {
     Ok(tarball)
 }
 
-/// `npm/README.md` with the API and options tables of the project's
-/// README put in at its markers, so that both READMEs say the same.
+/// `npm/README.md` with the method and error tables of the API guide
+/// (`docs/api.md`) and the options table of the options guide
+/// (`docs/options.md`) put in at its markers, so that both say the same.
 fn npm_readme(root: &Path) -> Result<String> {
     let read = |p: &str| std::fs::read_to_string(root.join(p)).map_err(|e| format!("{p}: {e}"));
-    let (template, readme) = (read("npm/README.md")?, read("README.md")?);
-    let section = |heading: &str| -> Result<String> {
-        let start = readme
+    let section = |file: &str, heading: &str| -> Result<String> {
+        let text = read(file)?;
+        let start = text
             .find(&format!("\n## {heading}\n"))
-            .ok_or_else(|| format!("README.md has no '## {heading}' section"))?;
-        let body = &readme[start + heading.len() + 5..];
+            .ok_or_else(|| format!("{file} has no '## {heading}' section"))?;
+        let body = &text[start + heading.len() + 5..];
         let end = body.find("\n## ").unwrap_or(body.len());
         Ok(body[..end].trim().to_string())
     };
-    let mut out = template;
-    for (marker, heading) in [
-        ("<!-- the API table of afterglow's README -->", "API"),
+    let mut out = read("npm/README.md")?;
+    for (marker, file, headings) in [
         (
-            "<!-- the options table of afterglow's README -->",
-            "Options",
+            "<!-- the API tables of afterglow's guide -->",
+            "docs/api.md",
+            &["Methods", "Errors"][..],
+        ),
+        (
+            "<!-- the options table of afterglow's guide -->",
+            "docs/options.md",
+            &["The table"][..],
         ),
     ] {
         if !out.contains(marker) {
             return Err(format!("npm/README.md lacks the marker {marker}"));
         }
-        out = out.replace(marker, &section(heading)?);
+        let parts = headings
+            .iter()
+            .map(|h| section(file, h))
+            .collect::<Result<Vec<_>>>()?;
+        out = out.replace(marker, &parts.join("\n\n"));
     }
     Ok(out)
 }
