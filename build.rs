@@ -87,9 +87,7 @@ fn readme_doc_test(readme: &str, around: &str) -> String {
     });
     let missing = |what: &str| format!("```rust\npanic!(\"{what}\");\n```\n");
     let Some(snippet) = snippet else {
-        return missing(
-            "no rust code block in the README's section 'Quick start: Rust with wgpu'",
-        );
+        return missing("no rust code block in the README's section 'Quick start: Rust with wgpu'");
     };
     if !around.lines().any(|l| l.trim() == "// README") {
         return missing("no '// README' line in tests/readme/post_chain.rs");

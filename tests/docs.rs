@@ -52,7 +52,12 @@ const RUN: &[(&str, &str, &str, &str)] = &[
         "js",
         "tests/e2e/readme.test.mjs",
     ),
-    ("docs/api.md", "## Errors", "js", "tests/e2e/readme.test.mjs"),
+    (
+        "docs/api.md",
+        "## Errors",
+        "js",
+        "tests/e2e/readme.test.mjs",
+    ),
 ];
 
 fn root() -> PathBuf {
@@ -145,7 +150,10 @@ fn every_code_block_is_run_by_a_test() {
         run.push((lang, code));
     }
     let commands = xtask_commands();
-    assert!(commands.contains("serve") && commands.contains("test"), "{commands:?}");
+    assert!(
+        commands.contains("serve") && commands.contains("test"),
+        "{commands:?}"
+    );
     for page in pages() {
         for b in blocks(&read(&root.join(&page))) {
             let at = format!("{page}:{}", b.line);
@@ -162,7 +170,8 @@ fn every_code_block_is_run_by_a_test() {
                 continue;
             }
             assert!(
-                run.iter().any(|(lang, code)| *lang == b.lang && *code == b.text),
+                run.iter()
+                    .any(|(lang, code)| *lang == b.lang && *code == b.text),
                 "{at}: this {} block is run by no test: make it a copy of one in \
                  tests/docs.rs's RUN, or add it there with the test that runs it",
                 b.lang
@@ -252,7 +261,11 @@ fn every_link_between_the_pages_resolves() {
                 continue;
             }
             let (file, anchor) = target.split_once('#').unwrap_or((&target, ""));
-            let linked = if file.is_empty() { path.clone() } else { dir.join(file) };
+            let linked = if file.is_empty() {
+                path.clone()
+            } else {
+                dir.join(file)
+            };
             assert!(
                 linked.exists(),
                 "{page}:{line}: the link {target:?} points at nothing"
@@ -277,7 +290,11 @@ fn the_readme_is_a_front_page() {
     assert!(lines <= 150, "the README has {lines} lines; at most 150");
     let opening = &readme[..readme.find("\n## ").unwrap_or(readme.len())];
     let first = blocks(opening);
-    assert_eq!(first.len(), 1, "one code block before the README's first section");
+    assert_eq!(
+        first.len(),
+        1,
+        "one code block before the README's first section"
+    );
     let commands: Vec<&str> = first[0]
         .text
         .lines()

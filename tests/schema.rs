@@ -90,9 +90,7 @@ fn options_guide_table(guide: &str) -> String {
             described.insert(path.trim_matches('`').to_string(), what.to_string());
         }
     }
-    let mut out = String::from(
-        "| option | values | default | what it does |\n|---|---|---|---|\n",
-    );
+    let mut out = String::from("| option | values | default | what it does |\n|---|---|---|---|\n");
     for spec in schema() {
         let what = described
             .get(spec.path)
