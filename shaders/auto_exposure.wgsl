@@ -7,9 +7,9 @@
 //    exact for the pixels it keeps, not rounded to bins. Texels darker than
 //    LOG_MIN (black) are not counted. Workgroup-local bins first, one
 //    global atomic per bin and workgroup after.
-// 2. meter: one workgroup of 64. Drops the darkest `low_percentile` and
-//    brightest `high_percentile` of the weight, averages the log luminance
-//    of the rest, aims it at mid grey (0.18) plus `compensation`, clamps
+// 2. meter: one workgroup of 64. Averages the log luminance of the weight
+//    between the positions `low_percentile` and `high_percentile` of the
+//    histogram (fractions of the weight from the darkest), aims it at mid grey (0.18) plus `compensation`, clamps
 //    the target to [min_ev, max_ev], moves the exposure in use towards it
 //    at `speed_brighten` or `speed_darken` EV per second (slowing within
 //    half an EV of it, so it settles without overshooting), and clears
@@ -159,7 +159,7 @@ fn cs_meter(@builtin(local_invocation_index) index: u32) {
     if total > 0.0 {
         // The weight between the two percentiles, and its log luminance.
         let low = total * params.low_percentile;
-        let high = total * (1.0 - params.high_percentile);
+        let high = total * params.high_percentile;
         let width = (LOG_MAX - LOG_MIN) / f32(BINS);
         var seen = 0.0;
         var kept = 0.0;

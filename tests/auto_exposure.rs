@@ -163,6 +163,44 @@ fn a_flickering_small_light_does_not_pump() {
     assert!(sd <= 0.01, "standard deviation {sd} EV");
 }
 
+/// `lowPercentile` and `highPercentile` are positions in the histogram,
+/// counted from the darkest pixel: the average is taken between them. A
+/// frame a quarter 4 EV below mid grey, half at mid grey and a quarter 4 EV
+/// above meters to +4 EV between 0 and 0.25, to 0 between 0.25 and 0.75
+/// and at the defaults (0.1 and 0.9, symmetric), to -4 between 0.75 and 1,
+/// and to -1.5 between 0.5 and 0.9 (0.25 of the weight at 0 EV, 0.15 at
+/// -4).
+#[test]
+fn the_percentiles_are_positions_in_the_histogram() {
+    let scene = pixels(64, 64, |x, _| {
+        let v = match x {
+            0..16 => 0.18 / 16.0,
+            16..48 => 0.18,
+            _ => 0.18 * 16.0,
+        };
+        [v, v, v, 1.0]
+    });
+    for (low, high, expected) in [
+        (0.0, 0.25, 4.0),
+        (0.25, 0.75, 0.0),
+        (0.1, 0.9, 0.0),
+        (0.75, 1.0, -4.0),
+        (0.5, 0.9, -1.5),
+    ] {
+        let mut o = options((100.0, 100.0));
+        o.auto_exposure.low_percentile = low;
+        o.auto_exposure.high_percentile = high;
+        let mut h = chain_with(o);
+        h.set_content(scene.clone()).unwrap();
+        let ev = *run(&h, 0, 30).last().expect("an exposure read back");
+        eprintln!("between {low} and {high}: {ev:.3} EV");
+        assert!(
+            (ev - expected).abs() < 0.1,
+            "between {low} and {high}: {ev} EV, not {expected}"
+        );
+    }
+}
+
 /// `reset_history` jumps to the target on the next frame; `exposure`
 /// multiplies on top; off, nothing meters and the manual exposure rules.
 #[test]

@@ -35,8 +35,8 @@ const SCHEMA = [
     ['autoExposure.maxEv', 'Highest exposure', 'range', [0, 20, 0.5]],
     ['autoExposure.speedBrighten', 'Brightening speed', 'range', [0.25, 10, 0.25]],
     ['autoExposure.speedDarken', 'Darkening speed', 'range', [0.25, 10, 0.25]],
-    ['autoExposure.lowPercentile', 'Ignore the darkest', 'range', [0, 0.45, 0.05]],
-    ['autoExposure.highPercentile', 'Ignore the brightest', 'range', [0, 0.45, 0.05]],
+    ['autoExposure.lowPercentile', 'Average from', 'range', [0, 0.45, 0.05]],
+    ['autoExposure.highPercentile', 'Average up to', 'range', [0.55, 1, 0.05]],
     ['autoExposure.metering', 'Metering', 'select', ['average', 'center']],
   ]],
   ['Look', [

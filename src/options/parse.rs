@@ -135,6 +135,22 @@ impl Options {
                  use 'hardware' with msaa: 1",
             ));
         }
+        let exposure = &self.auto_exposure;
+        if exposure.high_percentile <= exposure.low_percentile {
+            return Err(OptionError::new(
+                "autoExposure.highPercentile",
+                Allowed::Range(format!(
+                    "a number above autoExposure.lowPercentile ({}) up to 1",
+                    exposure.low_percentile
+                )),
+                format!(
+                    "is {} and autoExposure.lowPercentile is {}: the average is taken between \
+                     the two positions of the histogram, so highPercentile must be above \
+                     lowPercentile (the defaults are 0.1 and 0.9)",
+                    exposure.high_percentile, exposure.low_percentile
+                ),
+            ));
+        }
         if self.canvas.dynamic_range == DynamicRange::Auto {
             if self.canvas.format != CanvasFormat::Preferred {
                 return Err(OptionError::one_of(

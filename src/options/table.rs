@@ -329,24 +329,30 @@ static FRAME: &[OptionSpec] = &[
         path: "autoExposure.lowPercentile",
         kind: Kind::Number {
             min: 0.0,
-            max: 0.45,
+            max: 1.0,
             above_min: false,
         },
         default: Literal::Num(0.1),
         effect: Effect::Uniforms,
-        doc: doc_line!("Fraction of the darkest pixels left out of the average."),
+        doc: doc_line!(
+            "Where in the histogram the average starts, as a fraction of the pixels from \
+             the darkest: 0.1 leaves out the darkest tenth."
+        ),
         access: number!(auto_exposure.low_percentile),
     },
     OptionSpec {
         path: "autoExposure.highPercentile",
         kind: Kind::Number {
             min: 0.0,
-            max: 0.45,
+            max: 1.0,
             above_min: false,
         },
-        default: Literal::Num(0.1),
+        default: Literal::Num(0.9),
         effect: Effect::Uniforms,
-        doc: doc_line!("Fraction of the brightest pixels left out of the average (small lights)."),
+        doc: doc_line!(
+            "Where in the histogram the average ends, as a fraction of the pixels from the \
+             darkest: 0.9 leaves out the brightest tenth (small lights). Above lowPercentile."
+        ),
         access: number!(auto_exposure.high_percentile),
     },
     OptionSpec {

@@ -108,6 +108,48 @@ fn extended_needs_rgba16float() {
     assert!(e.message.contains("rgba16float"), "{e}");
 }
 
+/// The percentiles are positions in the histogram: `highPercentile` at or
+/// below `lowPercentile` is refused by an error naming both, from
+/// JavaScript and from Rust, and the options in use stay as they were.
+#[test]
+fn high_percentile_must_be_above_low_percentile() {
+    let percentiles = |low: f64, high: f64| {
+        obj(vec![(
+            "autoExposure",
+            obj(vec![
+                ("lowPercentile", Value::Number(low)),
+                ("highPercentile", Value::Number(high)),
+            ]),
+        )])
+    };
+    let ok = Options::from_value(&percentiles(0.1, 0.9)).unwrap();
+    assert_eq!(ok.auto_exposure.high_percentile, 0.9);
+    assert_eq!(Options::default().auto_exposure.low_percentile, 0.1);
+    assert_eq!(Options::default().auto_exposure.high_percentile, 0.9);
+    assert!(Options::from_value(&percentiles(0.5, 0.55)).is_ok());
+    for (low, high) in [(0.1, 0.1), (0.5, 0.4), (0.9, 0.1)] {
+        let e = ok.merged(&percentiles(low, high)).unwrap_err();
+        assert_eq!(e.field, "autoExposure.highPercentile", "{e}");
+        assert!(e.message.contains("autoExposure.lowPercentile"), "{e}");
+        assert_eq!(
+            e.allowed,
+            Allowed::Range(format!("a number above autoExposure.lowPercentile ({low}) up to 1"))
+        );
+    }
+    // Setting only one of them is checked against the other in use.
+    let e = ok
+        .merged(&obj(vec![("autoExposure", obj(vec![("lowPercentile", Value::Number(0.95))]))]))
+        .unwrap_err();
+    assert_eq!(e.field, "autoExposure.highPercentile");
+    let mut rust = Options::default();
+    rust.auto_exposure.high_percentile = 0.05;
+    assert_eq!(rust.validate().unwrap_err().field, "autoExposure.highPercentile");
+    // Out of 0 to 1, each is refused by its own name first.
+    let e = Options::from_value(&percentiles(0.1, 1.5)).unwrap_err();
+    assert_eq!(e.field, "autoExposure.highPercentile");
+    assert!(!e.message.contains("lowPercentile"), "{e}");
+}
+
 #[test]
 fn chain_options_parse_and_round_trip() {
     let v = obj(vec![

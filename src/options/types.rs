@@ -225,8 +225,10 @@ pub struct AutoExposureOptions {
     /// per second.
     pub speed_brighten: f64,
     pub speed_darken: f64,
-    /// Fractions of the pixels left out of the average: the darkest and
-    /// the brightest.
+    /// Where in the histogram the average starts and ends, as fractions of
+    /// the pixels counted from the darkest (0.1 and 0.9: the darkest and
+    /// the brightest tenth left out); `high_percentile` is above
+    /// `low_percentile`.
     pub low_percentile: f64,
     pub high_percentile: f64,
     pub metering: Metering,
@@ -364,7 +366,7 @@ pub const PREDICTABLE: Options = Options {
         speed_brighten: 3.0,
         speed_darken: 1.0,
         low_percentile: 0.1,
-        high_percentile: 0.1,
+        high_percentile: 0.9,
         metering: Metering::Average,
     },
     grading: GradingOptions {

@@ -44,11 +44,12 @@ export interface AutoExposureOptions {
   /** How fast it darkens when the scene brightens, in EV per second.
    * A number above 0 up to 100. Default `1`. */
   speedDarken?: number;
-  /** Fraction of the darkest pixels left out of the average. A number from 0 to 0.45.
-   * Default `0.1`. */
+  /** Where in the histogram the average starts, as a fraction of the pixels from the
+   * darkest: 0.1 leaves out the darkest tenth. A number from 0 to 1. Default `0.1`. */
   lowPercentile?: number;
-  /** Fraction of the brightest pixels left out of the average (small lights).
-   * A number from 0 to 0.45. Default `0.1`. */
+  /** Where in the histogram the average ends, as a fraction of the pixels from the
+   * darkest: 0.9 leaves out the brightest tenth (small lights). Above lowPercentile.
+   * A number from 0 to 1. Default `0.9`. */
   highPercentile?: number;
   /** `'average'` weighs every pixel alike; `'center'` weighs the centre up to four times
    * the corners. Default `'average'`. */
