@@ -2,7 +2,8 @@
 //! - no module imports a module that imports it back, directly or through
 //!   others, by any form of path (`use crate::a::{b, c::d}`, `use super::x`,
 //!   `self::`, a child module named by its bare name, a path in code);
-//! - no function in `src/` is longer than 100 lines (test modules aside);
+//! - no function in `src/` is longer than 100 lines (test modules aside),
+//!   nor in the JavaScript of `www/` and `npm/`;
 //! - the program of `tests/post_contract.rs` names only the public API.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -557,4 +558,322 @@ fn the_outside_program_names_only_the_public_api() {
         names.contains("PostChain"),
         "the detector sees the imports: {names:?}"
     );
+}
+
+// ---- JavaScript: www/ and npm/ ----
+
+/// JavaScript with comments, strings, template literals' text and regular
+/// expression literals blanked out (newlines kept); a template literal's
+/// `${…}` stays code. A `/` starts a regular expression where an operand
+/// is expected: at the start, after an operator or opening bracket, or
+/// after a keyword such as `return`.
+fn strip_js(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let blank = |out: &mut Vec<u8>, s: &[u8]| {
+        out.extend(s.iter().map(|&c| if c == b'\n' { b'\n' } else { b' ' }))
+    };
+    // Where a template literal's `${` was opened: the depth of braces that
+    // closes it back into the template's text.
+    let mut templates: Vec<usize> = vec![];
+    let mut depth = 0usize;
+    let mut i = 0;
+    // Whether the last significant code ends an operand (a name, a number,
+    // `)` or `]`): then `/` divides.
+    let operand_before = |out: &Vec<u8>| -> bool {
+        let code: Vec<u8> = out
+            .iter()
+            .rev()
+            .copied()
+            .skip_while(|c| c.is_ascii_whitespace())
+            .collect();
+        let Some(&last) = code.first() else {
+            return false;
+        };
+        if last == b')' || last == b']' {
+            return true;
+        }
+        if !(last.is_ascii_alphanumeric() || last == b'_' || last == b'$') {
+            return false;
+        }
+        let word: Vec<u8> = code
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'$')
+            .copied()
+            .collect();
+        let word: String = word.iter().rev().map(|&c| c as char).collect();
+        !matches!(
+            word.as_str(),
+            "return"
+                | "typeof"
+                | "instanceof"
+                | "in"
+                | "of"
+                | "new"
+                | "delete"
+                | "void"
+                | "throw"
+                | "case"
+                | "do"
+                | "else"
+                | "yield"
+                | "await"
+        )
+    };
+    // The end of a template literal's text from `i` (just past a backtick
+    // or a closing `}`): at the closing backtick (consumed) or at `${`.
+    let template_text = |i: usize| -> (usize, bool) {
+        let mut j = i;
+        while j < b.len() {
+            match b[j] {
+                b'\\' => j += 2,
+                b'`' => return (j + 1, false),
+                b'$' if b.get(j + 1) == Some(&b'{') => return (j + 2, true),
+                _ => j += 1,
+            }
+        }
+        (b.len(), false)
+    };
+    while i < b.len() {
+        let rest = &b[i..];
+        if rest.starts_with(b"//") {
+            let end = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else if rest.starts_with(b"/*") {
+            let end = rest[2..]
+                .windows(2)
+                .position(|w| w == b"*/")
+                .map_or(rest.len(), |p| p + 4);
+            blank(&mut out, &rest[..end]);
+            i += end;
+        } else if b[i] == b'\'' || b[i] == b'"' {
+            let q = b[i];
+            let mut j = i + 1;
+            while j < b.len() && b[j] != q && b[j] != b'\n' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = (j + 1).min(b.len());
+            out.push(b'"');
+            blank(&mut out, &b[i + 1..end.saturating_sub(1).max(i + 1)]);
+            out.push(b'"');
+            i = end;
+        } else if b[i] == b'`' {
+            let (end, opened) = template_text(i + 1);
+            out.push(b'"');
+            blank(&mut out, &b[i + 1..end]);
+            if opened {
+                templates.push(depth);
+                depth += 1;
+                out.pop();
+                out.pop();
+                out.extend(b"${");
+            } else {
+                out.pop();
+                out.push(b'"');
+            }
+            i = end;
+        } else if b[i] == b'/' && !operand_before(&out) {
+            // A regular expression literal, with its classes and flags.
+            let mut j = i + 1;
+            let mut class = false;
+            while j < b.len() && b[j] != b'\n' {
+                match b[j] {
+                    b'\\' => j += 1,
+                    b'[' => class = true,
+                    b']' => class = false,
+                    b'/' if !class => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+            j += 1;
+            while j < b.len() && b[j].is_ascii_alphabetic() {
+                j += 1;
+            }
+            let end = j.min(b.len());
+            out.push(b'/');
+            blank(&mut out, &b[i + 1..end - 1]);
+            out.push(b'/');
+            i = end;
+        } else if b[i] == b'{' {
+            depth += 1;
+            out.push(b'{');
+            i += 1;
+        } else if b[i] == b'}' {
+            depth = depth.saturating_sub(1);
+            if templates.last() == Some(&depth) {
+                // Back into the template's text.
+                templates.pop();
+                let (end, opened) = template_text(i + 1);
+                out.push(b'}');
+                blank(&mut out, &b[i + 1..end]);
+                if opened {
+                    templates.push(depth);
+                    depth += 1;
+                    out.truncate(out.len() - 2);
+                    out.extend(b"${");
+                }
+                i = end;
+            } else {
+                out.push(b'}');
+                i += 1;
+            }
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Functions of stripped JavaScript `code` longer than `limit` lines: a
+/// `{` after `=>`, or after a parameter list that follows `function`, a
+/// function's or a method's name (not `if`, `for`, `while`, `switch`,
+/// `catch`, `with`). A function's lines include the functions inside it.
+fn long_js_functions(code: &str, limit: usize) -> Vec<(String, usize, usize)> {
+    let b = code.as_bytes();
+    let line_of = |pos: usize| code[..pos].matches('\n').count() + 1;
+    let before = |mut p: usize| {
+        while p > 0 && b[p - 1].is_ascii_whitespace() {
+            p -= 1;
+        }
+        p
+    };
+    let word_before = |p: usize| {
+        let end = before(p);
+        let mut s = end;
+        while s > 0 && (b[s - 1].is_ascii_alphanumeric() || b[s - 1] == b'_' || b[s - 1] == b'$') {
+            s -= 1;
+        }
+        (s, &code[s..end])
+    };
+    let mut out = vec![];
+    let mut open: Vec<(usize, Option<String>)> = vec![];
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'{' => {
+                let p = before(i);
+                let function = if p >= 2 && &b[p - 2..p] == b"=>" {
+                    // The name an arrow function is assigned to, if any.
+                    let (s, _) = word_before(p - 2);
+                    let head = &code[code[..s].rfind('\n').map_or(0, |n| n + 1)..p - 2];
+                    let name = head
+                        .split(|c: char| c == '=' || c == ':')
+                        .next()
+                        .and_then(|h| h.split_whitespace().last())
+                        .unwrap_or("(arrow)");
+                    Some(name.to_string())
+                } else if p >= 1 && b[p - 1] == b')' {
+                    // The matching `(` and the word before it.
+                    let mut level = 0;
+                    let mut q = p - 1;
+                    loop {
+                        match b[q] {
+                            b')' => level += 1,
+                            b'(' => {
+                                level -= 1;
+                                if level == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        if q == 0 {
+                            break;
+                        }
+                        q -= 1;
+                    }
+                    let (_, word) = word_before(q);
+                    (!matches!(word, "if" | "for" | "while" | "switch" | "catch" | "with")).then(
+                        || {
+                            if word.is_empty() {
+                                "(function)".to_string()
+                            } else {
+                                word.to_string()
+                            }
+                        },
+                    )
+                } else {
+                    None
+                };
+                open.push((i, function));
+            }
+            b'}' => {
+                if let Some((start, Some(name))) = open.pop() {
+                    let lines = line_of(i) - line_of(start) + 1;
+                    if lines > limit {
+                        out.push((name, line_of(start), lines));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out.sort_by_key(|f| f.1);
+    out
+}
+
+fn js_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = vec![];
+    for dir in ["www", "www/looks", "npm"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "js") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn no_function_in_www_or_npm_is_over_100_lines() {
+    let mut long = vec![];
+    let files = js_files();
+    assert!(files.len() >= 10, "{files:?}");
+    for f in &files {
+        let code = strip_js(&std::fs::read_to_string(f).unwrap());
+        assert_eq!(
+            code.matches('{').count(),
+            code.matches('}').count(),
+            "{}: braces do not balance once strings, comments and regular expressions are \
+             blanked: the JavaScript reader misread it",
+            f.display()
+        );
+        for (function, line, lines) in long_js_functions(&code, 100) {
+            long.push(format!(
+                "{}:{line} {function} has {lines} lines",
+                f.display()
+            ));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "split by what they do:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_javascript_reader_sees_functions_and_skips_text() {
+    let body = "  x();\n".repeat(99);
+    let planted = format!(
+        "async function big(a, b) {{\n{body}}}\nconst arrow = async (x) => {{\n{body}}};\n\
+         class C {{\n  method(x) {{\n{body}  }}\n}}\nif (a) {{\n{body}}}\n"
+    );
+    let found = long_js_functions(&strip_js(&planted), 100);
+    let names: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["big", "arrow", "method"], "{found:?}");
+    assert_eq!(found[0].2, 101);
+    // Braces in strings, comments, templates and regular expressions are
+    // not code; a template's `${…}` is.
+    let tricky = "const a = '{'; // }\nconst b = `{ ${ f({ x: 1 }) } } ${a}`;\n\
+                  const c = /[}{]/g.test(s) ? 1 / 2 : \"}\";\n/* { */ function d() { return `${'}'}`; }\n";
+    let code = strip_js(tricky);
+    assert_eq!(code.matches('{').count(), 5, "{code}");
+    assert_eq!(code.matches('}').count(), 5, "{code}");
+    assert_eq!(code.lines().count(), tricky.lines().count());
 }

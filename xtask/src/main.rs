@@ -36,6 +36,7 @@
 //!   (`--quick`: a twentieth of each; `--no-control`: without it).
 
 mod driver;
+mod locked_install;
 mod native_bench;
 mod pack;
 mod serve;

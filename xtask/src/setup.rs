@@ -222,7 +222,7 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
     if have.split_whitespace().nth(1) == Some(version.as_str()) {
         return Ok(());
     }
-    cargo_install(&["wasm-bindgen-cli", "--version", &version, "--force"])
+    crate::locked_install::install("wasm-bindgen-cli", &version)
 }
 
 /// The npm tools of package.json (wasm-opt from binaryen, esbuild, the end-to-end
