@@ -80,37 +80,93 @@ function setStatsOpen(open) {
 }
 $('stats-toggle').addEventListener('click', () => setStatsOpen($('stats').hidden));
 
+// The demo's parts, in the order a visitor meets them. Each `setUp…`
+// function wires one part of the page to the renderer; `demo` is what
+// they share.
 async function main() {
+  const renderer = await startRenderer();
+  if (!renderer) return;
+  const demo = sharedState(renderer);
+  setUpOptionsPanel(demo);
+  setUpLooks(demo);
+  setUpSplit(demo);
+  const clock = animate(demo);
+  setUpStats(demo, clock);
+  setUpContent(demo);
+  effectEditor(renderer, { run: withStatus, changed: () => demo.invalidate() });
+  setUpSceneShaders(demo);
+  setUpScreenshot(demo);
+  // The first screen: the night street, compiled before the first frame
+  // (the built-in scene would show until then).
+  await demo.showScene(NIGHT_STREET);
+  clock.start();
+}
+
+// WebGPU, the module and a renderer on the page's canvas, or a message
+// that says why not.
+async function startRenderer() {
   if (!navigator.gpu) {
     showMessage('This page needs WebGPU, which this browser does not offer (or only on https). ' +
                 'Try a current Chrome, Edge or Safari, or Firefox with WebGPU enabled.');
-    return;
+    return null;
   }
   await init();
-  let renderer;
   try {
-    renderer = await Renderer.create(canvas, DEMO_PRESET);
+    const renderer = await Renderer.create(canvas, DEMO_PRESET);
+    window.afterglow = renderer; // for the console and the end-to-end test
+    return renderer;
   } catch (e) {
     showMessage(`WebGPU could not start: ${e.message}`);
-    return;
+    return null;
   }
-  window.afterglow = renderer; // for the console and the end-to-end test
+}
 
-  let invalidate = () => {};
+// What the parts share: the renderer, the before/after split (a second
+// renderer given the same content, options and time), the content shown,
+// and how to ask for a frame.
+function sharedState(renderer) {
   const split = new Split(renderer, canvas);
   window.afterglowSplit = split; // for the end-to-end test and the pictures
-  // After any change of the options: a frame, and the split's copy.
-  const changed = () => {
-    invalidate();
-    try {
-      split.syncOptions();
-    } catch (e) {
-      showError(e.message);
-    }
+  const demo = {
+    renderer,
+    split,
+    panel: null,
+    // The image or video shown, if any (a video needs a frame while it plays).
+    image: null,
+    // Set by `animate`: asks for a frame while paused.
+    invalidate: () => {},
+    // After any change of the options: a frame, and the split's copy.
+    changed() {
+      demo.invalidate();
+      try {
+        split.syncOptions();
+      } catch (e) {
+        showError(e.message);
+      }
+    },
+    // Content given to the split too; its errors are the page's.
+    showInSplit(content) {
+      split.setContent(content).then(demo.invalidate, (e) => showError(e.message));
+      demo.invalidate();
+    },
+    // Set by `setUpSceneShaders`.
+    showScene: async () => {},
   };
-  const panel = buildOptionsPanel($('options'), renderer, () => {
+  return demo;
+}
+
+// The panel of every option, the two preset buttons and the screenshot
+// button's state (it needs canvas.screenshots).
+function setUpOptionsPanel(demo) {
+  const { renderer } = demo;
+  const syncScreenshotButton = () => {
+    const on = renderer.options().canvas.screenshots;
+    $('screenshot').disabled = !on;
+    $('screenshot').title = on ? 'Save the current frame as a PNG' : 'Needs canvas.screenshots';
+  };
+  demo.panel = buildOptionsPanel($('options'), renderer, () => {
     showError();
-    changed();
+    demo.changed();
     syncScreenshotButton();
   });
   // Library defaults: what Renderer.create gives a renderer with no
@@ -120,26 +176,32 @@ async function main() {
   for (const [id, options] of Object.entries(presets)) {
     $(id).addEventListener('click', () => {
       try {
-        panel.apply(options);
+        demo.panel.apply(options);
       } catch (e) {
         showError(e.message);
       }
     });
   }
-  // Looks: grading, vignette, a lookup table and lens dirt, applied over
-  // the current options. Each look sets all four, so one replaces another.
-  const NEUTRAL = { temperature: 0, tint: 0, saturation: 1, contrast: 1, lutIntensity: 1 };
-  const LOOKS = {
-    neutral: { grading: NEUTRAL, vignette: { intensity: 0 } },
-    warm: { grading: { ...NEUTRAL, temperature: 0.35, tint: 0.05, saturation: 1.1, contrast: 1.05 }, vignette: { intensity: 0.3, radius: 0.5, smoothness: 0.5 } },
-    cold: { grading: { ...NEUTRAL, temperature: -0.4, tint: -0.05, saturation: 0.85, contrast: 1.15 }, vignette: { intensity: 0 } },
-    faded: { grading: { ...NEUTRAL, temperature: 0.1, saturation: 0.6, contrast: 0.8 }, vignette: { intensity: 0.6, radius: 0.35, smoothness: 0.6 } },
-    // A .cube file from a grading tool (./looks/film.cube: an S-curve,
-    // lifted blacks, warm highlights and teal shadows), after the curve.
-    film: { grading: NEUTRAL, vignette: { intensity: 0.25, radius: 0.55, smoothness: 0.5 }, lut: true },
-    // Dust on the lens lit by the bloom (./looks/dirt.js draws it).
-    dirty: { grading: NEUTRAL, vignette: { intensity: 0 }, bloom: { dirtIntensity: 6 }, dirt: true },
-  };
+  syncScreenshotButton();
+}
+
+// Looks: grading, vignette, a lookup table and lens dirt, applied over
+// the current options. Each look sets all four, so one replaces another.
+const NEUTRAL = { temperature: 0, tint: 0, saturation: 1, contrast: 1, lutIntensity: 1 };
+const LOOKS = {
+  neutral: { grading: NEUTRAL, vignette: { intensity: 0 } },
+  warm: { grading: { ...NEUTRAL, temperature: 0.35, tint: 0.05, saturation: 1.1, contrast: 1.05 }, vignette: { intensity: 0.3, radius: 0.5, smoothness: 0.5 } },
+  cold: { grading: { ...NEUTRAL, temperature: -0.4, tint: -0.05, saturation: 0.85, contrast: 1.15 }, vignette: { intensity: 0 } },
+  faded: { grading: { ...NEUTRAL, temperature: 0.1, saturation: 0.6, contrast: 0.8 }, vignette: { intensity: 0.6, radius: 0.35, smoothness: 0.6 } },
+  // A .cube file from a grading tool (./looks/film.cube: an S-curve,
+  // lifted blacks, warm highlights and teal shadows), after the curve.
+  film: { grading: NEUTRAL, vignette: { intensity: 0.25, radius: 0.55, smoothness: 0.5 }, lut: true },
+  // Dust on the lens lit by the bloom (./looks/dirt.js draws it).
+  dirty: { grading: NEUTRAL, vignette: { intensity: 0 }, bloom: { dirtIntensity: 6 }, dirt: true },
+};
+
+function setUpLooks(demo) {
+  const { renderer } = demo;
   let filmCube = null;
   let dirtCanvas = null;
   // The latest click wins: a look still loading when another is clicked
@@ -155,64 +217,71 @@ async function main() {
     await renderer.setLensDirt(dirt ? dirtCanvas : null);
     if (click !== lookClicks) return;
     renderer.setOptions(options);
-    panel.sync();
+    demo.panel.sync();
     showError();
-    changed();
+    demo.changed();
   }
   for (const button of document.querySelectorAll('#looks [data-look]')) {
     button.addEventListener('click', () => {
       applyLook(button.dataset.look).catch((e) => showError(e.message));
     });
   }
+}
+
+// The before/after split: the frame without the look left of a divider.
+function setUpSplit(demo) {
   $('compare').addEventListener('change', async () => {
     const box = $('compare');
     try {
-      if (box.checked) await withStatus('Starting the split…', () => split.enable());
-      else split.disable();
-      invalidate();
+      if (box.checked) await withStatus('Starting the split…', () => demo.split.enable());
+      else demo.split.disable();
+      demo.invalidate();
       showError();
     } catch (e) {
       box.checked = false;
       showError(`The before/after split could not start: ${e.message}`);
     }
   });
-  function syncScreenshotButton() {
-    const on = renderer.options().canvas.screenshots;
-    $('screenshot').disabled = !on;
-    $('screenshot').title = on ? 'Save the current frame as a PNG' : 'Needs canvas.screenshots';
-  }
-  syncScreenshotButton();
+}
 
-  // Animation, with a pause that freezes the time. While paused, a frame is
-  // drawn only when something changed (an option, the content, the window
-  // size) or a video plays: a still image costs no GPU time.
+// Animation, with a pause that freezes the time. While paused, a frame is
+// drawn only when something changed (an option, the content, the window
+// size) or a video plays: a still image costs no GPU time. Returns the
+// clock: `start()`, and the smoothed frame time for the stats.
+function animate(demo) {
   let dirty = true;
-  invalidate = () => { dirty = true; };
-  addEventListener('resize', invalidate);
-  $('pause').addEventListener('change', invalidate);
+  demo.invalidate = () => { dirty = true; };
+  addEventListener('resize', demo.invalidate);
+  $('pause').addEventListener('change', demo.invalidate);
+  const clock = { frameMs: 0, start: () => requestAnimationFrame(frame) };
   let time = 0;
   let last = performance.now();
-  let frameMs = 0;
-  const frame = (now) => {
+  function frame(now) {
     const dt = now - last;
     last = now;
-    frameMs = frameMs ? frameMs * 0.9 + dt * 0.1 : dt;
+    clock.frameMs = clock.frameMs ? clock.frameMs * 0.9 + dt * 0.1 : dt;
     const paused = $('pause').checked;
     if (!paused) time += dt / 1000;
     try {
-      if (!paused || dirty || currentImage instanceof HTMLVideoElement) {
-        renderer.render(time);
-        split.render(time);
+      if (!paused || dirty || demo.image instanceof HTMLVideoElement) {
+        demo.renderer.render(time);
+        demo.split.render(time);
       }
       dirty = false;
     } catch (e) {
       showError(e.message);
     }
     requestAnimationFrame(frame);
-  };
+  }
+  return clock;
+}
 
-  // Stats overlay. What the display gets: on an HDR display with the
-  // extended canvas, highlights above SDR white up to canvas.headroom.
+// The stats overlay, four times a second. What the display gets: on an
+// HDR display with the extended canvas, highlights above SDR white up to
+// canvas.headroom. GPU timing costs a query per pass: asked for once the
+// overlay opens.
+function setUpStats(demo, clock) {
+  const { renderer } = demo;
   const hdrDisplay = matchMedia('(dynamic-range: high)');
   const displayLine = (config) => {
     const display = hdrDisplay.matches ? 'HDR display' : 'SDR display';
@@ -221,16 +290,15 @@ async function main() {
     }
     return `${display}, standard: SDR white is the peak`;
   };
-  // GPU timing costs a query per pass: asked for once the overlay opens.
   setInterval(() => {
     const open = !$('stats').hidden;
     const s = renderer.stats(open ? { gpu: true } : undefined);
-    const fps = `${(1000 / frameMs).toFixed(0)} fps`;
+    const fps = `${(1000 / clock.frameMs).toFixed(0)} fps`;
     const ev = s.exposureEv !== null ? ` · ${s.exposureEv >= 0 ? '+' : '−'}${Math.abs(s.exposureEv).toFixed(1)} EV` : '';
     $('stats-toggle').textContent = `${fps}${ev} ${open ? '▾' : '▸'}`;
     if (!open) return;
     const lines = [
-      `frame ${frameMs.toFixed(2)} ms (${fps})`,
+      `frame ${clock.frameMs.toFixed(2)} ms (${fps})`,
       `cpu   ${s.cpuMs.toFixed(3)} ms`,
       `canvas ${s.configuration?.width ?? 0}×${s.configuration?.height ?? 0} ${s.configuration?.format ?? ''}`,
       `gpu memory ${(s.gpuBytes / 1048576).toFixed(1)} MiB`,
@@ -246,55 +314,34 @@ async function main() {
     }
     $('stats').textContent = lines.join('\n');
   }, 250);
+}
 
-  // Content.
+// Content: an image or a video opened or dropped on the page (its light
+// multiplied by the gain), or the built-in cubes.
+function setUpContent(demo) {
+  const { renderer } = demo;
   const gain = () => Number($('gain').value);
-  $('gain').addEventListener('input', () => {
-    $('gain').nextElementSibling.value = Number($('gain').value).toFixed(1);
-    if (currentImage) showImage(currentImage);
-  });
-  let currentImage = null;
   function showImage(source) {
     try {
       renderer.setImage(source, { gain: gain() });
-      currentImage = source;
-      split.setContent({ kind: 'image', source, gain: gain() }).then(invalidate, (e) => showError(e.message));
-      invalidate();
+      demo.image = source;
+      demo.showInSplit({ kind: 'image', source, gain: gain() });
       showContentError();
     } catch (e) {
       showContentError(e.message);
     }
   }
-  async function openFile(file) {
-    if (!file) {
-      showContentError('Nothing to open: drop an image or a video file.');
-      return;
-    }
-    const name = file.name || 'the file';
-    try {
-      if (file.type.startsWith('video/')) {
-        const video = document.createElement('video');
-        video.muted = true;
-        video.loop = true;
-        video.playsInline = true;
-        video.src = URL.createObjectURL(file);
-        await video.play();
-        if (video.readyState >= 2) showImage(video);
-        else video.addEventListener('loadeddata', () => showImage(video), { once: true });
-      } else {
-        showImage(await createImageBitmap(file));
-      }
-    } catch (e) {
-      showContentError(`Could not open ${name} (${file.type || 'unknown type'}): ` +
-        'it is not an image or video this browser can decode.');
-    }
-  }
-  $('file').addEventListener('change', (e) => openFile(e.target.files[0]));
+  $('gain').addEventListener('input', () => {
+    $('gain').nextElementSibling.value = Number($('gain').value).toFixed(1);
+    if (demo.image) showImage(demo.image);
+  });
+  const open = (file) => openFile(file, showImage);
+  $('file').addEventListener('change', (e) => open(e.target.files[0]));
+  $('open-file').addEventListener('click', () => $('file').click());
   $('demo').addEventListener('click', () => {
-    currentImage = null;
+    demo.image = null;
     renderer.useDemoScene();
-    split.setContent({ kind: 'demo' }).then(invalidate, (e) => showError(e.message));
-    invalidate();
+    demo.showInSplit({ kind: 'demo' });
     showContentError();
   });
   addEventListener('dragover', (e) => {
@@ -305,65 +352,94 @@ async function main() {
   addEventListener('drop', (e) => {
     e.preventDefault();
     document.body.classList.remove('dragging');
-    openFile(e.dataTransfer.files[0]);
+    open(e.dataTransfer.files[0]);
   });
+}
 
-  effectEditor(renderer, { run: withStatus, changed: () => invalidate() });
+// A dropped or chosen file, decoded as a video (played, muted, looping) or
+// an image, and handed to `show`; what cannot be decoded is said under the
+// content's controls.
+async function openFile(file, show) {
+  if (!file) {
+    showContentError('Nothing to open: drop an image or a video file.');
+    return;
+  }
+  const name = file.name || 'the file';
+  try {
+    if (file.type.startsWith('video/')) {
+      const video = document.createElement('video');
+      video.muted = true;
+      video.loop = true;
+      video.playsInline = true;
+      video.src = URL.createObjectURL(file);
+      await video.play();
+      if (video.readyState >= 2) show(video);
+      else video.addEventListener('loadeddata', () => show(video), { once: true });
+    } else {
+      show(await createImageBitmap(file));
+    }
+  } catch (e) {
+    showContentError(`Could not open ${name} (${file.type || 'unknown type'}): ` +
+      'it is not an image or video this browser can decode.');
+  }
+}
 
-  // Scene shader editor. It holds the WGSL of the scene last chosen.
+// The scenes (the night street, the changing light) and the scene shader
+// editor, which holds the WGSL of the scene last chosen.
+function setUpSceneShaders(demo) {
   const dialog = $('shader-dialog');
   $('edit-shader').addEventListener('click', () => dialog.showModal());
-  $('open-file').addEventListener('click', () => $('file').click());
-  async function applyShader() {
-    try {
-      $('wgsl-status').textContent = 'Compiling…';
-      const wgsl = $('wgsl').value;
-      await withStatus('Compiling shader…', () => renderer.setSceneShader(wgsl));
-      currentImage = null;
-      split.setContent({ kind: 'shader', wgsl }).then(invalidate, (e) => showError(e.message));
-      invalidate();
-      $('wgsl-error').textContent = '';
-      $('wgsl-error').title = '';
-      showContentError();
-    } catch (e) {
-      $('wgsl-error').textContent = e.message;
-      // The compiler's further lines (candidate overloads, notes) on hover.
-      $('wgsl-error').title = e.details ?? '';
-      if (e.line > 0 && e.line <= $('wgsl').value.split('\n').length) {
-        const lines = $('wgsl').value.split('\n');
-        const start = lines.slice(0, e.line - 1).join('\n').length + (e.line > 1 ? 1 : 0);
-        $('wgsl').focus();
-        $('wgsl').setSelectionRange(start, start + lines[e.line - 1].length);
-      }
-      showContentError(`The scene shader did not compile: ${e.message}`);
-    }
-  }
-  async function showScene(wgsl) {
+  const apply = () => applyShader(demo).finally(() => { $('wgsl-status').textContent = ''; });
+  demo.showScene = async (wgsl) => {
     $('wgsl').value = wgsl;
-    await applyShader();
-  }
-  $('street').addEventListener('click', () => showScene(NIGHT_STREET));
+    await applyShader(demo);
+  };
+  $('street').addEventListener('click', () => demo.showScene(NIGHT_STREET));
   $('changing-light').addEventListener('click', async () => {
     try {
-      panel.apply({ autoExposure: { enabled: true } });
+      demo.panel.apply({ autoExposure: { enabled: true } });
     } catch (e) {
       showError(e.message);
     }
-    await showScene(CHANGING_LIGHT);
+    await demo.showScene(CHANGING_LIGHT);
   });
-  $('apply-shader').addEventListener('click', () => applyShader().finally(() => {
-    $('wgsl-status').textContent = '';
-  }));
+  $('apply-shader').addEventListener('click', apply);
   $('wgsl').addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-      applyShader().finally(() => { $('wgsl-status').textContent = ''; });
-    }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) apply();
   });
+}
 
-  // Screenshot.
+// Compiles the editor's WGSL as the scene. A compile error is shown under
+// the editor, with the compiler's further lines on hover and the line it
+// names selected.
+async function applyShader(demo) {
+  try {
+    $('wgsl-status').textContent = 'Compiling…';
+    const wgsl = $('wgsl').value;
+    await withStatus('Compiling shader…', () => demo.renderer.setSceneShader(wgsl));
+    demo.image = null;
+    demo.showInSplit({ kind: 'shader', wgsl });
+    $('wgsl-error').textContent = '';
+    $('wgsl-error').title = '';
+    showContentError();
+  } catch (e) {
+    $('wgsl-error').textContent = e.message;
+    $('wgsl-error').title = e.details ?? '';
+    if (e.line > 0 && e.line <= $('wgsl').value.split('\n').length) {
+      const lines = $('wgsl').value.split('\n');
+      const start = lines.slice(0, e.line - 1).join('\n').length + (e.line > 1 ? 1 : 0);
+      $('wgsl').focus();
+      $('wgsl').setSelectionRange(start, start + lines[e.line - 1].length);
+    }
+    showContentError(`The scene shader did not compile: ${e.message}`);
+  }
+}
+
+// The screenshot button: the current frame as a PNG download.
+function setUpScreenshot(demo) {
   $('screenshot').addEventListener('click', async () => {
     try {
-      const blob = await withStatus('Saving screenshot…', () => renderer.screenshot());
+      const blob = await withStatus('Saving screenshot…', () => demo.renderer.screenshot());
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
       a.download = 'afterglow.png';
@@ -374,11 +450,6 @@ async function main() {
       showError(e.message);
     }
   });
-
-  // The first screen: the night street, compiled before the first frame
-  // (the built-in scene would show until then).
-  await showScene(NIGHT_STREET);
-  requestAnimationFrame(frame);
 }
 
 main();

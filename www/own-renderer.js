@@ -146,23 +146,37 @@ function showMessage(text) {
   $('message').classList.add('shown');
 }
 
+// The app: its own device and scene, afterglow after it.
 async function main() {
+  const device = await requestDevice();
+  if (!device) return;
+  await init();
+  const renderer = await Renderer.create(canvas, { device, autoResize: true });
+  const scene = createScene(device);
+  const targets = sceneTargets(device);
+  const loop = runLoop(renderer, (time) => drawScene(device, scene, targets, time));
+  $('bloom').addEventListener('change', (e) => renderer.setOptions({ bloom: { enabled: e.target.checked } }));
+  exposeForTests(renderer, device, loop);
+}
+
+// The app's device: afterglow adapts to whatever features it has.
+async function requestDevice() {
   if (!navigator.gpu) {
     showMessage('This page needs WebGPU, which this browser does not offer (or only on https).');
-    return;
+    return null;
   }
-  // The app's device: afterglow adapts to whatever features it has.
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) {
     showMessage('No WebGPU adapter is available.');
-    return;
+    return null;
   }
-  const device = await adapter.requestDevice();
+  return adapter.requestDevice();
+}
 
-  await init();
-  const renderer = await Renderer.create(canvas, { device, autoResize: true });
-
-  // The app's scene resources.
+// The app's scene resources: the cube's vertices, one instance per box,
+// the frame's uniforms and the pipeline that draws into the scene and
+// emissive targets at once (4× MSAA, depth).
+function createScene(device) {
   const vertices = device.createBuffer({
     label: 'cube vertices', size: 36 * 24, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST,
   });
@@ -176,9 +190,19 @@ async function main() {
   const uniforms = device.createBuffer({
     label: 'frame uniforms', size: 128, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
   });
+  const pipeline = createPipeline(device);
+  const bindGroup = device.createBindGroup({
+    label: 'frame uniforms',
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [{ binding: 0, resource: { buffer: uniforms } }],
+  });
+  return { vertices, instances, uniforms, pipeline, bindGroup, frameData: new Float32Array(32) };
+}
+
+function createPipeline(device) {
   const module = device.createShaderModule({ label: 'cubes', code: SHADER });
   const f32x3 = 'float32x3';
-  const pipeline = device.createRenderPipeline({
+  return device.createRenderPipeline({
     label: 'cubes',
     layout: 'auto',
     vertex: {
@@ -201,16 +225,13 @@ async function main() {
     depthStencil: { format: 'depth24plus', depthWriteEnabled: true, depthCompare: 'less' },
     multisample: { count: 4 },
   });
-  const bindGroup = device.createBindGroup({
-    label: 'frame uniforms',
-    layout: pipeline.getBindGroupLayout(0),
-    entries: [{ binding: 0, resource: { buffer: uniforms } }],
-  });
+}
 
-  // The app's targets, rebuilt when the canvas size changes (the old ones
-  // destroyed at once). afterglow samples the two resolved textures.
+// The app's targets, rebuilt when the canvas size changes (the old ones
+// destroyed at once). afterglow samples the two resolved textures.
+function sceneTargets(device) {
   let targets = null;
-  function ensureTargets(width, height) {
+  return (width, height) => {
     if (targets && targets.width === width && targets.height === height) return targets;
     if (targets) for (const t of targets.all) t.destroy();
     const make = (label, format, sampleCount, usage) => device.createTexture({
@@ -229,81 +250,87 @@ async function main() {
     };
     targets.all = [targets.msScene, targets.msEmissive, targets.depth, targets.scene, targets.emissive];
     return targets;
-  }
+  };
+}
 
-  const sun = normalize([-0.4, -1, -0.3]);
-  const frameData = new Float32Array(32);
-  function drawScene(time) {
-    const t = ensureTargets(Math.max(1, canvas.width), Math.max(1, canvas.height));
-    frameData.set(camera(time, t.width / t.height), 0);
-    frameData.set([...sun, 1.6], 16);
-    frameData.set([...LAMP, 1], 20);
-    frameData.set([4, 1.5, 0.4, 1], 24);
-    frameData.set([time, 0, 0, 0], 28);
-    device.queue.writeBuffer(uniforms, 0, frameData);
-    const encoder = device.createCommandEncoder({ label: 'cubes' });
-    const color = (view, resolveTarget) => ({
-      view, resolveTarget, loadOp: 'clear', clearValue: [0, 0, 0, 1],
-      storeOp: 'discard', // only the resolved images are read later
-    });
-    const pass = encoder.beginRenderPass({
-      label: 'cubes',
-      colorAttachments: [
-        color(t.msScene.createView(), t.scene.createView()),
-        color(t.msEmissive.createView(), t.emissive.createView()),
-      ],
-      depthStencilAttachment: {
-        view: t.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'discard',
-      },
-    });
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, bindGroup);
-    pass.setVertexBuffer(0, vertices);
-    pass.setVertexBuffer(1, instances);
-    pass.draw(36, BOXES.length);
-    pass.end();
-    device.queue.submit([encoder.finish()]);
-    return t;
-  }
+const SUN = normalize([-0.4, -1, -0.3]);
 
-  let time = 0;
-  let fixedTime = null;
+// The app's frame: one pass into its scene and emissive targets, its own
+// submit. Returns the targets, for afterglow.
+function drawScene(device, scene, targets, time) {
+  const t = targets(Math.max(1, canvas.width), Math.max(1, canvas.height));
+  const { frameData } = scene;
+  frameData.set(camera(time, t.width / t.height), 0);
+  frameData.set([...SUN, 1.6], 16);
+  frameData.set([...LAMP, 1], 20);
+  frameData.set([4, 1.5, 0.4, 1], 24);
+  frameData.set([time, 0, 0, 0], 28);
+  device.queue.writeBuffer(scene.uniforms, 0, frameData);
+  const encoder = device.createCommandEncoder({ label: 'cubes' });
+  const color = (view, resolveTarget) => ({
+    view, resolveTarget, loadOp: 'clear', clearValue: [0, 0, 0, 1],
+    storeOp: 'discard', // only the resolved images are read later
+  });
+  const pass = encoder.beginRenderPass({
+    label: 'cubes',
+    colorAttachments: [
+      color(t.msScene.createView(), t.scene.createView()),
+      color(t.msEmissive.createView(), t.emissive.createView()),
+    ],
+    depthStencilAttachment: {
+      view: t.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'discard',
+    },
+  });
+  pass.setPipeline(scene.pipeline);
+  pass.setBindGroup(0, scene.bindGroup);
+  pass.setVertexBuffer(0, scene.vertices);
+  pass.setVertexBuffer(1, scene.instances);
+  pass.draw(36, BOXES.length);
+  pass.end();
+  device.queue.submit([encoder.finish()]);
+  return t;
+}
+
+// Every animation frame: the app draws, then hands its two textures to
+// afterglow, which renders into the canvas. The pause freezes the clock;
+// an error stops the loop and is shown. Returns the loop's state.
+function runLoop(renderer, draw) {
+  const loop = { time: 0, fixedTime: null, frames: 0, failed: false };
   let last = performance.now();
-  let frames = 0;
-  let failed = false;
   const frame = (now) => {
-    if (!$('pause').checked) time += (now - last) / 1000;
+    if (!$('pause').checked) loop.time += (now - last) / 1000;
     last = now;
-    const t = fixedTime ?? time;
+    const t = loop.fixedTime ?? loop.time;
     try {
-      const { scene, emissive } = drawScene(t);
+      const { scene, emissive } = draw(t);
       // The same texture objects cost nothing; new ones (after a resize)
       // rebind afterglow's chain once.
       renderer.setTexture(scene, $('selective').checked ? { bloom: emissive } : {});
       renderer.render(t);
-      frames++;
+      loop.frames++;
     } catch (e) {
       $('error').textContent = `${e.name}: ${e.message}`;
-      failed = true;
+      loop.failed = true;
       return;
     }
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
+  return loop;
+}
 
-  $('bloom').addEventListener('change', (e) => renderer.setOptions({ bloom: { enabled: e.target.checked } }));
-
-  // For the console and the end-to-end test.
+// For the console and the end-to-end test.
+function exposeForTests(renderer, device, loop) {
   window.ownRenderer = {
     renderer,
     device,
-    get frames() { return frames; },
-    get failed() { return failed; },
+    get frames() { return loop.frames; },
+    get failed() { return loop.failed; },
     /** Freezes the scene's clock at `t` seconds (null: runs again). */
-    setTime(t) { fixedTime = t; },
+    setTime(t) { loop.fixedTime = t; },
     /** Where a world position lands on the canvas, in CSS pixels. */
     project(p) {
-      const m = camera(fixedTime ?? time, canvas.width / canvas.height);
+      const m = camera(loop.fixedTime ?? loop.time, canvas.width / canvas.height);
       const c = [0, 1, 2, 3].map((r) => m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r]);
       return { x: (c[0] / c[3] * 0.5 + 0.5) * canvas.clientWidth, y: (0.5 - c[1] / c[3] * 0.5) * canvas.clientHeight };
     },

@@ -174,6 +174,64 @@ function decimals(step) {
 }
 
 /**
+ * A control's elements, appended to `section`: the row with its label (the
+ * plain words and the option's name) and its input (and a readout for a
+ * slider), then the option table's line, the note for a choice ruled out
+ * and the line for a refused value, all three the input's description.
+ */
+function controlElements(section, path, text, kind, spec) {
+  const entry = OPTION_TABLE[path];
+  const id = path;
+  const row = document.createElement('div');
+  row.className = 'row';
+  row.title = plainDoc(entry.doc);
+  const label = document.createElement('label');
+  label.htmlFor = id;
+  const plain = document.createElement('span');
+  plain.className = 'label';
+  plain.textContent = text;
+  label.append(plain, ' ', nameNodes(path));
+  row.append(label);
+  let input;
+  let output;
+  if (kind === 'select') {
+    input = document.createElement('select');
+    for (const v of spec) input.add(new Option(String(v), String(v)));
+  } else if (kind === 'bool') {
+    input = document.createElement('input');
+    input.type = 'checkbox';
+  } else {
+    input = document.createElement('input');
+    input.type = 'range';
+    [input.min, input.max, input.step] = spec.map(String);
+    output = document.createElement('output');
+    output.htmlFor = id;
+  }
+  input.name = path;
+  input.id = id;
+  input.dataset.option = path;
+  row.append(input);
+  if (output) row.append(output);
+  const doc = document.createElement('p');
+  doc.className = 'doc';
+  doc.id = `doc-${path}`;
+  doc.dataset.docFor = path;
+  doc.append(...docNodes(entry.doc));
+  const note = document.createElement('p');
+  note.className = 'note';
+  note.id = `note-${path}`;
+  note.dataset.noteFor = path;
+  const error = document.createElement('p');
+  error.className = 'field-error';
+  error.id = `error-${path}`;
+  error.setAttribute('role', 'alert');
+  error.dataset.errorFor = path;
+  input.setAttribute('aria-describedby', `${doc.id} ${note.id} ${error.id}`);
+  section.append(row, doc, note, error);
+  return { row, input, output, note, error };
+}
+
+/**
  * Builds the controls into `root`; returns `{ apply, sync }`. `onChange` is
  * called after every accepted change; `apply(options)` sets options from
  * outside (a preset) the same way and throws what `setOptions` throws.
@@ -192,58 +250,11 @@ export function buildOptionsPanel(root, renderer, onChange = () => {}) {
     heading.textContent = title;
     section.prepend(heading);
     for (const [path, text, kind, spec] of fields) {
-      const entry = OPTION_TABLE[path];
-      if (!entry) throw new Error(`panel: '${path}' is not in the option table (option-table.js)`);
+      if (!OPTION_TABLE[path]) throw new Error(`panel: '${path}' is not in the option table (option-table.js)`);
       if (!['bool', 'select', 'range'].includes(kind)) {
         throw new Error(`panel: '${path}' has the kind '${kind}'; a row is [option, label, kind, spec]`);
       }
-      const id = path;
-      const row = document.createElement('div');
-      row.className = 'row';
-      row.title = plainDoc(entry.doc);
-      const label = document.createElement('label');
-      label.htmlFor = id;
-      const plain = document.createElement('span');
-      plain.className = 'label';
-      plain.textContent = text;
-      label.append(plain, ' ', nameNodes(path));
-      row.append(label);
-      let input;
-      let output;
-      if (kind === 'select') {
-        input = document.createElement('select');
-        for (const v of spec) input.add(new Option(String(v), String(v)));
-      } else if (kind === 'bool') {
-        input = document.createElement('input');
-        input.type = 'checkbox';
-      } else {
-        input = document.createElement('input');
-        input.type = 'range';
-        [input.min, input.max, input.step] = spec.map(String);
-        output = document.createElement('output');
-        output.htmlFor = id;
-      }
-      input.name = path;
-      input.id = id;
-      input.dataset.option = path;
-      row.append(input);
-      if (output) row.append(output);
-      const doc = document.createElement('p');
-      doc.className = 'doc';
-      doc.id = `doc-${path}`;
-      doc.dataset.docFor = path;
-      doc.append(...docNodes(entry.doc));
-      const note = document.createElement('p');
-      note.className = 'note';
-      note.id = `note-${path}`;
-      note.dataset.noteFor = path;
-      const error = document.createElement('p');
-      error.className = 'field-error';
-      error.id = `error-${path}`;
-      error.setAttribute('role', 'alert');
-      error.dataset.errorFor = path;
-      input.setAttribute('aria-describedby', `${doc.id} ${note.id} ${error.id}`);
-      section.append(row, doc, note, error);
+      const { row, input, output, note, error } = controlElements(section, path, text, kind, spec);
 
       const value = () => {
         if (kind === 'bool') return input.checked;

@@ -45,7 +45,7 @@ static FRAME: &[OptionSpec] = &[
         kind: Kind::Choice(AlphaMode::NAMES),
         default: Literal::Str("opaque"),
         effect: Effect::Canvas,
-        doc: doc_line!("How the canvas blends with the page."),
+        doc: doc_line!("`'opaque'` shows the canvas as a solid picture; `'premultiplied'` blends it over the page by its alpha."),
         access: choice!(AlphaMode, canvas.alpha_mode),
     },
     OptionSpec {
@@ -112,7 +112,7 @@ static FRAME: &[OptionSpec] = &[
         },
         default: Literal::Num(4.0),
         effect: Effect::Rebuild,
-        doc: doc_line!("Samples per pixel of the scene."),
+        doc: doc_line!("Samples per pixel of the scene: 4 smooths the edges of geometry, 1 renders faster."),
         access: Access {
             get: |o| Literal::Num(o.msaa.sample_count() as f64),
             set: |o, v| {
@@ -166,7 +166,7 @@ static FRAME: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(true),
         effect: Effect::Rebuild,
-        doc: doc_line!("Bloom on or off."),
+        doc: doc_line!("Whether light above the threshold glows; off, no bloom pass runs."),
         access: flag!(bloom.enabled),
     },
     OptionSpec {

@@ -3,7 +3,7 @@ export interface CanvasOptions {
   /** Canvas texture format. `'preferred'` is `navigator.gpu.getPreferredCanvasFormat()`;
    * `'rgba16float'` is for HDR displays. Default `'preferred'`. */
   format?: 'preferred' | 'rgba16float';
-  /** How the canvas blends with the page. Default `'opaque'`. */
+  /** `'opaque'` shows the canvas as a solid picture; `'premultiplied'` blends it over the page by its alpha. Default `'opaque'`. */
   alphaMode?: 'opaque' | 'premultiplied';
   /** Color space the compositor reads the canvas in. Default `'srgb'`. */
   colorSpace?: 'srgb' | 'display-p3';
@@ -119,7 +119,7 @@ export interface BloomOptions {
    * the bloom is multiplied by 1 + dirtIntensity × dirt. No dirt texture, or 0: no cost.
    * A number from 0 to 16. Default `1`. */
   dirtIntensity?: number;
-  /** Bloom on or off. Default `true`. */
+  /** Whether light above the threshold glows; off, no bloom pass runs. Default `true`. */
   enabled?: boolean;
   /** Brightness (after exposure) above which light blooms. A number from 0 to 10000.
    * Default `1`. */
@@ -144,7 +144,7 @@ export interface BloomOptions {
 /** Options of `Renderer.create` and `setOptions`. Every field is optional. */
 export interface RendererOptions {
   canvas?: CanvasOptions;
-  /** Samples per pixel of the scene. Default `4`. */
+  /** Samples per pixel of the scene: 4 smooths the edges of geometry, 1 renders faster. Default `4`. */
   msaa?: 1 | 4;
   /** `'tonemapped'` is a resolve pass that tonemaps each sample before averaging, so
    * bright edges stay antialiased (needs msaa 4; keeps the multisampled color in memory).

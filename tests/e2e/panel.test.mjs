@@ -263,13 +263,31 @@ test("every control's label, tooltip and screen-reader text are the option table
     assert.equal(ax.name, `${r.plain} ${r.path}`, `${r.path}: the name a screen reader reads`);
     assert.equal(ax.description, [doc, r.note].filter((t) => t).join(' '), `${r.path}: the description a screen reader reads`);
   }
+  // The panel's other inputs (the image's gain, pause, the before/after
+  // split) carry their explanation the same way: the row's tooltip, a
+  // line under them that the ? button shows, and their description.
+  const others = await page.evaluate(() => [...document.querySelectorAll('#panel-body input, #panel-body select')]
+    .filter((e) => !e.dataset.option && e.type !== 'file').map((input) => ({
+      id: input.id,
+      title: input.closest('.row')?.title ?? '',
+      describedBy: input.getAttribute('aria-describedby')?.split(' ') ?? [],
+      docText: document.querySelector(`[data-doc-for="${input.id}"]`)?.textContent ?? null,
+    })));
+  assert.deepEqual(others.map((o) => o.id).sort(), ['compare', 'gain', 'pause']);
+  for (const o of others) {
+    assert.ok(o.title.length > 20, `${o.id}: a tooltip`);
+    assert.equal(o.docText, o.title, `${o.id}: the line under it is its tooltip`);
+    assert.equal(o.describedBy[0], `doc-${o.id}`, `${o.id}: described by that line`);
+    const ax = await accessible(cdp, `#${o.id}`);
+    assert.equal(ax.description, o.title, `${o.id}: the description a screen reader reads`);
+  }
   // Every other control of the page has a name too.
-  const others = await page.evaluate(() => [...document.querySelectorAll('button, input, select, a, textarea')]
+  const named = await page.evaluate(() => [...document.querySelectorAll('button, input, select, a, textarea')]
     .filter((e) => !e.dataset.option && e.checkVisibility()).map((e, i) => {
       e.dataset.axProbe = String(i);
       return i;
     }));
-  for (const i of others) {
+  for (const i of named) {
     const ax = await accessible(cdp, `[data-ax-probe="${i}"]`);
     assert.ok(ax.name.trim().length > 0, `a ${ax.role} without a name: ${await page.evaluate((i) => document.querySelector(`[data-ax-probe="${i}"]`).outerHTML, i)}`);
   }
