@@ -1,4 +1,4 @@
-// The README's pictures of the demo, taken in headless Chromium (software
+// The README's and the guides' pictures of the demo, taken in headless Chromium (software
 // WebGPU): `cargo xtask pictures` builds, serves www/ and runs this with
 // AFTERGLOW_URL set. The demo's clock is paused and frames are drawn at
 // chosen scene times, so every run gives the same pictures; the stats

@@ -125,7 +125,7 @@ pub use chain::{Chain, Content};
 #[doc(hidden)]
 pub use passes::content::PixelImage;
 
-/// The Rust snippet of the README's "Use it with your own renderer"
+/// The Rust snippet of the README's "Quick start: Rust with wgpu"
 /// section, run by `cargo test --doc` as written, inside a hidden program
 /// that checks its pixels (assembled by `build.rs`). Native only: the
 /// program makes its own Vulkan device.

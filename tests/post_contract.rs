@@ -1,5 +1,5 @@
 //! `PostChain` as a wgpu program outside the crate uses it, written from the
-//! README's Rust section alone: only the public API (`afterglow::wgpu`,
+//! Rust guide (docs/rust.md) alone: only the public API (`afterglow::wgpu`,
 //! `PostChain`, `Options` and its enums, `Error`), its own device, its own
 //! HDR and emissive textures, its own encoder and submit, on lavapipe.
 //! `tests/structure.rs` holds this file to the public names.

@@ -135,7 +135,7 @@ impl Literal {
     }
 
     /// As JavaScript source: `'agx'`, `0.6`, `true` (the schema tests
-    /// compare the README and declarations with it).
+    /// compare the options guide and declarations with it).
     #[cfg(afterglow_internals)]
     pub fn js(self) -> String {
         match self {
@@ -346,7 +346,7 @@ macro_rules! whole {
 }
 
 /// An option's line of documentation. Only the tests read it (they hold
-/// the README and the TypeScript declarations to it), so the shipped wasm
+/// the options guide and the TypeScript declarations to it), so the shipped wasm
 /// leaves the text out.
 #[cfg(not(target_arch = "wasm32"))]
 macro_rules! doc_line {

@@ -1,7 +1,7 @@
 //! The option schema: one table with every option's path, the values it
 //! takes, its default, a line of documentation and what changing it costs.
 //! Parsing, `options()`, the errors for unknown keys, `Options::default()`
-//! and [`reshapes`] are derived from it; tests hold the README, the
+//! and [`reshapes`] are derived from it; tests hold the options guide, the
 //! TypeScript declarations and the demo's panel to it.
 
 use super::schema::{Access, Effect, Kind, Literal, OptionSpec};

@@ -27,7 +27,7 @@
 //!   (`examples/bench.rs`), at this commit or, with `--before REV`, before
 //!   and after, and writes the report the same way (`native_bench.rs`).
 //! - `pictures` set-up, build, then `docs/pictures.mjs` against the served
-//!   demo: the README's pictures of it, at 1280×800 and 390×844.
+//!   demo: the README's and guides' pictures of it, at 1280×800 and 390×844.
 //! - `soak`   set-up, build, then `bench/soak.mjs` in headless Chromium:
 //!   20,000 frames, two storms of 1,000 resizes around a 5 s idle wait,
 //!   1,000 option changes, 100 device losses and 80 create/destroy
@@ -451,6 +451,18 @@ fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()
     } else {
         None
     };
+    // The tarball as a registry would take it: publint's checks of
+    // package.json's fields, exports and files against what is packed;
+    // its warnings fail the test as errors do.
+    if let Some(tarball) = &tarball {
+        timings.time("package: publint", || {
+            run(Command::new("node")
+                .current_dir(root)
+                .arg("node_modules/publint/src/cli.js")
+                .args(["run", "--strict"])
+                .arg(tarball))
+        })?;
+    }
     if let (true, Some(tarball)) = (want("types"), &tarball) {
         timings.time("types: TypeScript", || {
             run(Command::new("node")
@@ -594,7 +606,7 @@ fn worktree(root: &Path, rev: &str) -> Result<(String, PathBuf)> {
 
 /// The soak (`bench/soak.mjs`) against the built package, served like the
 /// benchmark; `--quick` goes to the driver.
-/// The README's pictures of the demo (`docs/pictures.mjs` says which),
+/// The README's and guides' pictures of the demo (`docs/pictures.mjs` says which),
 /// taken from `www/` served as `serve` serves it.
 fn pictures(root: &Path) -> Result<()> {
     setup::ensure(root, setup::Need::Test)?;

@@ -243,6 +243,7 @@ fn npm_packages(root: &Path) -> Result<()> {
         "typescript",
         "typescript-5.1",
         "@webgpu/types",
+        "publint",
     ];
     let installed = packages.iter().all(|p| {
         root.join("node_modules")
