@@ -110,9 +110,23 @@ fn valid_value(index: usize) -> BoxedStrategy<Value> {
 
 /// Whether the option at `index` is allowed together with the defaults
 /// (`extended` tone mapping needs an `rgba16float` canvas, `tonemapped`
-/// resolve needs msaa 4, which are the defaults' `preferred` and 4).
+/// resolve needs msaa 4, which are the defaults' `preferred` and 4, and
+/// the percentiles must stay in order around the other's default).
 fn allowed_with_defaults(index: usize, v: &Value) -> bool {
-    !(schema()[index].path == "canvas.toneMapping" && *v == Value::String("extended".into()))
+    let path = schema()[index].path;
+    !(path == "canvas.toneMapping" && *v == Value::String("extended".into()))
+        && !percentiles_crossed(path, v)
+}
+
+/// Whether `v` for `path` puts the percentiles out of order with the other
+/// at its default (lowPercentile 0.1, highPercentile 0.9): refused with an
+/// error on `autoExposure.highPercentile` that names both.
+fn percentiles_crossed(path: &str, v: &Value) -> bool {
+    match (path, v) {
+        ("autoExposure.lowPercentile", Value::Number(n)) => *n >= 0.9,
+        ("autoExposure.highPercentile", Value::Number(n)) => *n <= 0.1,
+        _ => false,
+    }
 }
 
 proptest! {
@@ -182,11 +196,16 @@ proptest! {
             Kind::Count { values, .. } => values.iter().any(|c| *c as f64 == n),
             Kind::Bool | Kind::Choice(_) => false,
         };
+        let crossed = allowed && percentiles_crossed(spec.path, &Value::Number(n));
         let base = Options::default();
         match base.merged(&at(spec.path, Value::Number(n))) {
             Ok(o) => {
-                prop_assert!(allowed, "{} accepted {}", spec.path, n);
+                prop_assert!(allowed && !crossed, "{} accepted {}", spec.path, n);
                 prop_assert_eq!(spec.get(&o).to_value(), Value::Number(n));
+            }
+            Err(e) if crossed => {
+                prop_assert_eq!(e.field.as_str(), "autoExposure.highPercentile");
+                prop_assert!(e.message.contains("autoExposure.lowPercentile"), "{}", e);
             }
             Err(e) => {
                 prop_assert!(!allowed, "{} refused {}: {}", spec.path, n, e);
