@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use super::image::{image_texture, ImageSource};
 use super::interop::{describe, get};
 use super::shared::{instance_of, wrap_texture};
-use super::texture::Given;
+use super::verdicts::Given;
 use crate::gpu::ErrorAnswer;
 use crate::chain::Chain;
 use crate::error::Error;

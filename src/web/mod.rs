@@ -25,6 +25,7 @@ mod resize_observer;
 mod shader;
 mod shared;
 mod texture;
+mod verdicts;
 
 use wasm_bindgen::prelude::*;
 

@@ -2,7 +2,7 @@
 //! the options and the user's content, and what each JS method does to
 //! them. Device-loss recovery is in `recovery`.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -13,6 +13,7 @@ use super::display::DisplayWatch;
 use super::interop::{call, now_ms, object, warn, Handle};
 use super::png;
 use super::resize_observer::AutoResize;
+use super::verdicts::{Excuse, Given, Targets, TextureCheck, Verdicts, Watch};
 use crate::chain::Chain;
 use crate::error::{DeviceErrorKind, Error};
 use crate::gpu::Gpu;
@@ -66,25 +67,10 @@ pub struct WebRenderer {
     pending_size: Rc<Cell<Option<(u32, u32)>>>,
     /// Counts the app device's errors (a shared device only).
     _error_listener: Option<super::shared::ErrorListener>,
-    /// Whether the textures last given to `setTexture` are the device's.
-    pub texture_check: Option<super::texture::TextureCheck>,
-    /// A frame failed on a texture the app destroyed: the next `render()`
-    /// says so (see [`super::texture::Watch`]).
-    destroyed: super::texture::Destroyed,
-    /// The browser's out-of-memory error for an allocating step, with the
-    /// targets that step left (see [`WebRenderer::targets`]), once it
-    /// arrives.
-    out_of_memory: Rc<RefCell<Option<(Targets, String)>>>,
-    /// The verdicts of allocating steps still to come, which frames wait
-    /// for.
-    allocations: Vec<super::texture::Excuse>,
-    /// Why nothing is rendered: the latest allocating step ran out of
-    /// memory (the size and settings, and the browser's message).
-    starved: Option<String>,
+    /// What the GPU has yet to say about this device, or said and the
+    /// renderer has yet to act on.
+    pub verdicts: Verdicts,
 }
-
-/// What a frame's targets are made for (see [`WebRenderer::targets`]).
-type Targets = ((u32, u32), (u32, u32), u32);
 
 /// The size and settings `targets` were allocated for, as the
 /// out-of-memory error says them; spelled only when that error came.
@@ -218,11 +204,7 @@ impl WebRenderer {
             auto_resize: None,
             pending_size: Rc::new(Cell::new(None)),
             _error_listener: error_listener,
-            texture_check: None,
-            destroyed: Default::default(),
-            out_of_memory: Default::default(),
-            allocations: Vec::new(),
-            starved: None,
+            verdicts: Verdicts::default(),
         };
         r.sync_auto_resize()?;
         Ok(r)
@@ -273,7 +255,7 @@ impl WebRenderer {
     fn render_with(&mut self, time: f64, read: bool) -> Result<Option<Option<Readback>>, Error> {
         self.check_device()?;
         self.check_memory()?;
-        let destroyed = self.destroyed.borrow_mut().take();
+        let destroyed = self.verdicts.destroyed.borrow_mut().take();
         if let Some((message, then)) = destroyed {
             // Only textures still in use now: the app may have set others
             // since the failed frame.
@@ -296,24 +278,22 @@ impl WebRenderer {
         // targets it could not allocate are invalid, and their errors are
         // not reported: the next render() throws instead), and frames that
         // sample any of the app's textures, which the app may destroy.
-        let mut excuses: Vec<super::texture::Excuse> =
-            super::texture::frame_scope(&mut self.texture_parts())?
-                .into_iter()
-                .collect();
-        excuses.extend(self.allocations.iter().filter(|a| a.pending()).cloned());
+        let mut excuses: Vec<Excuse> = super::texture::frame_scope(&mut self.texture_parts())?
+            .into_iter()
+            .collect();
+        excuses.extend(self.verdicts.pending_allocations());
         let given = self.given_textures();
         let watch = (!excuses.is_empty() || !given.is_empty())
-            .then(|| super::texture::Watch::start(&self.gpu));
+            .then(|| Watch::start(&self.gpu));
         let frame = self.frame(time, read);
         if let Some(watch) = watch {
-            watch.end(&self.gpu, &self.destroyed, given, excuses);
+            watch.end(&self.gpu, &self.verdicts.destroyed, given, excuses);
         }
         frame
     }
 
     /// The app's textures the frame samples.
-    fn given_textures(&self) -> Vec<super::texture::Given> {
-        use super::texture::Given;
+    fn given_textures(&self) -> Vec<Given> {
         let mut given = Vec::new();
         if let Some((scene, bloom)) = self.content.textures() {
             given.push(Given {
@@ -344,7 +324,7 @@ impl WebRenderer {
     /// the browser's message is about are no longer used (the scene shows
     /// nothing, the lens dirt goes), so the next frame renders, and the
     /// error names them.
-    fn drop_destroyed(&mut self, culprits: Vec<super::texture::Given>, message: &str) -> Error {
+    fn drop_destroyed(&mut self, culprits: Vec<Given>, message: &str) -> Error {
         let Some((argument, method)) = culprits.first().map(|g| (g.argument, g.method)) else {
             return Error::argument("texture", format!("a frame failed: {message}"));
         };
@@ -441,15 +421,15 @@ impl WebRenderer {
             .device
             .push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let mut result = step(self);
-        if result.is_ok() && self.starved.is_some() && self.targets() != before {
-            self.starved = None;
+        if result.is_ok() && self.verdicts.starved.is_some() && self.targets() != before {
+            self.verdicts.starved = None;
             result = self.chain.rebuild_fresh(&self.gpu);
         }
         let (memory, validation) = (memory.pop(), validation.pop());
-        let (slot, targets) = (self.out_of_memory.clone(), self.targets());
+        let (slot, targets) = (self.verdicts.out_of_memory.clone(), self.targets());
         let render_scale = self.effective().render_scale;
         let report = self.gpu.error_sink();
-        let excuse = super::texture::Excuse::new(Box::pin(async move {
+        let excuse = Excuse::new(Box::pin(async move {
             let (memory, validation) = (memory.await, validation.await);
             let Some(e) = memory else {
                 if let Some(v) = validation {
@@ -461,8 +441,7 @@ impl WebRenderer {
             *slot.borrow_mut() = Some((targets, format!("{settings}: {e}")));
             true
         }));
-        self.allocations.retain(super::texture::Excuse::pending);
-        self.allocations.push(excuse);
+        self.verdicts.allocating(excuse);
         result
     }
 
@@ -482,13 +461,13 @@ impl WebRenderer {
     /// nothing is rendered until a step changes them. A report about
     /// targets since replaced (another size or sample count) is dropped.
     fn check_memory(&mut self) -> Result<(), Error> {
-        let report = self.out_of_memory.borrow_mut().take();
+        let report = self.verdicts.out_of_memory.borrow_mut().take();
         if let Some((targets, message)) = report {
             if targets == self.targets() {
-                self.starved = Some(message);
+                self.verdicts.starved = Some(message);
             }
         }
-        match &self.starved {
+        match &self.verdicts.starved {
             Some(message) => Err(Error::device(
                 crate::error::DeviceErrorKind::OutOfMemory,
                 format!(
@@ -592,12 +571,9 @@ impl WebRenderer {
         self.gpu = gpu;
         self.chain = chain;
         self.recovery_failures = 0;
-        self.texture_check = None;
-        self.destroyed.borrow_mut().take();
-        // Answers about the lost device's targets go to a slot nobody reads.
-        self.out_of_memory = Default::default();
-        self.allocations.clear();
-        self.starved = None;
+        // Answers still to come about the lost device go to an object
+        // nobody reads.
+        self.verdicts = Verdicts::default();
         // The device is back; restoring the content is best effort.
         if let Err(e) = self.content.replay(&self.gpu, &mut self.chain) {
             warn(&format!(
@@ -621,7 +597,7 @@ impl WebRenderer {
             gpu: &self.gpu,
             chain: &mut self.chain,
             content: &mut self.content,
-            check: &mut self.texture_check,
+            check: &mut self.verdicts.texture_check,
         }
     }
 
@@ -741,9 +717,10 @@ pub async fn texture_checked(
     method: &'static str,
 ) -> Result<(), Error> {
     let pending = handle.with(method, |r| {
-        Ok(r.texture_check
+        Ok(r.verdicts
+            .texture_check
             .as_ref()
-            .and_then(super::texture::TextureCheck::pending))
+            .and_then(TextureCheck::pending))
     })?;
     if let Some(pending) = pending {
         // The promise never rejects.

@@ -1,16 +1,11 @@
 //! The app's textures (`setTexture`), and the check that they belong to
-//! the renderer's device.
+//! the renderer's device ([`TextureCheck`]).
 
-use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::Pin;
-use std::rc::Rc;
-
-use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 use super::content::UserResources;
 use super::shared::wrap_texture;
+use super::verdicts::{Excuse, TextureCheck};
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::gpu::{ErrorAnswer, Gpu};
@@ -21,31 +16,6 @@ pub struct Parts<'a> {
     pub chain: &'a mut Chain,
     pub content: &'a mut UserResources,
     pub check: &'a mut Option<TextureCheck>,
-}
-
-/// What is known of the textures last given to `setTexture`: WebGPU has no
-/// synchronous way to ask which device made a texture, so they are bound
-/// under validation error scopes (the app's own error handler never sees
-/// those errors) and the verdict arrives a moment later. Frames are not
-/// held back meanwhile: each one is encoded and submitted under an error
-/// scope of its own (a [`Watch`]), so a valid texture is shown by the
-/// very next frame, and the errors of a frame that bound another device's
-/// texture reach no handler. Once the verdict is in, frames run without
-/// scopes again.
-pub struct TextureCheck {
-    verdict: Rc<RefCell<Option<Result<(), Error>>>>,
-    /// Set with the verdict when a texture was refused: the errors of the
-    /// frames rendered with it come from it and are not reported.
-    refused: Rc<Cell<bool>>,
-    done: Promise,
-}
-
-
-impl TextureCheck {
-    /// A promise that settles once the verdict is in, or `None` if it is.
-    pub fn pending(&self) -> Option<Promise> {
-        self.verdict.borrow().is_none().then(|| self.done.clone())
-    }
 }
 
 /// `setTexture(scene, { bloom })`. Wrapping the textures and binding them
@@ -61,11 +31,7 @@ pub fn set_texture(r: &mut Parts<'_>, scene: JsValue, bloom: Option<JsValue>) ->
     let bound = bind_textures(r, scene, bloom, &mut probes);
     let outer: ErrorAnswer = Box::pin(outer.pop());
     bound?;
-    let verdict = Rc::new(RefCell::new(None));
-    let set = verdict.clone();
-    let refused = Rc::new(Cell::new(false));
-    let set_refused = refused.clone();
-    let done = wasm_bindgen_futures::future_to_promise(async move {
+    *r.check = Some(TextureCheck::new(Box::pin(async move {
         let mut result = Ok(());
         for (argument, probe) in probes {
             if let (Some(e), Ok(())) = (probe.await, &result) {
@@ -85,15 +51,8 @@ pub fn set_texture(r: &mut Parts<'_>, scene: JsValue, bloom: Option<JsValue>) ->
                 format!("could not be bound on the renderer's GPUDevice: {e}"),
             ));
         }
-        set_refused.set(result.is_err());
-        *set.borrow_mut() = Some(result);
-        Ok(JsValue::UNDEFINED)
-    });
-    *r.check = Some(TextureCheck {
-        verdict,
-        refused,
-        done,
-    });
+        result
+    })));
     Ok(())
 }
 
@@ -110,13 +69,8 @@ pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<Excuse>, Error> {
     let Some(check) = r.check.as_ref() else {
         return Ok(None);
     };
-    let verdict = check.verdict.borrow_mut().take();
-    match verdict {
-        None => Ok(Some(Excuse {
-            done: check.done.clone(),
-            holds: check.refused.clone(),
-            settled: Rc::default(),
-        })),
+    match check.take() {
+        None => Ok(Some(check.excuse())),
         Some(Ok(())) => {
             *r.check = None;
             Ok(None)
@@ -127,106 +81,6 @@ pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<Excuse>, Error> {
             Err(e)
         }
     }
-}
-
-/// The browser's message for a frame that failed because it sampled a
-/// texture the app had destroyed, with the app's textures that frame
-/// sampled, kept until the next `render()`, which says which texture it
-/// was and stops using it.
-pub type Destroyed = Rc<RefCell<Option<(String, Vec<Given>)>>>;
-
-/// A validation error scope of the renderer's own around a frame, pushed
-/// before its first GPU call. Frames run under one while a verdict that
-/// would explain their errors is still to come (an [`Excuse`]), and while
-/// they sample the app's textures: the app may destroy a texture it gave
-/// (`GPUTexture.destroy()`) while it is still set, which WebGPU reports
-/// only when a frame using it is submitted, and never to the caller.
-pub struct Watch(wgpu::ErrorScopeGuard);
-
-impl Watch {
-    pub fn start(gpu: &Gpu) -> Watch {
-        Watch(gpu.device.push_error_scope(wgpu::ErrorFilter::Validation))
-    }
-
-    /// Pops the scope after the frame's submit. Its error is dropped when
-    /// one of `excuses` turns out to explain it; one that names a
-    /// destroyed texture is kept for the next `render()` (the first such
-    /// message wins); any other is one of the renderer's own, reported as
-    /// an uncaptured error would be.
-    pub fn end(self, gpu: &Gpu, destroyed: &Destroyed, given: Vec<Given>, excuses: Vec<Excuse>) {
-        let popped: ErrorAnswer = Box::pin(self.0.pop());
-        let report = gpu.error_sink();
-        let destroyed = destroyed.clone();
-        let (device, queue) = (gpu.device.clone(), gpu.queue.clone());
-        wasm_bindgen_futures::spawn_local(async move {
-            let Some(e) = popped.await else {
-                return;
-            };
-            for excuse in excuses {
-                // It never rejects.
-                let _ = wasm_bindgen_futures::JsFuture::from(excuse.done).await;
-                if excuse.holds.get() {
-                    return;
-                }
-            }
-            let message = e.to_string();
-            // Only a frame that sampled the app's textures can blame them,
-            // and only those the GPU can no longer use.
-            let mut culprits = Vec::new();
-            for g in given {
-                if !super::shared::still_usable(&device, &queue, &g.texture).await {
-                    culprits.push(g);
-                }
-            }
-            if culprits.is_empty() {
-                report(message);
-            } else {
-                destroyed.borrow_mut().get_or_insert((message, culprits));
-            }
-        });
-    }
-}
-
-/// A verdict still to come that would explain a frame's errors (the
-/// textures are another device's, the frame's targets could not be
-/// allocated): `holds` once it came and does; `done` settles when it came.
-#[derive(Clone)]
-pub struct Excuse {
-    done: Promise,
-    holds: Rc<Cell<bool>>,
-    settled: Rc<Cell<bool>>,
-}
-
-impl Excuse {
-    /// Waits for `verdict` (true when it explains the errors).
-    pub fn new(verdict: Pin<Box<dyn Future<Output = bool>>>) -> Excuse {
-        let (holds, settled) = (Rc::new(Cell::new(false)), Rc::new(Cell::new(false)));
-        let (set_holds, set_settled) = (holds.clone(), settled.clone());
-        let done = wasm_bindgen_futures::future_to_promise(async move {
-            set_holds.set(verdict.await);
-            set_settled.set(true);
-            Ok(JsValue::UNDEFINED)
-        });
-        Excuse {
-            done,
-            holds,
-            settled,
-        }
-    }
-
-    /// Whether the verdict is still to come.
-    pub fn pending(&self) -> bool {
-        !self.settled.get()
-    }
-}
-
-/// One of the app's textures a frame samples: the call that gave it, how
-/// errors name it, and the texture.
-#[derive(Clone)]
-pub struct Given {
-    pub method: &'static str,
-    pub argument: &'static str,
-    pub texture: JsValue,
 }
 
 /// Clears the scene after its texture was refused or destroyed: the next
