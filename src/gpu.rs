@@ -242,9 +242,19 @@ impl Gpu {
     /// unless it is the caller's. Either way a loss after this is not the
     /// renderer's to report: the caller destroying its own device once
     /// the renderer is gone logs nothing.
+    ///
+    /// On the web the device goes once the work already submitted to it
+    /// is done: Firefox (153) may stop the page's animation frames for
+    /// good, or close the tab, when a device is destroyed while its canvas
+    /// is still presenting a frame or a copy from it is still being read.
     pub fn destroy(&self) {
         self.destroyed_on_purpose.store(true, Ordering::Relaxed);
         if self.shared {
+            return;
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Some(device) = self.device.as_webgpu() {
+            destroy_when_idle(AsRef::<wasm_bindgen::JsValue>::as_ref(device).clone());
             return;
         }
         self.device.destroy();
@@ -405,6 +415,32 @@ pub(crate) fn browser_reason(e: &impl std::fmt::Display) -> String {
         .and_then(|t| t.strip_suffix('"'))
         .unwrap_or(first);
     unquoted.to_string()
+}
+
+/// `device.destroy()` once `device.queue.onSubmittedWorkDone()` settles
+/// (see [`Gpu::destroy`]); at once where the queue cannot be asked.
+#[cfg(target_arch = "wasm32")]
+fn destroy_when_idle(device: wasm_bindgen::JsValue) {
+    use wasm_bindgen::JsCast;
+    let get = |target: &wasm_bindgen::JsValue, key: &str| {
+        js_sys::Reflect::get(target, &key.into()).unwrap_or_default()
+    };
+    let call = move |target: &wasm_bindgen::JsValue, key: &str| {
+        get(target, key)
+            .dyn_into::<js_sys::Function>()
+            .ok()
+            .and_then(|f| f.call0(target).ok())
+    };
+    let queue = get(&device, "queue");
+    match call(&queue, "onSubmittedWorkDone").and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) {
+        Some(done) => wasm_bindgen_futures::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(done).await;
+            call(&device, "destroy");
+        }),
+        None => {
+            call(&device, "destroy");
+        }
+    }
 }
 
 #[cfg(test)]

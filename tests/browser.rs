@@ -175,6 +175,52 @@ async fn next_frame() {
     JsFuture::from(timeout).await.unwrap();
 }
 
+/// Loses the renderer's device behind its back, as a driver reset would,
+/// between two frames: once the frame last rendered has been presented and
+/// the work submitted is done, and returning once the browser says the
+/// device is lost. Firefox (153) stops the page's animation frames for good
+/// when a device is destroyed while a frame of its canvas is being
+/// presented, or when frames are presented from a destroyed device before
+/// its `lost` promise settles (which there takes a few frames); either
+/// would stop the test, not the renderer.
+async fn lose_device(r: &Renderer) -> JsValue {
+    next_frame().await;
+    let device = r
+        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
+        .unwrap();
+    let queue = get(device.as_ref(), "queue");
+    let done: Function = get(&queue, "onSubmittedWorkDone").unchecked_into();
+    JsFuture::from(js_sys::Promise::from(done.call0(&queue).unwrap()))
+        .await
+        .unwrap();
+    let destroy: Function = get(device.as_ref(), "destroy").unchecked_into();
+    destroy.call0(device.as_ref()).unwrap();
+    JsFuture::from(js_sys::Promise::from(get(device.as_ref(), "lost")))
+        .await
+        .unwrap();
+    device.into()
+}
+
+/// Holds the next buffer mapping (a screenshot's read back) until the
+/// renderer's device is lost, so that the loss comes while the mapping is
+/// pending in every engine. Destroying a device while its copy is still
+/// being read closes the tab in Firefox (153).
+async fn hold_mapping_until_lost(r: &Renderer) {
+    let device: JsValue = r
+        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
+        .unwrap()
+        .into();
+    js(
+        "const map = GPUBuffer.prototype.mapAsync;
+         GPUBuffer.prototype.mapAsync = function (...args) {
+           GPUBuffer.prototype.mapAsync = map;
+           return arg.lost.then(() => map.apply(this, args));
+         };",
+        &device,
+    )
+    .await;
+}
+
 async fn read(r: &Renderer) -> afterglow_testing::readback::Image {
     match r.render_and_read(0.0).await {
         Ok(img) => img,
@@ -2158,9 +2204,7 @@ async fn a_lost_device_is_replaced_and_rendering_resumes() {
     let old = r
         .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
         .unwrap();
-    // Lose the device behind the renderer's back.
-    let destroy: Function = get(old.as_ref(), "destroy").unchecked_into();
-    destroy.call0(old.as_ref()).unwrap();
+    lose_device(&r).await;
     let mut recovered = false;
     for _ in 0..50 {
         next_frame().await;
@@ -2343,11 +2387,7 @@ async fn a_device_that_cannot_be_replaced_is_a_device_error() {
         &JsValue::NULL,
     )
     .await;
-    let old = r
-        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
-        .unwrap();
-    let destroy: Function = get(old.as_ref(), "destroy").unchecked_into();
-    destroy.call0(old.as_ref()).unwrap();
+    lose_device(&r).await;
     let mut lost = None;
     let mut gave_up = None;
     for _ in 0..100 {
@@ -2894,8 +2934,13 @@ async fn a_failed_create_destroys_the_device_it_requested() {
         "{}",
         message(&e)
     );
+    // Destroyed once the work submitted to it is done (none here).
     let destroyed = js(
-        "return window.__devices.length === 1 && window.__devices[0].__destroyed;",
+        "const d = window.__devices;
+         if (d.length !== 1) return false;
+         return d[0].queue.onSubmittedWorkDone()
+           .then(() => new Promise((r) => setTimeout(r, 0)))
+           .then(() => d[0].__destroyed);",
         &JsValue::NULL,
     )
     .await;

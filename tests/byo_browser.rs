@@ -322,7 +322,17 @@ async fn a_lost_shared_device_gives_the_documented_error() {
     let c = canvas(32, 32);
     let r = create(&c, measuring(Some(&device), "{}")).await;
     r.render(None).unwrap();
-    js("d", "d.destroy(); await d.lost; await null;", &[&device]).await;
+    // Once the frame is presented and the work done: Firefox stops the
+    // page's animation frames for good when a device is destroyed while
+    // its canvas is being presented.
+    js(
+        "d",
+        "await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+         await d.queue.onSubmittedWorkDone();
+         d.destroy(); await d.lost; await null;",
+        &[&device],
+    )
+    .await;
     for _ in 0..2 {
         let Err(e) = r.render(None) else {
             panic!("render() after the app's device was lost did not throw")

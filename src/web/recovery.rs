@@ -57,8 +57,20 @@ fn recover(handle: &Handle<WebRenderer>) -> Result<(), Error> {
     let handle = handle.clone();
     wasm_bindgen_futures::spawn_local(async move {
         let mut requested = Some(Gpu::request(&instance(), None).await);
+        // A device that arrives lost says so to the callback registered
+        // on it within a microtask: it is not built on (Firefox reports
+        // every object made on a lost device as an uncaptured error).
+        let tick = js_sys::Promise::resolve(&wasm_bindgen::JsValue::UNDEFINED);
+        let _ = wasm_bindgen_futures::JsFuture::from(tick).await;
         let result = handle.with("render", |r| {
             let replaced = match requested.take() {
+                // Counted as a failed attempt, and the next render()
+                // tries again.
+                Some(Ok(gpu)) if gpu.lost().is_some() => {
+                    gpu.destroy();
+                    r.recovery_failures += 1;
+                    Ok(())
+                }
                 Some(Ok(gpu)) => r.replace_device(gpu),
                 Some(Err(e)) => Err(e),
                 None => Ok(()),

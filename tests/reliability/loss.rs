@@ -11,7 +11,9 @@ use super::*;
 /// Watches every device requested from now on: `{devices, errors,
 /// requests, destroyNext}`. `errors` collects the uncaptured errors of all
 /// of them; `destroyNext = n` destroys the next `n` devices as they arrive
-/// (a loss during a recovery). `restore()` puts `requestDevice` back.
+/// (a loss during a recovery), handing each over once its `lost` promise
+/// has settled, which in Firefox takes a few frames. `restore()` puts
+/// `requestDevice` back.
 async fn watch_devices() -> JsValue {
     js(
         "const w = { devices: [], errors: [], requests: 0, destroyNext: 0 };
@@ -23,7 +25,7 @@ async fn watch_devices() -> JsValue {
            device.lost.then((info) => { device.lostReason = info.reason; });
            device.addEventListener('uncapturederror',
              (e) => w.errors.push(e.error.message));
-           if (w.destroyNext > 0) { w.destroyNext--; device.destroy(); }
+           if (w.destroyNext > 0) { w.destroyNext--; device.destroy(); await device.lost; }
            return device; };
          w.restore = () => { GPUAdapter.prototype.requestDevice = request; };
          return w;",
@@ -158,7 +160,7 @@ async fn loss_during_a_pending_scene_shader_compile() {
         // Each cycle a different source, so that the old one cannot pass.
         let source = format!("{GREY}\n// cycle {cycle}");
         let pending = r.set_scene_shader(source.into());
-        lose_device(&r);
+        lose_device(&r).await;
         // The promise settles: resolved (the shader is shown once the
         // device is back) or a DeviceError, never a superseded one.
         let settled = JsFuture::from(pending).await;
@@ -186,7 +188,7 @@ async fn loss_right_after_a_resize() {
         r.resize(JsValue::from(w), JsValue::from(h)).unwrap();
         let before = kept(&r);
         let bytes = gpu_bytes(&r);
-        let old = lose_device(&r);
+        let old = lose_device(&r).await;
         calls.push(recover(&r, &old, "resize").await);
         let what = format!("after resize {cycle} to {w}×{h}");
         assert_eq!(
@@ -213,7 +215,7 @@ async fn loss_keeps_the_lookup_table_and_the_lens_dirt() {
     JsFuture::from(r.set_lens_dirt(dirt)).await.unwrap();
     r.render(None).unwrap();
     let bytes = gpu_bytes(&r);
-    let old = lose_device(&r);
+    let old = lose_device(&r).await;
     recover(&r, &old, "look").await;
     assert!(
         Object_is(&get(&context_configuration(&c), "device"), &device_of(&r)),
@@ -237,8 +239,9 @@ async fn loss_during_a_pending_screenshot() {
     for _ in 0..3 {
         r.render(None).unwrap();
         let before = kept(&r);
+        hold_mapping_until_lost(&r).await;
         let pending = r.screenshot();
-        let old = lose_device(&r);
+        let old = lose_device(&r).await;
         let e = JsFuture::from(pending).await.unwrap_err();
         assert_kind(&e, "DeviceError", &[("reason", r#""lost""#)]);
         calls.push(recover(&r, &old, "screenshot").await);
@@ -258,14 +261,14 @@ async fn two_losses_in_quick_succession() {
     let mut calls = vec![];
     for _ in 0..3 {
         // The new device is lost before it renders a single frame.
-        let first = lose_device(&r);
+        let first = lose_device(&r).await;
         calls.push(recover(&r, &first, "first of two").await);
-        let second = lose_device(&r);
+        let second = lose_device(&r).await;
         calls.push(recover(&r, &second, "second of two").await);
         assert_recovered(&r, &c, &before, (8, 6), &watch, "two losses").await;
         // The device requested during the recovery is lost as it arrives.
         Reflect::set(&watch, &"destroyNext".into(), &1.into()).unwrap();
-        let third = lose_device(&r);
+        let third = lose_device(&r).await;
         calls.push(recover(&r, &third, "lost during its recovery").await);
         assert_eq!(get(&watch, "destroyNext").as_f64(), Some(0.0));
         assert_recovered(&r, &c, &before, (8, 6), &watch, "lost during recovery").await;
@@ -282,7 +285,7 @@ async fn loss_then_destroy() {
         let r = create(&c, KEPT).await;
         r.render(None).unwrap();
         let requested = js_sys::Array::from(&get(&watch, "devices")).length();
-        lose_device(&r);
+        lose_device(&r).await;
         if cycle > 0 {
             // The recovery has started (cycle 1) or is under way (cycle 2).
             for _ in 0..cycle {
@@ -338,7 +341,14 @@ async fn loss_of_the_apps_shared_device() {
         let before = kept(&r);
         // From now on afterglow must not ask for a device of its own.
         let watch = watch_devices().await;
-        js("arg.destroy(); return arg.lost;", &device).await;
+        // Between frames, as lose_device() does.
+        js(
+            "return new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))
+               .then(() => arg.queue.onSubmittedWorkDone())
+               .then(() => { arg.destroy(); return arg.lost; });",
+            &device,
+        )
+        .await;
         for _ in 0..3 {
             assert_error_kind(
                 r.render(None),

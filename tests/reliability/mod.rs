@@ -44,16 +44,6 @@ fn gpu_bytes(r: &Renderer) -> f64 {
     get(&r.stats(None).unwrap(), "gpuBytes").as_f64().unwrap()
 }
 
-/// Loses the renderer's device behind its back, as a driver reset would.
-fn lose_device(r: &Renderer) -> JsValue {
-    let device = r
-        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
-        .unwrap();
-    let destroy: Function = get(device.as_ref(), "destroy").unchecked_into();
-    destroy.call0(device.as_ref()).unwrap();
-    device.into()
-}
-
 #[wasm_bindgen_test]
 async fn replaced_textures_are_destroyed_at_once_and_gpu_bytes_stays_true() {
     let c = canvas(64, 48);
@@ -119,7 +109,7 @@ async fn destroy_during_recovery_destroys_the_new_device() {
     )
     .await;
     let devices: js_sys::Array = devices.unchecked_into();
-    lose_device(&r);
+    lose_device(&r).await;
     for _ in 0..20 {
         next_frame().await;
         if r.with_gpu(|g| g.lost().is_some()).unwrap() {
@@ -291,8 +281,9 @@ async fn a_screenshot_pending_during_a_device_loss_is_a_device_error() {
     let c = canvas(16, 16);
     let r = exact(&c).await;
     r.render(None).unwrap();
+    hold_mapping_until_lost(&r).await;
     let pending = r.screenshot();
-    lose_device(&r);
+    lose_device(&r).await;
     let e = JsFuture::from(pending).await.unwrap_err();
     assert_kind(&e, "DeviceError", &[("reason", r#""lost""#)]);
     assert!(message(&e).contains("screenshot"), "{}", message(&e));
