@@ -318,7 +318,7 @@ impl Chain {
             Error::argument(
                 "name",
                 format!(
-                    "is {name:?}, which is not an effect; the effects are {}",
+                    "is '{name}', which is not an effect; the effects are {}",
                     if names.is_empty() {
                         "none".to_string()
                     } else {

@@ -73,13 +73,30 @@ impl ShaderError {
             Some(i) => (&text[..i], text[i + 1..].trim_ascii()),
             None => (text, ""),
         };
+        // Some compilers (naga, in Firefox) quote the source around the
+        // error, numbered as lines of the whole module rather than of the
+        // user's code: those lines are left out.
+        let mut kept = String::new();
+        for l in rest.split('\n').filter(|l| !quotes_source(l)) {
+            kept.push_str(l);
+            kept.push('\n');
+        }
+        let rest = kept;
         ShaderError {
             line,
             column,
             message: clipped(first.trim_ascii_end(), 400),
-            details: clipped(rest, 1500),
+            details: clipped(rest.trim_ascii(), 1500),
         }
     }
+}
+
+/// A line of a compiler's excerpt of the source: `  ┌─ wgsl:6:19`,
+/// `  │`, `6 │   return …` (a margin of digits and spaces, then a box
+/// drawing character).
+fn quotes_source(line: &str) -> bool {
+    let margin = line.trim_start_matches(|c: char| c == ' ' || c.is_ascii_digit());
+    margin.starts_with(['\u{2502}', '\u{250c}', '\u{2514}', '\u{00b7}'])
 }
 
 /// `text`, cut after `max` bytes (at a character's end) with an ellipsis.
@@ -378,6 +395,12 @@ mod shader_error_tests {
         assert!(e.details.len() <= 1503 && e.details.ends_with('\u{2026}'), "{}", e.details.len());
         let short = ShaderError::new(2, 3, "unknown identifier: `colour`\n  note");
         assert_eq!((short.message.as_str(), short.details.as_str()), ("unknown identifier: `colour`", "note"));
+        let quoted = ShaderError::new(
+            3,
+            19,
+            "no definition in scope for identifier: `b`\n  \u{250c}\u{2500} wgsl:6:19\n  \u{2502}\n6 \u{2502}   return vec4f(a, b);\n  \u{2502}     ^ unknown identifier\n  = note: a note",
+        );
+        assert_eq!(quoted.details, "= note: a note", "the excerpt numbered as the module's lines is left out");
         assert_eq!(short.to_string(), "WGSL, line 2 column 3: unknown identifier: `colour`");
     }
 }

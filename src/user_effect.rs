@@ -141,7 +141,7 @@ fn check_identifier(argument: &str, name: &str, what: &str) -> Result<(), Error>
         Err(Error::argument(
             argument,
             format!(
-                "is {name:?}; {what} is a letter followed by letters, digits and '_' (at most 64), \
+                "is '{name}'; {what} is a letter followed by letters, digits and '_' (at most 64), \
                  and not a WGSL keyword"
             ),
         ))
@@ -164,7 +164,7 @@ pub fn check_name(name: &str, taken: &[&str]) -> Result<(), Error> {
     if taken.contains(&name) {
         return Err(Error::argument(
             "name",
-            format!("is {name:?}, which is already an effect; remove it first or choose another name"),
+            format!("is '{name}', which is already an effect; remove it first or choose another name"),
         ));
     }
     Ok(())
@@ -235,7 +235,7 @@ impl UserEffect {
                 Error::argument(
                     &format!("uniforms.{name}"),
                     format!(
-                        "is not a uniform of effect {:?}; it declared {}",
+                        "is not a uniform of effect '{}'; it declared {}",
                         self.name,
                         if declared.is_empty() {
                             "none".to_string()

@@ -138,7 +138,34 @@ impl ImageSource {
     }
 
     /// `copyExternalImageToTexture` into `texture` (straight alpha, sRGB).
+    /// An sRGB `ImageData` is written as the bytes it holds: not every
+    /// engine copies an `ImageData` as an external image (Firefox does
+    /// not).
     pub fn copy_to(&self, gpu: &Gpu, texture: &wgpu::Texture) -> Result<(), Error> {
+        let srgb = get(&self.js, "colorSpace")
+            .as_string()
+            .is_none_or(|c| c == "srgb");
+        if self.kind == Kind::Data && srgb {
+            let bytes = js_sys::Uint8Array::new(&get(&self.js, "data")).to_vec();
+            let (w, h) = (texture.width(), texture.height());
+            if bytes.len() as u64 != 4 * u64::from(w) * u64::from(h) {
+                return Err(source_error(format!(
+                    "is an ImageData of {} bytes for {w}×{h} pixels",
+                    bytes.len()
+                )));
+            }
+            gpu.queue.write_texture(
+                texture.as_image_copy(),
+                &bytes,
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(4 * w),
+                    rows_per_image: Some(h),
+                },
+                texture.size(),
+            );
+            return Ok(());
+        }
         let queue = gpu
             .queue
             .as_webgpu()
@@ -157,10 +184,14 @@ impl ImageSource {
             .map(|v| JsValue::from(*v))
             .collect();
         call(queue.as_ref(), "copyExternalImageToTexture", &[&src, &dst, &size]).map_err(|e| {
-            source_error(format!(
-                "could not be copied to the GPU: {} (a cross-origin image without CORS cannot be used)",
-                js_message(&e)
-            ))
+            // Only an element's pixels can come from another origin.
+            let hint = match self.kind {
+                Kind::Image | Kind::Video | Kind::Canvas => {
+                    " (a cross-origin image without CORS cannot be used)"
+                }
+                _ => "",
+            };
+            source_error(format!("could not be copied to the GPU: {}{hint}", js_message(&e)))
         })?;
         self.uploaded_at.set(num(&self.js, "currentTime"));
         Ok(())
