@@ -221,6 +221,36 @@ async fn hold_mapping_until_lost(r: &Renderer) {
     .await;
 }
 
+/// Makes the next `out-of-memory` error scope popped answer with a
+/// `GPUOutOfMemoryError`, as a GPU that cannot allocate does; returns an
+/// object whose `restore()` puts the scopes back.
+async fn out_of_memory_once() -> JsValue {
+    js(
+        "const push = GPUDevice.prototype.pushErrorScope;
+         const pop = GPUDevice.prototype.popErrorScope;
+         const filters = new WeakMap();
+         let armed = true;
+         GPUDevice.prototype.pushErrorScope = function (filter) {
+           if (!filters.has(this)) filters.set(this, []);
+           filters.get(this).push(filter);
+           return push.call(this, filter);
+         };
+         GPUDevice.prototype.popErrorScope = function () {
+           const filter = filters.get(this)?.pop();
+           const answer = pop.call(this);
+           if (!armed || filter !== 'out-of-memory') return answer;
+           armed = false;
+           return answer.then(() => new GPUOutOfMemoryError('not enough memory for the test'));
+         };
+         return { restore() {
+           GPUDevice.prototype.pushErrorScope = push;
+           GPUDevice.prototype.popErrorScope = pop;
+         } };",
+        &JsValue::NULL,
+    )
+    .await
+}
+
 async fn read(r: &Renderer) -> afterglow_testing::readback::Image {
     match r.render_and_read(0.0).await {
         Ok(img) => img,
@@ -255,11 +285,17 @@ async fn preferred_format_configures_all_seven_fields() {
         format!("{preferred}-srgb"),
         "viewFormats"
     );
-    assert_eq!(get(&cfg, "colorSpace").as_string().unwrap(), "srgb");
-    assert_eq!(
-        get(&get(&cfg, "toneMapping"), "mode").as_string().unwrap(),
-        "standard"
-    );
+    // Where the engine's configuration keeps them (Firefox's has no
+    // colorSpace and no toneMapping).
+    if engine_keeps("colorSpace", "'srgb'").await {
+        assert_eq!(get(&cfg, "colorSpace").as_string().unwrap(), "srgb");
+    }
+    if engine_keeps("toneMapping", "{ mode: 'standard' }").await {
+        assert_eq!(
+            get(&get(&cfg, "toneMapping"), "mode").as_string().unwrap(),
+            "standard"
+        );
+    }
     assert_eq!(get(&cfg, "alphaMode").as_string().unwrap(), "opaque");
     // configuration() reports the same, plus the size.
     let mine = r.configuration().unwrap();
@@ -330,7 +366,7 @@ async fn extended_tone_mapping_needs_rgba16float() {
 }
 
 #[wasm_bindgen_test]
-async fn every_frame_fetches_a_fresh_texture() {
+async fn every_frame_fetches_the_current_texture() {
     let c = canvas(32, 32);
     let r = create(&c, "{}").await;
     let seen = spy_current_texture(&c);
@@ -339,14 +375,9 @@ async fn every_frame_fetches_a_fresh_texture() {
         next_frame().await;
     }
     assert_eq!(seen.length(), 3, "one getCurrentTexture() per frame");
-    assert!(
-        !Object_is(&seen.get(0), &seen.get(1)),
-        "frame 2 reused frame 1's texture"
-    );
-    assert!(
-        !Object_is(&seen.get(1), &seen.get(2)),
-        "frame 3 reused frame 2's texture"
-    );
+    // Whether the texture is a new object each frame is the engine's
+    // choice (Chromium's is, Firefox 153 hands the same object back); each
+    // frame asks for it.
     assert_no_gpu_errors(&r);
 }
 
@@ -490,8 +521,9 @@ async fn bad_sizes_are_refused_and_the_renderer_keeps_working() {
 
 /// A size within the device's limits whose targets do not fit in its
 /// memory (8192×8192 with msaa 4: 2 GiB for the multisampled target alone,
-/// more than SwiftShader allocates at once) is accepted, since WebGPU
-/// says so only after the textures were made. The next render() once it
+/// more than SwiftShader allocates at once; the answer is the test's, see
+/// below) is accepted, since WebGPU says so only after the textures were
+/// made. The next render() once it
 /// has throws a DeviceError naming the size; the invalid frames before it
 /// reach no error handler; a smaller size renders again.
 #[wasm_bindgen_test]
@@ -500,12 +532,18 @@ async fn a_size_the_gpu_cannot_hold_is_reported_and_a_smaller_one_renders() {
     let r = exact(&c).await;
     set(&r, r#"{"msaa":4}"#);
     assert!(r.with_gpu(|g| g.max_texture_size()).unwrap() >= 8192);
+    // Whether 8192×8192 with MSAA fits depends on the machine (Firefox on
+    // lavapipe holds it), so the GPU's answer to the resize's out-of-memory
+    // scope is given by the test.
+    let scopes = out_of_memory_once().await;
     r.resize(JsValue::from(8192), JsValue::from(8192)).unwrap();
     // An option that changes no target, set before the answer came: the
     // answer still stands for the targets in use.
     set(&r, r#"{"exposure":1.5}"#);
-    // The answer takes as long as the GPU process takes to try: up to a
-    // few seconds of frames on a busy machine with a software GPU.
+    Function::from(get(&scopes, "restore"))
+        .call0(&JsValue::NULL)
+        .unwrap();
+    next_frame().await;
     let mut refused = None;
     for _ in 0..600 {
         match r.render(None) {
@@ -714,6 +752,29 @@ fn measuring(bloom: &str) -> String {
         r#"{{"canvas":{{"format":"rgba16float","toneMapping":"extended","screenshots":true}},
             "msaa":1,"tonemapper":"none","dither":false,"bloom":{bloom}}}"#
     )
+}
+
+/// Whether this engine's canvas configuration keeps `key` (`colorSpace`,
+/// `toneMapping`) as configured with `value` (JSON) on an 8-bit canvas.
+/// Firefox's keeps neither.
+async fn engine_keeps(key: &str, value: &str) -> bool {
+    js(
+        &format!(
+            "return (async () => {{
+               const device = await (await navigator.gpu.requestAdapter()).requestDevice();
+               const c = new OffscreenCanvas(1, 1).getContext('webgpu');
+               c.configure({{ device, format: 'rgba8unorm', {key}: {value} }});
+               const kept = JSON.stringify(c.getConfiguration().{key}) === JSON.stringify({value});
+               c.unconfigure();
+               device.destroy();
+               return kept;
+             }})();"
+        ),
+        &JsValue::NULL,
+    )
+    .await
+    .as_bool()
+    .unwrap_or(false)
 }
 
 /// Whether this engine's canvas takes `rgba16float`, asked of a scratch
@@ -1338,19 +1399,33 @@ async fn canvas_options_change_at_run_time() {
     r.set_content(Content::Solid([0.5, 0.5, 0.5, 1.0])).unwrap();
     assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "srgb");
 
-    set(&r, r#"{"canvas":{"colorSpace":"display-p3"}}"#);
-    assert_eq!(
-        get(&context_configuration(&c), "colorSpace")
-            .as_string()
-            .unwrap(),
-        "display-p3"
-    );
-    assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "display-p3");
-    // sRGB red, converted to P3 primaries.
-    r.set_content(Content::Solid([1.0, 0.0, 0.0, 1.0])).unwrap();
-    let p = read(&r).await.rgba8(4, 4);
-    for (ch, want) in [234u8, 51, 35].into_iter().enumerate() {
-        assert_close(p[ch], want, 2, &format!("P3 red channel {ch}"));
+    let p3 = r#"{"canvas":{"colorSpace":"display-p3"}}"#;
+    if engine_keeps("colorSpace", "'display-p3'").await {
+        set(&r, p3);
+        assert_eq!(
+            get(&context_configuration(&c), "colorSpace")
+                .as_string()
+                .unwrap(),
+            "display-p3"
+        );
+        assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "display-p3");
+        // sRGB red, converted to P3 primaries.
+        r.set_content(Content::Solid([1.0, 0.0, 0.0, 1.0])).unwrap();
+        let p = read(&r).await.rgba8(4, 4);
+        for (ch, want) in [234u8, 51, 35].into_iter().enumerate() {
+            assert_close(p[ch], want, 2, &format!("P3 red channel {ch}"));
+        }
+    } else {
+        // An engine that would show P3 values as sRGB: refused, naming the
+        // option, and nothing changes.
+        let e = r.set_options(opts(p3)).unwrap_err();
+        assert_kind(&e, "CanvasError", &[]);
+        assert!(
+            message(&e).contains("canvas.colorSpace 'display-p3'"),
+            "{}",
+            message(&e)
+        );
+        assert_close(read(&r).await.rgba8(4, 4)[0], 188, 2, "still sRGB");
     }
 
     r.set_content(Content::Solid([0.0, 0.0, 0.0, 0.0])).unwrap();
@@ -1860,8 +1935,9 @@ async fn scene_shaders_compile_and_errors_name_the_line() {
         Some(""),
         "one-line message"
     );
-    // A compiler message of many lines (the candidate constructors): the
-    // first in `message`, the rest in `details`.
+    // A compiler message of many lines: the first in `message`, the rest
+    // in `details` (Chromium's lists the candidate constructors; Firefox's
+    // is one line and a quote of the source, which is left out).
     let short = "fn scene(uv: vec2f, time: f32) -> vec4f {\n  return vec4f(1.0, 2.0);\n}\n";
     let e = JsFuture::from(r.set_scene_shader(short.into()))
         .await
@@ -1869,7 +1945,14 @@ async fn scene_shaders_compile_and_errors_name_the_line() {
     assert_kind(&e, "ShaderError", &[("line", "2")]);
     assert!(!message(&e).contains('\n'), "{}", message(&e));
     let details = get(&e, "details").as_string().unwrap_or_default();
-    assert!(details.lines().count() > 1, "details: {details}");
+    assert!(
+        !details.contains('\u{2502}'),
+        "no quote of the source: {details}"
+    );
+    if engine_has_float_canvas().await {
+        // Chromium (the engine here with an rgba16float canvas) lists them.
+        assert!(details.lines().count() > 1, "details: {details}");
+    }
     // The previous shader keeps rendering.
     let img = read(&r).await;
     assert_eq!(
@@ -2831,7 +2914,8 @@ async fn capabilities_an_engine_lacks_choose_the_8_bit_path_and_say_why() {
         )
     };
     let (format, hdr, why) = range(&r);
-    if engine_has_float_canvas().await {
+    let float = engine_has_float_canvas().await;
+    if float {
         assert_eq!((format.as_str(), hdr), ("rgba16float", Some(true)), "{why}");
         assert!(why.contains("high dynamic range"), "{why}");
     } else {
@@ -2882,7 +2966,7 @@ async fn capabilities_an_engine_lacks_choose_the_8_bit_path_and_say_why() {
         get(&stats, "gpuTiming").as_string().as_deref(),
         Some(timing)
     );
-    r.pretend_engine(true, true, false).unwrap();
+    r.pretend_engine(float, float, false).unwrap();
     read(&r).await;
     let stats = r.stats(Some(opts(r#"{"gpu":true}"#))).unwrap();
     assert_eq!(

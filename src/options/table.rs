@@ -53,7 +53,7 @@ static FRAME: &[OptionSpec] = &[
         kind: Kind::Choice(ColorSpace::NAMES),
         default: Literal::Str("srgb"),
         effect: Effect::Canvas,
-        doc: doc_line!("Color space the compositor reads the canvas in."),
+        doc: doc_line!("Color space the compositor reads the canvas in; a browser whose canvas keeps no 'display-p3' (Firefox) refuses it with a CanvasError."),
         access: choice!(ColorSpace, canvas.color_space),
     },
     OptionSpec {

@@ -5,7 +5,7 @@ export interface CanvasOptions {
   format?: 'preferred' | 'rgba16float';
   /** `'opaque'` shows the canvas as a solid picture; `'premultiplied'` blends it over the page by its alpha. Default `'opaque'`. */
   alphaMode?: 'opaque' | 'premultiplied';
-  /** Color space the compositor reads the canvas in. Default `'srgb'`. */
+  /** Color space the compositor reads the canvas in; a browser whose canvas keeps no 'display-p3' (Firefox) refuses it with a CanvasError. Default `'srgb'`. */
   colorSpace?: 'srgb' | 'display-p3';
   /** `'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`.
    * Default `'standard'`. */

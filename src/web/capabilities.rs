@@ -13,13 +13,15 @@ use wasm_bindgen::JsCast;
 use super::interop::{get, object};
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::options::{CanvasFormat, ToneMapping};
+use crate::options::{CanvasFormat, ColorSpace, ToneMapping};
 use crate::output::OutputSpec;
 
 /// What is missing, in words.
 const NO_FLOAT_CANVAS: &str = "this browser has no 'rgba16float' canvas (configure() refuses the format)";
 const NO_EXTENDED: &str = "this browser has no toneMapping 'extended' (the canvas configuration \
                            drops it, so light above white would be clamped)";
+const NO_DISPLAY_P3: &str = "this browser's canvas configuration keeps no colorSpace \
+                             'display-p3' (colours would be shown as sRGB)";
 /// What to do about it.
 const USE_AUTO: &str =
     "use canvas.dynamicRange 'auto', which stays on the 8-bit path where HDR cannot be had";
@@ -32,6 +34,9 @@ pub struct Capabilities {
     pub float_canvas: bool,
     /// The configuration keeps `toneMapping: { mode: 'extended' }`.
     pub extended_tone_mapping: bool,
+    /// The configuration keeps `colorSpace: 'display-p3'` (Firefox's has
+    /// no `colorSpace`: P3 values would be shown as sRGB).
+    pub display_p3: bool,
 }
 
 impl Capabilities {
@@ -40,6 +45,7 @@ impl Capabilities {
     pub const ALL: Capabilities = Capabilities {
         float_canvas: true,
         extended_tone_mapping: true,
+        display_p3: true,
     };
 
     /// Asks the engine, on `gpu`'s device.
@@ -50,34 +56,22 @@ impl Capabilities {
         let Some(context) = scratch_context() else {
             return Capabilities::ALL;
         };
-        let config = object(&[
-            ("device", AsRef::<JsValue>::as_ref(device).clone()),
-            ("format", "rgba16float".into()),
-            ("alphaMode", "opaque".into()),
-            ("toneMapping", object(&[("mode", "extended".into())]).into()),
-        ]);
-        let configure = get(&context, "configure");
-        let Some(configure) = configure.dyn_ref::<js_sys::Function>() else {
+        let device = AsRef::<JsValue>::as_ref(device);
+        let Some(float) = configured(&context, device, "rgba16float", "toneMapping", &object(&[("mode", "extended".into())]).into()) else {
             return Capabilities::ALL;
         };
-        if configure.call1(&context, &config).is_err() {
-            return Capabilities {
-                float_canvas: false,
-                extended_tone_mapping: false,
-            };
-        }
-        let read = get(&context, "getConfiguration")
-            .dyn_ref::<js_sys::Function>()
-            .and_then(|f| f.call0(&context).ok());
-        let mode = read
-            .map(|c| get(&get(&c, "toneMapping"), "mode"))
-            .and_then(|m| m.as_string());
+        let Some(p3) = configured(&context, device, "rgba8unorm", "colorSpace", &"display-p3".into()) else {
+            return Capabilities::ALL;
+        };
         if let Some(unconfigure) = get(&context, "unconfigure").dyn_ref::<js_sys::Function>() {
             let _ = unconfigure.call0(&context);
         }
+        let mode = float.map(|c| get(&get(&c, "toneMapping"), "mode").as_string());
         Capabilities {
-            float_canvas: true,
-            extended_tone_mapping: mode.as_deref() == Some("extended"),
+            float_canvas: mode.is_some(),
+            extended_tone_mapping: mode.flatten().as_deref() == Some("extended"),
+            display_p3: p3.and_then(|c| get(&c, "colorSpace").as_string()).as_deref()
+                == Some("display-p3"),
         }
     }
 
@@ -108,6 +102,12 @@ impl Capabilities {
                 CanvasFormat::Rgba16Float.as_str()
             )));
         }
+        if output.color_space == ColorSpace::DisplayP3 && !self.display_p3 {
+            return Err(Error::Canvas(format!(
+                "canvas.colorSpace '{}': {NO_DISPLAY_P3}; use 'srgb'",
+                ColorSpace::DisplayP3.as_str()
+            )));
+        }
         if output.tone_mapping == ToneMapping::Extended && !self.extended_tone_mapping {
             return Err(Error::Canvas(format!(
                 "canvas.toneMapping '{}': {NO_EXTENDED}; {USE_AUTO}",
@@ -116,6 +116,30 @@ impl Capabilities {
         }
         Ok(())
     }
+}
+
+/// Configures `context` on `device` with `format` and `key: value`: the
+/// configuration the engine kept, `Some(None)` when `configure()` threw,
+/// and `None` when the context cannot be configured or read at all.
+fn configured(
+    context: &JsValue,
+    device: &JsValue,
+    format: &str,
+    key: &str,
+    value: &JsValue,
+) -> Option<Option<JsValue>> {
+    let config = object(&[
+        ("device", device.clone()),
+        ("format", format.into()),
+        ("alphaMode", "opaque".into()),
+        (key, value.clone()),
+    ]);
+    let configure = get(context, "configure");
+    if configure.dyn_ref::<js_sys::Function>()?.call1(context, &config).is_err() {
+        return Some(None);
+    }
+    let read = get(context, "getConfiguration");
+    Some(read.dyn_ref::<js_sys::Function>()?.call0(context).ok())
 }
 
 /// The `webgpu` context of a new 1×1 `OffscreenCanvas`, where there is one.

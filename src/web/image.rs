@@ -5,7 +5,7 @@
 //! without CORS, for one): that exception becomes an `Error`, whereas
 //! wgpu's web backend would unwrap it and abort the module.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -37,6 +37,10 @@ pub struct ImageSource {
     kind: Kind,
     /// Video time of the last upload, so a paused video is not re-uploaded.
     uploaded_at: Cell<f64>,
+    /// A 2D canvas a video frame is drawn into first, where the engine
+    /// copies no video element to a texture (Firefox): made on the first
+    /// upload it refuses.
+    frame_canvas: RefCell<Option<JsValue>>,
 }
 
 impl ImageSource {
@@ -67,6 +71,7 @@ impl ImageSource {
             js,
             kind,
             uploaded_at: Cell::new(f64::NAN),
+            frame_canvas: RefCell::new(None),
         })
     }
 
@@ -173,7 +178,6 @@ impl ImageSource {
         let raw = texture
             .as_webgpu()
             .ok_or_else(|| Error::Canvas("the texture is not a WebGPU texture".into()))?;
-        let src = object(&[("source", self.js.clone())]);
         let dst = object(&[
             ("texture", JsValue::from(raw.clone())),
             ("colorSpace", "srgb".into()),
@@ -183,7 +187,28 @@ impl ImageSource {
             .iter()
             .map(|v| JsValue::from(*v))
             .collect();
-        call(queue.as_ref(), "copyExternalImageToTexture", &[&src, &dst, &size]).map_err(|e| {
+        let copy = |source: &JsValue| {
+            let src = object(&[("source", source.clone())]);
+            call(queue.as_ref(), "copyExternalImageToTexture", &[&src, &dst, &size])
+        };
+        let frame_canvas = self.frame_canvas.borrow().clone();
+        let mut copied = match &frame_canvas {
+            Some(canvas) => self.draw_frame(canvas).and_then(|()| copy(canvas)),
+            None => copy(&self.js),
+        };
+        // A video element the engine does not take (a TypeError, as for any
+        // source of a type it does not copy) goes through a 2D canvas.
+        let refused_type = |e: &JsValue| e.is_instance_of::<js_sys::TypeError>();
+        if self.kind == Kind::Video && frame_canvas.is_none() && copied.as_ref().is_err_and(refused_type) {
+            let (w, h) = (texture.width(), texture.height());
+            copied = new_canvas(w, h).and_then(|canvas| {
+                self.draw_frame(&canvas)?;
+                let result = copy(&canvas);
+                *self.frame_canvas.borrow_mut() = Some(canvas);
+                result
+            });
+        }
+        copied.map_err(|e| {
             // Only an element's pixels can come from another origin.
             let hint = match self.kind {
                 Kind::Image | Kind::Video | Kind::Canvas => {
@@ -196,6 +221,26 @@ impl ImageSource {
         self.uploaded_at.set(num(&self.js, "currentTime"));
         Ok(())
     }
+
+    /// Draws the video's current frame into `canvas`, at the video's size.
+    fn draw_frame(&self, canvas: &JsValue) -> Result<(), JsValue> {
+        let (w, h) = (num(&self.js, "videoWidth"), num(&self.js, "videoHeight"));
+        if num(canvas, "width") != w || num(canvas, "height") != h {
+            js_sys::Reflect::set(canvas, &"width".into(), &w.into())?;
+            js_sys::Reflect::set(canvas, &"height".into(), &h.into())?;
+        }
+        let context = call(canvas, "getContext", &[&"2d".into()])?;
+        call(&context, "drawImage", &[&self.js, &0.into(), &0.into()])?;
+        Ok(())
+    }
+}
+
+/// A new `OffscreenCanvas` of `w`×`h`.
+fn new_canvas(w: u32, h: u32) -> Result<JsValue, JsValue> {
+    let class = js_sys::Reflect::get(&js_sys::global(), &"OffscreenCanvas".into())?;
+    let class: js_sys::Function = class.dyn_into()?;
+    let args = Array::of2(&w.into(), &h.into());
+    js_sys::Reflect::construct(&class, &args).map(JsValue::from)
 }
 
 /// Shows `source` times `gain`: uploads it into the current image texture

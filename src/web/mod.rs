@@ -459,6 +459,7 @@ impl Renderer {
             r.canvas.set_caps(capabilities::Capabilities {
                 float_canvas,
                 extended_tone_mapping,
+                display_p3: r.canvas.caps().display_p3,
             });
             if !timestamps {
                 r.gpu.features.remove(wgpu::Features::TIMESTAMP_QUERY);

@@ -261,6 +261,11 @@ pub async fn still_usable(device: &wgpu::Device, queue: &wgpu::Queue, texture: &
     let Some(&(_, format)) = FORMATS.iter().find(|(n, _)| *n == name) else {
         return false;
     };
+    // The view is made under a scope too: Firefox refuses a view of a
+    // destroyed texture (where the rules leave that to its use).
+    let outer = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let (_, view) = wrap_handle(device, texture, format, "texture check");
-    crate::gpu::probe_texture_use(device, queue, &view).await.is_none()
+    let used = crate::gpu::probe_texture_use(device, queue, &view);
+    let made = outer.pop();
+    used.await.is_none() && made.await.is_none()
 }

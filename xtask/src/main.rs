@@ -72,7 +72,7 @@ fn main() -> ExitCode {
         Some("pictures") => pictures(&root),
         _ => {
             eprintln!(
-                "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] [--firefox] \
+                "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] [--chromium | --firefox] \
                  | size | bench [--quick] [--frames N] [--rounds N] [--before REV] [--dirty] \
                  | bench --dot [--frames N] [--before REV] [--dirty] \
                  | bench --defaults [--intensities X,Y] [--dirty] \
@@ -386,6 +386,40 @@ pub fn runtime_dir() -> PathBuf {
     dir
 }
 
+/// The browser suite (`tests/browser.rs`, `byo_browser.rs`,
+/// `panic_browser.rs`) in headless Chromium, then in Firefox ESR;
+/// `--chromium` or `--firefox` runs one engine.
+fn browser_suites(root: &Path, args: &[String], timings: &mut Timings) -> Result<()> {
+    let only = |engine: &str| args.iter().any(|a| a == engine);
+    let runtime_dir = runtime_dir();
+    if !only("--firefox") {
+        timings.time("browser (Chromium): wasm-pack test", || {
+            let driver = driver::Driver::start(
+                setup::chromedriver(),
+                &std::env::temp_dir().join("afterglow-chromedriver.log"),
+            )?;
+            run(Command::new("wasm-pack")
+                .current_dir(root)
+                .env("CHROMEDRIVER", setup::chromedriver())
+                .env("CHROMEDRIVER_REMOTE", driver.url())
+                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                .args(["test", "--headless", "--chrome"]))
+        })?;
+    }
+    if !only("--chromium") {
+        setup::ensure_firefox(timings)?;
+        timings.time("browser (Firefox): wasm-pack test", || {
+            run(Command::new("wasm-pack")
+                .current_dir(root)
+                .env("GECKODRIVER", setup::geckodriver())
+                .env("XDG_RUNTIME_DIR", &runtime_dir)
+                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                .args(["test", "--headless", "--firefox"]))
+        })?;
+    }
+    Ok(())
+}
+
 fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()> {
     // Stage names choose what runs (all of them when none is named);
     // `--` options change how.
@@ -416,31 +450,15 @@ fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()
             ]))
         })?;
     }
-    // `--firefox`: the browser suite in Firefox ESR instead of Chromium.
-    let firefox = args.iter().any(|a| a == "--firefox");
-    if want("browser") && firefox {
-        setup::ensure_firefox(timings)?;
-        timings.time("browser (Firefox): wasm-pack test (build and run)", || {
-            run(Command::new("wasm-pack")
-                .current_dir(root)
-                .env("GECKODRIVER", setup::geckodriver())
-                .env("XDG_RUNTIME_DIR", &runtime_dir)
-                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-                .args(["test", "--headless", "--firefox"]))
-        })?;
-    } else if want("browser") {
-        timings.time("browser: wasm-pack test (build and run)", || {
-            let driver = driver::Driver::start(
-                setup::chromedriver(),
-                &std::env::temp_dir().join("afterglow-chromedriver.log"),
-            )?;
-            run(Command::new("wasm-pack")
-                .current_dir(root)
-                .env("CHROMEDRIVER", setup::chromedriver())
-                .env("CHROMEDRIVER_REMOTE", driver.url())
-                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-                .args(["test", "--headless", "--chrome"]))
-        })?;
+    if want("browser") {
+        browser_suites(root, args, timings)?;
+    }
+    if want("e2e") && args.iter().any(|a| a == "--firefox") {
+        return Err(
+            "the end-to-end pages run in Chromium only; `cargo xtask test browser \
+                    --firefox` runs the browser suite in Firefox"
+                .into(),
+        );
     }
     // The type test and the end-to-end tests install the same packed tarball.
     let tarball = if want("types") || want("e2e") {
