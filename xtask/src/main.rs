@@ -453,13 +453,6 @@ fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()
     if want("browser") {
         browser_suites(root, args, timings)?;
     }
-    if want("e2e") && args.iter().any(|a| a == "--firefox") {
-        return Err(
-            "the end-to-end pages run in Chromium only; `cargo xtask test browser \
-                    --firefox` runs the browser suite in Firefox"
-                .into(),
-        );
-    }
     // The type test and the end-to-end tests install the same packed tarball.
     let tarball = if want("types") || want("e2e") {
         Some(timings.time("package: build and pack", || {
@@ -495,6 +488,10 @@ fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()
         })?;
     }
     if let (true, Some(tarball)) = (want("e2e"), &tarball) {
+        let files = e2e_files(root, args)?;
+        if files.iter().any(|f| f.ends_with(FIREFOX_PAGES)) {
+            setup::ensure_firefox(timings)?;
+        }
         timings.time("e2e: the served pages", || {
             let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
             let url = format!("http://{}/", server.addr());
@@ -503,15 +500,35 @@ fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()
                 .env("AFTERGLOW_URL", &url)
                 .env("AFTERGLOW_TARBALL", tarball)
                 .env("CHROMIUM", setup::chromium())
-                .args([
-                    "--test",
-                    NODE_TEST_TIMEOUT,
-                    "--test-reporter=spec",
-                    "tests/e2e/",
-                ]))
+                .env("FIREFOX", setup::firefox())
+                .args(["--test", NODE_TEST_TIMEOUT, "--test-reporter=spec"])
+                .args(&files))
         })?;
     }
     Ok(())
+}
+
+/// The end-to-end test file that drives Firefox (the others drive
+/// Chromium).
+const FIREFOX_PAGES: &str = "firefox.test.mjs";
+
+/// The end-to-end test files to run: all of `tests/e2e/`, or with
+/// `--chromium` or `--firefox` those of one engine.
+fn e2e_files(root: &Path, args: &[String]) -> Result<Vec<String>> {
+    let only = |engine: &str| args.iter().any(|a| a == engine);
+    let dir = root.join("tests/e2e");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".test.mjs"))
+        .filter(|name| {
+            let firefox = name == FIREFOX_PAGES;
+            !(only("--firefox") && !firefox || only("--chromium") && firefox)
+        })
+        .map(|name| format!("tests/e2e/{name}"))
+        .collect();
+    files.sort();
+    Ok(files)
 }
 
 /// Each node test file fails after 10 minutes instead of waiting for ever
