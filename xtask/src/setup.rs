@@ -226,7 +226,7 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
 }
 
 /// The npm tools of package.json (wasm-opt from binaryen, esbuild, the end-to-end
-/// test's browser driver, the benchmark's peers and the lowest three.js
+/// test's browser drivers (Chromium's and Firefox's), the benchmark's peers and the lowest three.js
 /// supported, the type test's compilers, WebGPU and three.js types), installed exactly as
 /// package-lock.json says.
 fn npm_packages(root: &Path) -> Result<()> {
@@ -244,6 +244,7 @@ fn npm_packages(root: &Path) -> Result<()> {
         "typescript-5.1",
         "@webgpu/types",
         "publint",
+        "puppeteer-core",
     ];
     let installed = packages.iter().all(|p| {
         root.join("node_modules")
