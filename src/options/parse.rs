@@ -8,7 +8,7 @@ use super::types::{
     AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
     GrainOptions, LensOptions, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
-use super::value::{quote_list, Value};
+use super::value::{decimal, quote_list, Value};
 
 impl Default for Options {
     /// Every option at the default the schema gives it.
@@ -141,13 +141,14 @@ impl Options {
                 "autoExposure.highPercentile",
                 Allowed::Range(format!(
                     "a number above autoExposure.lowPercentile ({}) up to 1",
-                    exposure.low_percentile
+                    decimal(exposure.low_percentile)
                 )),
                 format!(
                     "is {} and autoExposure.lowPercentile is {}: the average is taken between \
                      the two positions of the histogram, so highPercentile must be above \
                      lowPercentile (the defaults are 0.1 and 0.9)",
-                    exposure.high_percentile, exposure.low_percentile
+                    decimal(exposure.high_percentile),
+                    decimal(exposure.low_percentile)
                 ),
             ));
         }
