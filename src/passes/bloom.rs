@@ -6,9 +6,12 @@
 //!   the light back there (into mip 0 of one quarter-resolution texture:
 //!   the glow is centred on its light, not on its box), a 13-tap
 //!   downsample into each next mip, then a tent upsample added back up
-//!   the chain. Every pass renders into a one-mip view and samples
-//!   another one-mip view of the same texture: different subresources, so
-//!   legal within the same-subresource rule.
+//!   the chain, and mip 0 read into a target twice its size through a
+//!   smooth 4x4 filter, which the composite samples (a small light's
+//!   glow is then round wherever it falls in its box). Every chain pass
+//!   renders into a one-mip view and samples another one-mip view of the
+//!   same texture: different subresources, so legal within the
+//!   same-subresource rule.
 //! - `gaussian`: a smoother (tent) extract into a ping target (half the frame up to
 //!   1080p), then horizontal/vertical passes ping-ponging between two targets. Their
 //!   bind groups are made with the targets, once per size, never per frame or iteration.
@@ -154,6 +157,8 @@ enum Stage {
     Downsample,
     /// `NARROW_TENT`: the tent's radius is at most half a source texel.
     Upsample(bool),
+    /// Mip 0 read into the target twice its size (`fs_fine`).
+    Fine,
     BlurH,
     BlurV,
 }
@@ -171,7 +176,7 @@ pub struct BloomPass {
     module: wgpu::ShaderModule,
     sampler: wgpu::Sampler,
     params: FrameUniform,
-    /// Made on first use: a frame needs four of them at most.
+    /// Made on first use: a frame needs five of them at most.
     pipes: PipeCache<(Stage, wgpu::TextureFormat)>,
 }
 
@@ -251,6 +256,7 @@ impl BloomPass {
                 Blend::Add,
                 Some(("NARROW_TENT", if narrow { 1.0 } else { 0.0 })),
             ),
+            Stage::Fine => ("bloom: fine pipeline", "fs_fine", Blend::Replace, None),
             Stage::BlurH => (
                 "bloom: horizontal blur pipeline",
                 "fs_blur_h",
@@ -335,7 +341,8 @@ impl BloomPass {
     }
 
     /// The mip chain: extract into mip 0, 13-tap downsamples down the
-    /// chain, tent upsamples added back up it.
+    /// chain, tent upsamples added back up it, then mip 0 read into a
+    /// target twice its size for the composite.
     fn build_mips(
         &self,
         f: &mut FrameBuilder<'_>,
@@ -392,8 +399,21 @@ impl BloomPass {
                 true,
             );
         }
+        // The composite reads the chain from a target twice mip 0's size
+        // (bloom.wgsl, fs_fine): a small light's glow is then round
+        // wherever it falls in its box.
+        let fine = f.texture("bloom fine", fine_size(plan.size), format, 1, 1, TARGET_USAGE)?;
+        let fine = f.view(&fine, 0);
+        f.fullscreen(
+            "bloom fine".into(),
+            &self.pipe(gpu, Stage::Fine, format),
+            self.bind(gpu, "bloom fine bind group", &mips[0].view),
+            Some(&fine),
+            &[&mips[0]],
+            false,
+        );
         Ok(BloomResult {
-            image: mips[0].clone(),
+            image: fine,
             levels: plan.levels,
         })
     }
@@ -442,6 +462,12 @@ impl BloomPass {
             levels: 1,
         })
     }
+}
+
+/// The size of the target the composite reads the mip chain from: twice
+/// the base's (it covers the same frame texels).
+pub fn fine_size(base: (u32, u32)) -> (u32, u32) {
+    (base.0.saturating_mul(2), base.1.saturating_mul(2))
 }
 
 /// The mip chain's extract: the boxes' light and, in alpha, its centroid
