@@ -272,44 +272,31 @@ fn fs_upsample(in: FullscreenOut) -> @location(0) vec4f {
     return vec4f(c / 16.0, 1.0);
 }
 
-// The chain's last step, from the quarter-size mip 0 into a target twice
-// its size, which the composite then reads with one bilinear sample. Read
-// straight from mip 0, the composite's bilinear sample magnifies four
-// times, and the shape of a small light's glow then depends on where it
-// falls in its 4x4 box (59-65 % stronger along one axis than across it
-// in the middle of a box's edge). Each texel here weighs the four nearest
-// mip 0 texels per axis: a Gaussian of 0.8 mip 0 texels, tilted so that
-// the weights reproduce linear functions (the light's centre is kept) and
-// normalised. This target's texels sit a quarter of a mip 0 texel off
-// its texel centres, so the weights are one set and its mirror image:
-// 0.15467, 0.48425, 0.31749, 0.04359 at -1.25, -0.25, 0.75 and 1.75 mip 0
-// texels. A cubic B-spline (variance 1/3 texel^2 against 0.58 here) left
-// 22 % between the axes; this, with the composite's sample at twice the
-// resolution, leaves 8 % (tests/native.rs). All weights are positive, so
-// each axis's four are two bilinear fetches: four in 2D.
-const FINE_WEIGHTS = vec4f(0.15467, 0.48425, 0.31749, 0.04359);
-
-// One axis at `p` (in mip 0 texels, texel centres at whole numbers): the
-// two fetches' positions and weights.
-fn fine_axis(p: f32) -> vec4f {
-    let m = floor(p);
-    let w = select(FINE_WEIGHTS.wzyx, FINE_WEIGHTS, p - m < 0.5);
-    let near = w.x + w.y;
-    let far = w.z + w.w;
-    return vec4f(m - 1.0 + w.y / near, near, m + 1.0 + w.w / far, far);
+// The chain's last two steps, so that the composite's one bilinear sample
+// reads a smooth picture. Read straight from mip 0, that sample magnifies
+// four times, and a B-spline splat read back that way is wider or
+// narrower depending on where it sits between texel centres: a small
+// light's glow changed shape with its place in its 4x4 box (59-65 %
+// stronger along one axis than across it in the middle of a box's edge).
+// First mip 0 is smoothed at its own size by a 3x3 tent (weights 1 2 1
+// per axis: four bilinear fetches half a texel off the centre, each the
+// mean of a 2x2 block), then read into a target twice its size with one
+// bilinear fetch; the composite samples that. Together a filter as wide
+// as four mip 0 texels per axis, for the price of one fetch per frame
+// pixel spread over two small passes. The tent reproduces linear
+// functions and bilinear filtering does too, so the light's centre is
+// kept.
+@fragment
+fn fs_smooth(in: FullscreenOut) -> @location(0) vec4f {
+    let h = 0.5 / vec2f(textureDimensions(src));
+    let c = tap(in.uv + vec2f(-h.x, -h.y)) + tap(in.uv + vec2f(h.x, -h.y))
+        + tap(in.uv + vec2f(-h.x, h.y)) + tap(in.uv + h);
+    return vec4f(c * 0.25, 1.0);
 }
 
 @fragment
 fn fs_fine(in: FullscreenOut) -> @location(0) vec4f {
-    let size = vec2f(textureDimensions(src));
-    let p = in.uv * size - 0.5;
-    let x = fine_axis(p.x);
-    let y = fine_axis(p.y);
-    let a = (vec2f(x.x, y.x) + 0.5) / size;
-    let b = (vec2f(x.z, y.z) + 0.5) / size;
-    let c = y.y * (x.y * tap(a) + x.w * tap(vec2f(b.x, a.y)))
-        + y.w * (x.y * tap(vec2f(a.x, b.y)) + x.w * tap(b));
-    return vec4f(c, 1.0);
+    return vec4f(tap(in.uv), 1.0);
 }
 
 // Separable 9-tap Gaussian in 5 bilinear fetches (offsets and weights of

@@ -651,6 +651,7 @@ fn the_frame_graph_names_every_pass() {
             "bloom upsample 2",
             "bloom upsample 1",
             "bloom upsample 0",
+            "bloom smooth",
             "bloom fine",
             "composite"
         ]
@@ -664,11 +665,14 @@ fn the_frame_graph_names_every_pass() {
     let down2 = &g.passes[4];
     assert_eq!(g.view_name(&down2.colors[0].view), "bloom mip 2");
     assert_eq!(g.view_name(&down2.sampled[0]), "bloom mip 1");
-    // The composite reads the chain from the target twice mip 0's size.
-    let fine = &g.passes[9];
-    assert_eq!(g.view_name(&fine.sampled[0]), "bloom mip 0");
+    // Mip 0 smoothed, then read into the target twice its size, which the
+    // composite reads.
+    let (smooth, fine) = (&g.passes[9], &g.passes[10]);
+    assert_eq!(g.view_name(&smooth.sampled[0]), "bloom mip 0");
+    assert_eq!(g.view_name(&smooth.colors[0].view), "bloom smooth");
+    assert_eq!(g.view_name(&fine.sampled[0]), "bloom smooth");
     assert_eq!(g.view_name(&fine.colors[0].view), "bloom fine");
-    assert_eq!(g.view_name(&g.passes[10].sampled[1]), "bloom fine");
+    assert_eq!(g.view_name(&g.passes[11].sampled[1]), "bloom fine");
 }
 
 /// Per-pass GPU times arrive from timestamp queries, one per pass, named

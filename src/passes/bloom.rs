@@ -6,9 +6,9 @@
 //!   the light back there (into mip 0 of one quarter-resolution texture:
 //!   the glow is centred on its light, not on its box), a 13-tap
 //!   downsample into each next mip, then a tent upsample added back up
-//!   the chain, and mip 0 read into a target twice its size through a
-//!   smooth 4x4 filter, which the composite samples (a small light's
-//!   glow is then round wherever it falls in its box). Every chain pass
+//!   the chain, and mip 0 smoothed by a 3x3 tent and read into a target
+//!   twice its size, which the composite samples (a small light's glow
+//!   is then round wherever it falls in its box). Every chain pass
 //!   renders into a one-mip view and samples another one-mip view of the
 //!   same texture: different subresources, so legal within the
 //!   same-subresource rule.
@@ -157,7 +157,9 @@ enum Stage {
     Downsample,
     /// `NARROW_TENT`: the tent's radius is at most half a source texel.
     Upsample(bool),
-    /// Mip 0 read into the target twice its size (`fs_fine`).
+    /// Mip 0 smoothed at its size (`fs_smooth`).
+    Smooth,
+    /// The smoothed mip 0 read into the target twice its size (`fs_fine`).
     Fine,
     BlurH,
     BlurV,
@@ -176,7 +178,7 @@ pub struct BloomPass {
     module: wgpu::ShaderModule,
     sampler: wgpu::Sampler,
     params: FrameUniform,
-    /// Made on first use: a frame needs five of them at most.
+    /// Made on first use: a frame needs six of them at most.
     pipes: PipeCache<(Stage, wgpu::TextureFormat)>,
 }
 
@@ -256,6 +258,7 @@ impl BloomPass {
                 Blend::Add,
                 Some(("NARROW_TENT", if narrow { 1.0 } else { 0.0 })),
             ),
+            Stage::Smooth => ("bloom: smooth pipeline", "fs_smooth", Blend::Replace, None),
             Stage::Fine => ("bloom: fine pipeline", "fs_fine", Blend::Replace, None),
             Stage::BlurH => (
                 "bloom: horizontal blur pipeline",
@@ -341,8 +344,8 @@ impl BloomPass {
     }
 
     /// The mip chain: extract into mip 0, 13-tap downsamples down the
-    /// chain, tent upsamples added back up it, then mip 0 read into a
-    /// target twice its size for the composite.
+    /// chain, tent upsamples added back up it, then mip 0 smoothed and
+    /// read into a target twice its size for the composite.
     fn build_mips(
         &self,
         f: &mut FrameBuilder<'_>,
@@ -399,19 +402,26 @@ impl BloomPass {
                 true,
             );
         }
-        // The composite reads the chain from a target twice mip 0's size
-        // (bloom.wgsl, fs_fine): a small light's glow is then round
-        // wherever it falls in its box.
+        // Mip 0 smoothed, then read into a target twice its size, which the
+        // composite samples: a small light's glow is then round wherever
+        // it falls in its box (bloom.wgsl, fs_smooth).
+        let smooth = f.texture("bloom smooth", plan.size, format, 1, 1, TARGET_USAGE)?;
+        let smooth = f.view(&smooth, 0);
         let fine = f.texture("bloom fine", fine_size(plan.size), format, 1, 1, TARGET_USAGE)?;
         let fine = f.view(&fine, 0);
-        f.fullscreen(
-            "bloom fine".into(),
-            &self.pipe(gpu, Stage::Fine, format),
-            self.bind(gpu, "bloom fine bind group", &mips[0].view),
-            Some(&fine),
-            &[&mips[0]],
-            false,
-        );
+        for (stage, name, from, to) in [
+            (Stage::Smooth, "bloom smooth", &mips[0], &smooth),
+            (Stage::Fine, "bloom fine", &smooth, &fine),
+        ] {
+            f.fullscreen(
+                name.into(),
+                &self.pipe(gpu, stage, format),
+                self.bind(gpu, &format!("{name} bind group"), &from.view),
+                Some(to),
+                &[from],
+                false,
+            );
+        }
         Ok(BloomResult {
             image: fine,
             levels: plan.levels,
