@@ -651,28 +651,28 @@ fn the_frame_graph_names_every_pass() {
             "bloom upsample 2",
             "bloom upsample 1",
             "bloom upsample 0",
-            "bloom smooth",
             "bloom fine",
             "composite"
         ]
     );
     let g = h.chain.graph().unwrap();
     assert_eq!(g.validate(), Ok(()));
-    // The extract renders boxes, the centre pass moves their light into mip 0.
+    // The extract renders boxes, the centre pass moves their light into the base.
     let centre = &g.passes[2];
     assert_eq!(g.view_name(&centre.sampled[0]), "bloom extract");
-    assert_eq!(g.view_name(&centre.colors[0].view), "bloom mip 0");
+    assert_eq!(g.view_name(&centre.colors[0].view), "bloom base");
+    assert_eq!(g.view_name(&g.passes[3].sampled[0]), "bloom base");
     let down2 = &g.passes[4];
     assert_eq!(g.view_name(&down2.colors[0].view), "bloom mip 2");
     assert_eq!(g.view_name(&down2.sampled[0]), "bloom mip 1");
-    // Mip 0 smoothed, then read into the target twice its size, which the
-    // composite reads.
-    let (smooth, fine) = (&g.passes[9], &g.passes[10]);
-    assert_eq!(g.view_name(&smooth.sampled[0]), "bloom mip 0");
-    assert_eq!(g.view_name(&smooth.colors[0].view), "bloom smooth");
-    assert_eq!(g.view_name(&fine.sampled[0]), "bloom smooth");
+    // The last upsample smooths the base into mip 0, which is read into
+    // the target twice its size that the composite reads.
+    let (up0, fine) = (&g.passes[8], &g.passes[9]);
+    assert_eq!(g.view_name(&up0.sampled[1]), "bloom base");
+    assert_eq!(g.view_name(&up0.colors[0].view), "bloom mip 0");
+    assert_eq!(g.view_name(&fine.sampled[0]), "bloom mip 0");
     assert_eq!(g.view_name(&fine.colors[0].view), "bloom fine");
-    assert_eq!(g.view_name(&g.passes[11].sampled[1]), "bloom fine");
+    assert_eq!(g.view_name(&g.passes[10].sampled[1]), "bloom fine");
 }
 
 /// Per-pass GPU times arrive from timestamp queries, one per pass, named
