@@ -3,14 +3,14 @@
 //!
 //! - `mip` (default): an area-average extract of quarter-resolution boxes
 //!   that also records where in each box its light sits, a pass that puts
-//!   the light back there (into mip 0 of one quarter-resolution texture:
-//!   the glow is centred on its light, not on its box), a 13-tap
-//!   downsample into each next mip, then a tent upsample added back up
-//!   the chain, and mip 0 smoothed by a 3x3 tent and read into a target
-//!   twice its size, which the composite samples (a small light's glow
-//!   is then round wherever it falls in its box). Every chain pass
-//!   renders into a one-mip view and samples another one-mip view of the
-//!   same texture: different subresources, so legal within the
+//!   the light back there (into a quarter-resolution base: the glow is
+//!   centred on its light, not on its box), a 13-tap downsample into each
+//!   next mip of one texture, then a tent upsample added back up the
+//!   chain; the last one writes mip 0 as the base smoothed by a 3x3 tent
+//!   plus the coarser levels, and mip 0 is read into a target twice its
+//!   size, which the composite samples (a small light's glow is then
+//!   round wherever it falls in its box). Every chain pass renders into a
+//!   one-mip view and samples other subresources: legal within the
 //!   same-subresource rule.
 //! - `gaussian`: a smoother (tent) extract into a ping target (half the frame up to
 //!   1080p), then horizontal/vertical passes ping-ponging between two targets. Their
