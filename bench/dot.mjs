@@ -24,7 +24,9 @@
 // the radiance (ratio 2), in linear light and without a tonemapper. A
 // tonemapper's curve bends both: the same bloom then varies with the
 // number of lit pixels, because four lit pixels put the halo higher on the
-// curve than one does.
+// curve than one does. So the halo's variation is also given among the
+// frames that light the same number of pixels, which a tonemapper does
+// not move: what is left there is the bloom changing as the light moves.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -136,6 +138,24 @@ function steadiness(frames, key = 'halo') {
   return { mean: m, cv: sd / Math.max(m, 1e-12) };
 }
 
+/** Variation of the halo among frames in which the dot lights the same
+ * number of pixels: each frame's deviation from the mean of its group,
+ * relative to that mean, as a root mean square over the frames of every
+ * group of two or more. A tonemapper's curve gives four lit pixels more
+ * halo per pixel than one, which the variation per lit pixel counts; here
+ * only what changes as the same light moves over the pixel grid counts. */
+function steadyAsItMoves(frames, key = 'halo') {
+  const groups = new Map();
+  for (const f of frames) groups.set(f.lit, [...(groups.get(f.lit) ?? []), f[key]]);
+  const squares = [];
+  for (const values of groups.values()) {
+    if (values.length < 2) continue;
+    const m = mean(values);
+    for (const v of values) squares.push(((v - m) / Math.max(m, 1e-12)) ** 2);
+  }
+  return squares.length ? Math.sqrt(mean(squares)) : NaN;
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const tree = checkTree(opts.dirty);
@@ -196,7 +216,8 @@ async function main() {
           const e = steadiness(frames, 'encoded');
           const o = offsets(frames);
           log(`${tonemapper}, radiance ${radiance}: ${page.name} halo per lit pixel ${s.mean.toFixed(3)}, variation ${s.cv.toFixed(3)}; `
-            + `8-bit ${e.mean.toFixed(1)}, variation ${e.cv.toFixed(3)}; halo centre ${o.mean.toFixed(2)} px off (worst ${o.worst.toFixed(2)})`);
+            + `8-bit ${e.mean.toFixed(1)}, variation ${e.cv.toFixed(3)}; as it moves ${steadyAsItMoves(frames).toFixed(3)} linear, `
+            + `${steadyAsItMoves(frames, 'encoded').toFixed(3)} 8-bit; halo centre ${o.mean.toFixed(2)} px off (worst ${o.worst.toFixed(2)})`);
         }
       }
     }
@@ -224,6 +245,10 @@ function report(results, columns, opts, version, minutes) {
         });
         lines.push(`| ${tonemapper}, ${unit} | radiance ${radiance}: halo per lit pixel, **variation** | ${cells.join(' | ')} |`);
       }
+      for (const radiance of RADIANCES) {
+        const cells = columns.map((p) => `**${steadyAsItMoves(results[tonemapper][radiance][p.key], key).toFixed(3)}**`);
+        lines.push(`| ${tonemapper}, ${unit} | radiance ${radiance}: **variation among frames that light as many pixels** | ${cells.join(' | ')} |`);
+      }
       const ratios = columns.map((p) => {
         const total = (r) => results[tonemapper][r][p.key].reduce((a, f) => a + f[key], 0);
         return `**${(total(high) / total(low)).toFixed(2)}**`;
@@ -241,7 +266,9 @@ function report(results, columns, opts, version, minutes) {
   lines.push('');
   lines.push(`Chromium ${version} (SwiftShader), three ${pkgVersion('three')}, postprocessing ${pkgVersion('postprocessing')}; `
     + `${DOT.width}×${DOT.height}, msaa 1, bloom threshold 1, ${opts.frames} frames per page, radiance and tonemapper; `
-    + `halo = light in the annulus ${ANNULUS[0]}–${ANNULUS[1]} px around the dot in 8-bit sRGB screenshots, decoded to linear or as encoded; ${minutes} min in all.`);
+    + `halo = light in the annulus ${ANNULUS[0]}–${ANNULUS[1]} px around the dot in 8-bit sRGB screenshots, decoded to linear or as encoded; `
+    + 'variation among frames that light as many pixels = root mean square of each frame\'s halo relative to the mean of the frames lighting as many pixels (groups of two or more); '
+    + `${minutes} min in all.`);
   return lines.join('\n');
 }
 

@@ -43,6 +43,10 @@ struct BloomParams {
 @group(0) @binding(0) var src: texture_2d<f32>;
 @group(0) @binding(1) var src_sampler: sampler;
 @group(0) @binding(2) var<uniform> params: BloomParams;
+// The chain's base, the centre pass's output: read by the last upsample
+// (fs_upsample_base), which smooths it into mip 0. Other passes have their
+// source here too and do not read it.
+@group(0) @binding(3) var base: texture_2d<f32>;
 
 fn tap(uv: vec2f) -> vec3f {
     return textureSampleLevel(src, src_sampler, uv, 0.0).rgb;
@@ -250,26 +254,68 @@ fn tent_axis(p: f32, r: f32) -> vec2f {
     return vec2f((2.0 * p + other) / 3.0, single);
 }
 
-// 3x3 tent (weights 1 2 1 per axis), added (blend one + one) onto the
-// next larger mip.
-@fragment
-fn fs_upsample(in: FullscreenOut) -> @location(0) vec4f {
+// 3x3 tent (weights 1 2 1 per axis) of the source mip at uv.
+fn upsample(uv: vec2f) -> vec3f {
     let size = vec2f(textureDimensions(src));
     if NARROW_TENT {
-        let p = in.uv * size;
+        let p = uv * size;
         let x = tent_axis(p.x, params.radius) / size.x;
         let y = tent_axis(p.y, params.radius) / size.y;
         let c = tap(vec2f(x.x, y.x)) * 9.0 + tap(vec2f(x.y, y.x)) * 3.0
             + tap(vec2f(x.x, y.y)) * 3.0 + tap(vec2f(x.y, y.y));
-        return vec4f(c / 16.0, 1.0);
+        return c / 16.0;
     }
     let r = params.radius / size;
-    var c = tap(in.uv) * 4.0;
-    c += (tap(in.uv + vec2f(-r.x, 0.0)) + tap(in.uv + vec2f(r.x, 0.0))
-        + tap(in.uv + vec2f(0.0, -r.y)) + tap(in.uv + vec2f(0.0, r.y))) * 2.0;
-    c += tap(in.uv + vec2f(-r.x, -r.y)) + tap(in.uv + vec2f(r.x, -r.y))
-        + tap(in.uv + vec2f(-r.x, r.y)) + tap(in.uv + vec2f(r.x, r.y));
-    return vec4f(c / 16.0, 1.0);
+    var c = tap(uv) * 4.0;
+    c += (tap(uv + vec2f(-r.x, 0.0)) + tap(uv + vec2f(r.x, 0.0))
+        + tap(uv + vec2f(0.0, -r.y)) + tap(uv + vec2f(0.0, r.y))) * 2.0;
+    c += tap(uv + vec2f(-r.x, -r.y)) + tap(uv + vec2f(r.x, -r.y))
+        + tap(uv + vec2f(-r.x, r.y)) + tap(uv + vec2f(r.x, r.y));
+    return c / 16.0;
+}
+
+// The upsample, added (blend one + one) onto the next larger mip.
+@fragment
+fn fs_upsample(in: FullscreenOut) -> @location(0) vec4f {
+    return vec4f(upsample(in.uv), 1.0);
+}
+
+// The chain's last steps make the composite's one bilinear sample read a
+// smooth picture. Read straight from mip 0, that sample magnifies four
+// times, and a B-spline splat read back that way is wider or narrower
+// depending on where it sits between texel centres: a small light's glow
+// changed shape with its place in its 4x4 box (59-65 % stronger along one
+// axis than across it in the middle of a box's edge). So the base is
+// smoothed by a 3x3 tent at its own size (weights 1 2 1 per axis: four
+// bilinear fetches half a texel off the centre, each the mean of a 2x2
+// block) as the last upsample adds the coarser levels to it into mip 0,
+// and mip 0 is then read into a target twice its size with one bilinear
+// fetch (fs_fine); the composite samples that. The tent and bilinear
+// filtering reproduce linear functions, so the light's centre is kept.
+fn tent_of(t: texture_2d<f32>, uv: vec2f) -> vec3f {
+    let h = 0.5 / vec2f(textureDimensions(t));
+    let c = textureSampleLevel(t, src_sampler, uv - h, 0.0).rgb
+        + textureSampleLevel(t, src_sampler, uv + vec2f(h.x, -h.y), 0.0).rgb
+        + textureSampleLevel(t, src_sampler, uv + vec2f(-h.x, h.y), 0.0).rgb
+        + textureSampleLevel(t, src_sampler, uv + h, 0.0).rgb;
+    return c * 0.25;
+}
+
+// The last upsample: the base smoothed, plus the coarser levels, into mip 0.
+@fragment
+fn fs_upsample_base(in: FullscreenOut) -> @location(0) vec4f {
+    return vec4f(tent_of(base, in.uv) + upsample(in.uv), 1.0);
+}
+
+// A chain of one level: the base smoothed into mip 0.
+@fragment
+fn fs_smooth(in: FullscreenOut) -> @location(0) vec4f {
+    return vec4f(tent_of(src, in.uv), 1.0);
+}
+
+@fragment
+fn fs_fine(in: FullscreenOut) -> @location(0) vec4f {
+    return vec4f(tap(in.uv), 1.0);
 }
 
 // Separable 9-tap Gaussian in 5 bilinear fetches (offsets and weights of

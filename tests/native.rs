@@ -339,6 +339,31 @@ fn a_pixels_halo_sits_on_it_wherever_it_falls_in_its_box() {
     }
 }
 
+/// Wherever a pixel falls in its 4×4 box of the bloom base (all 16
+/// positions), its halo is round: 4 px and 8 px away to the left, right,
+/// above and below, the largest value within 10 % of the smallest (linear
+/// light). A quadratic splat read back by one bilinear sample per pixel
+/// was 59–65 % stronger along one axis than across it in the middle of a
+/// box's edge.
+#[test]
+fn a_pixels_halo_is_round_wherever_it_falls_in_its_box() {
+    for blur in [BlurMode::Mip, BlurMode::Gaussian] {
+        let mut h = headless_with(measuring(1.0, blur), F::Rgba16Float, (128, 128));
+        let mut worst = 0.0f64;
+        for dy in 0..4 {
+            for dx in 0..4 {
+                let at = (64 + dx, 64 + dy);
+                h.set_content(bright_pixel(128, at, 200.0)).unwrap();
+                let r = halo_roundness(&frame(&h, 0.0), at);
+                println!("{blur:?} at {at:?}: roundness {r:.3}");
+                worst = worst.max(r);
+            }
+        }
+        println!("{blur:?}: largest over smallest at most {worst:.3}");
+        assert!(worst <= 1.1, "{blur:?}: halo {worst:.3}× stronger along one axis");
+    }
+}
+
 /// More intensity, more energy around the bright pixel.
 #[test]
 fn more_intensity_more_energy() {
@@ -626,18 +651,28 @@ fn the_frame_graph_names_every_pass() {
             "bloom upsample 2",
             "bloom upsample 1",
             "bloom upsample 0",
+            "bloom fine",
             "composite"
         ]
     );
     let g = h.chain.graph().unwrap();
     assert_eq!(g.validate(), Ok(()));
-    // The extract renders boxes, the centre pass moves their light into mip 0.
+    // The extract renders boxes, the centre pass moves their light into the base.
     let centre = &g.passes[2];
     assert_eq!(g.view_name(&centre.sampled[0]), "bloom extract");
-    assert_eq!(g.view_name(&centre.colors[0].view), "bloom mip 0");
+    assert_eq!(g.view_name(&centre.colors[0].view), "bloom base");
+    assert_eq!(g.view_name(&g.passes[3].sampled[0]), "bloom base");
     let down2 = &g.passes[4];
     assert_eq!(g.view_name(&down2.colors[0].view), "bloom mip 2");
     assert_eq!(g.view_name(&down2.sampled[0]), "bloom mip 1");
+    // The last upsample smooths the base into mip 0, which is read into
+    // the target twice its size that the composite reads.
+    let (up0, fine) = (&g.passes[8], &g.passes[9]);
+    assert_eq!(g.view_name(&up0.sampled[1]), "bloom base");
+    assert_eq!(g.view_name(&up0.colors[0].view), "bloom mip 0");
+    assert_eq!(g.view_name(&fine.sampled[0]), "bloom mip 0");
+    assert_eq!(g.view_name(&fine.colors[0].view), "bloom fine");
+    assert_eq!(g.view_name(&g.passes[10].sampled[1]), "bloom fine");
 }
 
 /// Per-pass GPU times arrive from timestamp queries, one per pass, named
@@ -784,7 +819,7 @@ fn a_moving_subpixel_light_blooms_steadily_and_linearly() {
     for (radiance, mean, cv) in steady {
         assert!(mean > 0.0, "radiance {radiance}: no halo");
         assert!(
-            cv <= 0.025,
+            cv <= 0.01,
             "radiance {radiance}: halo per lit pixel varies by {cv:.3}"
         );
     }

@@ -3,12 +3,15 @@
 //!
 //! - `mip` (default): an area-average extract of quarter-resolution boxes
 //!   that also records where in each box its light sits, a pass that puts
-//!   the light back there (into mip 0 of one quarter-resolution texture:
-//!   the glow is centred on its light, not on its box), a 13-tap
-//!   downsample into each next mip, then a tent upsample added back up
-//!   the chain. Every pass renders into a one-mip view and samples
-//!   another one-mip view of the same texture: different subresources, so
-//!   legal within the same-subresource rule.
+//!   the light back there (into a quarter-resolution base: the glow is
+//!   centred on its light, not on its box), a 13-tap downsample into each
+//!   next mip of one texture, then a tent upsample added back up the
+//!   chain; the last one writes mip 0 as the base smoothed by a 3x3 tent
+//!   plus the coarser levels, and mip 0 is read into a target twice its
+//!   size, which the composite samples (a small light's glow is then
+//!   round wherever it falls in its box). Every chain pass renders into a
+//!   one-mip view and samples other subresources: legal within the
+//!   same-subresource rule.
 //! - `gaussian`: a smoother (tent) extract into a ping target (half the frame up to
 //!   1080p), then horizontal/vertical passes ping-ponging between two targets. Their
 //!   bind groups are made with the targets, once per size, never per frame or iteration.
@@ -154,6 +157,13 @@ enum Stage {
     Downsample,
     /// `NARROW_TENT`: the tent's radius is at most half a source texel.
     Upsample(bool),
+    /// The last upsample, which also smooths the base into mip 0
+    /// (`fs_upsample_base`); `NARROW_TENT` as for `Upsample`.
+    UpsampleBase(bool),
+    /// A chain of one level: the base smoothed into mip 0 (`fs_smooth`).
+    Smooth,
+    /// Mip 0 read into the target twice its size (`fs_fine`).
+    Fine,
     BlurH,
     BlurV,
 }
@@ -171,7 +181,8 @@ pub struct BloomPass {
     module: wgpu::ShaderModule,
     sampler: wgpu::Sampler,
     params: FrameUniform,
-    /// Made on first use: a frame needs four of them at most.
+    /// Made on first use: a frame needs six of them at most (extract,
+    /// centre, downsample, upsample, last upsample, fine).
     pipes: PipeCache<(Stage, wgpu::TextureFormat)>,
 }
 
@@ -193,6 +204,7 @@ impl BloomPass {
                 entry(0, FILTERABLE_TEXTURE),
                 entry(1, FILTERING_SAMPLER),
                 entry(2, UNIFORM),
+                entry(3, FILTERABLE_TEXTURE),
             ],
         );
         let pipeline_layout = pipeline_layout(gpu, "bloom pipeline layout", &[&layout]);
@@ -251,6 +263,14 @@ impl BloomPass {
                 Blend::Add,
                 Some(("NARROW_TENT", if narrow { 1.0 } else { 0.0 })),
             ),
+            Stage::UpsampleBase(narrow) => (
+                "bloom: last upsample pipeline",
+                "fs_upsample_base",
+                Blend::Replace,
+                Some(("NARROW_TENT", if narrow { 1.0 } else { 0.0 })),
+            ),
+            Stage::Smooth => ("bloom: smooth pipeline", "fs_smooth", Blend::Replace, None),
+            Stage::Fine => ("bloom: fine pipeline", "fs_fine", Blend::Replace, None),
             Stage::BlurH => (
                 "bloom: horizontal blur pipeline",
                 "fs_blur_h",
@@ -284,8 +304,20 @@ impl BloomPass {
         })
     }
 
-    /// A bind group that samples `source`.
+    /// A bind group that samples `source` (and has it as the base too,
+    /// which only the last upsample reads).
     fn bind(&self, gpu: &Gpu, label: &str, source: &wgpu::TextureView) -> wgpu::BindGroup {
+        self.bind_with_base(gpu, label, source, source)
+    }
+
+    /// A bind group that samples `source` and `base`.
+    fn bind_with_base(
+        &self,
+        gpu: &Gpu,
+        label: &str,
+        source: &wgpu::TextureView,
+        base: &wgpu::TextureView,
+    ) -> wgpu::BindGroup {
         let params = self.params.current();
         gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(label),
@@ -302,6 +334,10 @@ impl BloomPass {
                 wgpu::BindGroupEntry {
                     binding: 2,
                     resource: params.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::TextureView(base),
                 },
             ],
         })
@@ -334,8 +370,11 @@ impl BloomPass {
         );
     }
 
-    /// The mip chain: extract into mip 0, 13-tap downsamples down the
-    /// chain, tent upsamples added back up it.
+    /// The mip chain: extract into boxes, their light moved to its
+    /// centroids into the base, 13-tap downsamples down the chain, tent
+    /// upsamples added back up it, the last one also smoothing the base
+    /// into mip 0, then mip 0 read into a target twice its size for the
+    /// composite.
     fn build_mips(
         &self,
         f: &mut FrameBuilder<'_>,
@@ -357,13 +396,15 @@ impl BloomPass {
             TARGET_USAGE,
         )?;
         let boxes = f.view(&boxes, 0);
+        let base = f.texture("bloom base", plan.size, format, 1, 1, TARGET_USAGE)?;
+        let base = f.view(&base, 0);
         let partial = plan.extent() != f.size();
         self.extract(f, Stage::Extract(partial), EXTRACT_FORMAT, source, &boxes);
         f.fullscreen(
             "bloom centre".into(),
             &self.pipe(gpu, Stage::Centre, format),
             self.bind(gpu, "bloom centre bind group", &boxes.view),
-            Some(&mips[0]),
+            Some(&base),
             &[&boxes],
             false,
         );
@@ -371,17 +412,18 @@ impl BloomPass {
         let narrow = tent_radius(&f.settings.bloom) <= 0.5;
         let upsample = self.pipe(gpu, Stage::Upsample(narrow), format);
         for i in 1..mips.len() {
+            let from = if i == 1 { &base } else { &mips[i - 1] };
             let label = format!("bloom downsample {i} bind group");
             f.fullscreen(
                 format!("bloom downsample {i}"),
                 &downsample,
-                self.bind(gpu, &label, &mips[i - 1].view),
+                self.bind(gpu, &label, &from.view),
                 Some(&mips[i]),
-                &[&mips[i - 1]],
+                &[from],
                 false,
             );
         }
-        for i in (0..mips.len() - 1).rev() {
+        for i in (1..mips.len().saturating_sub(1)).rev() {
             let label = format!("bloom upsample {i} bind group");
             f.fullscreen(
                 format!("bloom upsample {i}"),
@@ -392,10 +434,57 @@ impl BloomPass {
                 true,
             );
         }
+        let fine = self.smooth_and_fine(f, &base, &mips, plan, format, narrow)?;
         Ok(BloomResult {
-            image: mips[0].clone(),
+            image: fine,
             levels: plan.levels,
         })
+    }
+
+    /// The base smoothed into mip 0 by the last upsample, which adds mip 1
+    /// (or on its own, in a chain of one level), then mip 0 read into a
+    /// target twice its size, which the composite samples: a small light's
+    /// glow is then round wherever it falls in its box (bloom.wgsl,
+    /// fs_upsample_base).
+    fn smooth_and_fine(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        base: &Image,
+        mips: &[Image],
+        plan: BloomPlan,
+        format: wgpu::TextureFormat,
+        narrow: bool,
+    ) -> Result<Image, Error> {
+        let gpu = f.gpu;
+        match mips.get(1) {
+            Some(mip1) => f.fullscreen(
+                "bloom upsample 0".into(),
+                &self.pipe(gpu, Stage::UpsampleBase(narrow), format),
+                self.bind_with_base(gpu, "bloom upsample 0 bind group", &mip1.view, &base.view),
+                Some(&mips[0]),
+                &[mip1, base],
+                false,
+            ),
+            None => f.fullscreen(
+                "bloom smooth".into(),
+                &self.pipe(gpu, Stage::Smooth, format),
+                self.bind(gpu, "bloom smooth bind group", &base.view),
+                Some(&mips[0]),
+                &[base],
+                false,
+            ),
+        }
+        let fine = f.texture("bloom fine", fine_size(plan.size), format, 1, 1, TARGET_USAGE)?;
+        let fine = f.view(&fine, 0);
+        f.fullscreen(
+            "bloom fine".into(),
+            &self.pipe(gpu, Stage::Fine, format),
+            self.bind(gpu, "bloom fine bind group", &mips[0].view),
+            Some(&fine),
+            &[&mips[0]],
+            false,
+        );
+        Ok(fine)
     }
 
     /// The Gaussian blur: extract into a ping target, then horizontal and
@@ -442,6 +531,12 @@ impl BloomPass {
             levels: 1,
         })
     }
+}
+
+/// The size of the target the composite reads the mip chain from: twice
+/// the base's (it covers the same frame texels).
+pub fn fine_size(base: (u32, u32)) -> (u32, u32) {
+    (base.0.saturating_mul(2), base.1.saturating_mul(2))
 }
 
 /// The mip chain's extract: the boxes' light and, in alpha, its centroid

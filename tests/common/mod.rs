@@ -306,6 +306,23 @@ pub fn halo_balance(img: &Image, at: (u32, u32)) -> (f64, f64) {
     (off, ratio)
 }
 
+/// How round a single pixel's halo is: at 4 px and at 8 px from the pixel,
+/// the largest of the halo's four values (left, right, above, below; linear
+/// light) over the smallest, the larger of the two (1 where it is round).
+pub fn halo_roundness(img: &Image, at: (u32, u32)) -> f64 {
+    let value = |x: u32, y: u32| srgb_decode(red(img, x, y)) as f64;
+    let (x, y) = at;
+    [4, 8]
+        .iter()
+        .map(|&d| {
+            let v = [value(x + d, y), value(x - d, y), value(x, y + d), value(x, y - d)];
+            let hi = v.iter().cloned().fold(f64::MIN, f64::max);
+            let lo = v.iter().cloned().fold(f64::MAX, f64::min);
+            hi / lo.max(1e-12)
+        })
+        .fold(1.0, f64::max)
+}
+
 /// The sRGB transfer function, continued as an odd function past 1.
 pub fn srgb_encode(x: f32) -> f32 {
     let a = x.abs();
