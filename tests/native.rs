@@ -360,7 +360,10 @@ fn a_pixels_halo_is_round_wherever_it_falls_in_its_box() {
             }
         }
         println!("{blur:?}: largest over smallest at most {worst:.3}");
-        assert!(worst <= 1.1, "{blur:?}: halo {worst:.3}× stronger along one axis");
+        assert!(
+            worst <= 1.1,
+            "{blur:?}: halo {worst:.3}× stronger along one axis"
+        );
     }
 }
 

@@ -315,7 +315,12 @@ pub fn halo_roundness(img: &Image, at: (u32, u32)) -> f64 {
     [4, 8]
         .iter()
         .map(|&d| {
-            let v = [value(x + d, y), value(x - d, y), value(x, y + d), value(x, y - d)];
+            let v = [
+                value(x + d, y),
+                value(x - d, y),
+                value(x, y + d),
+                value(x, y - d),
+            ];
             let hi = v.iter().cloned().fold(f64::MIN, f64::max);
             let lo = v.iter().cloned().fold(f64::MAX, f64::min);
             hi / lo.max(1e-12)
