@@ -421,26 +421,19 @@ pub(crate) fn browser_reason(e: &impl std::fmt::Display) -> String {
 /// (see [`Gpu::destroy`]); at once where the queue cannot be asked.
 #[cfg(target_arch = "wasm32")]
 fn destroy_when_idle(device: wasm_bindgen::JsValue) {
+    use crate::web::interop::{call, get};
     use wasm_bindgen::JsCast;
-    let get = |target: &wasm_bindgen::JsValue, key: &str| {
-        js_sys::Reflect::get(target, &key.into()).unwrap_or_default()
+    let done = call(&get(&device, "queue"), "onSubmittedWorkDone", &[])
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    let Some(done) = done else {
+        let _ = call(&device, "destroy", &[]);
+        return;
     };
-    let call = move |target: &wasm_bindgen::JsValue, key: &str| {
-        get(target, key)
-            .dyn_into::<js_sys::Function>()
-            .ok()
-            .and_then(|f| f.call0(target).ok())
-    };
-    let queue = get(&device, "queue");
-    match call(&queue, "onSubmittedWorkDone").and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) {
-        Some(done) => wasm_bindgen_futures::spawn_local(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(done).await;
-            call(&device, "destroy");
-        }),
-        None => {
-            call(&device, "destroy");
-        }
-    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(done).await;
+        let _ = call(&device, "destroy", &[]);
+    });
 }
 
 #[cfg(test)]

@@ -175,6 +175,13 @@ async fn next_frame() {
     JsFuture::from(timeout).await.unwrap();
 }
 
+/// The renderer's `GPUDevice`.
+fn device_of(r: &Renderer) -> JsValue {
+    r.with_gpu(|g| g.device.as_webgpu().unwrap().clone())
+        .unwrap()
+        .into()
+}
+
 /// Loses the renderer's device behind its back, as a driver reset would,
 /// between two frames: once the frame last rendered has been presented and
 /// the work submitted is done, and returning once the browser says the
@@ -185,20 +192,18 @@ async fn next_frame() {
 /// would stop the test, not the renderer.
 async fn lose_device(r: &Renderer) -> JsValue {
     next_frame().await;
-    let device = r
-        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
-        .unwrap();
-    let queue = get(device.as_ref(), "queue");
+    let device = device_of(r);
+    let queue = get(&device, "queue");
     let done: Function = get(&queue, "onSubmittedWorkDone").unchecked_into();
     JsFuture::from(js_sys::Promise::from(done.call0(&queue).unwrap()))
         .await
         .unwrap();
-    let destroy: Function = get(device.as_ref(), "destroy").unchecked_into();
-    destroy.call0(device.as_ref()).unwrap();
-    JsFuture::from(js_sys::Promise::from(get(device.as_ref(), "lost")))
+    let destroy: Function = get(&device, "destroy").unchecked_into();
+    destroy.call0(&device).unwrap();
+    JsFuture::from(js_sys::Promise::from(get(&device, "lost")))
         .await
         .unwrap();
-    device.into()
+    device
 }
 
 /// Holds the next buffer mapping (a screenshot's read back) until the
@@ -206,17 +211,13 @@ async fn lose_device(r: &Renderer) -> JsValue {
 /// pending in every engine. Destroying a device while its copy is still
 /// being read closes the tab in Firefox (153).
 async fn hold_mapping_until_lost(r: &Renderer) {
-    let device: JsValue = r
-        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
-        .unwrap()
-        .into();
     js(
         "const map = GPUBuffer.prototype.mapAsync;
          GPUBuffer.prototype.mapAsync = function (...args) {
            GPUBuffer.prototype.mapAsync = map;
            return arg.lost.then(() => map.apply(this, args));
          };",
-        &device,
+        &device_of(r),
     )
     .await;
 }
@@ -770,24 +771,6 @@ async fn engine_keeps(key: &str, value: &str) -> bool {
                return kept;
              }})();"
         ),
-        &JsValue::NULL,
-    )
-    .await
-    .as_bool()
-    .unwrap_or(false)
-}
-
-/// Whether this engine's canvas takes `rgba16float`, asked of a scratch
-/// `OffscreenCanvas` the way afterglow asks (Chromium: yes; Firefox: no).
-async fn engine_has_float_canvas() -> bool {
-    js(
-        "return (async () => {
-           const device = await (await navigator.gpu.requestAdapter()).requestDevice();
-           try {
-             new OffscreenCanvas(1, 1).getContext('webgpu').configure({ device, format: 'rgba16float' });
-             return true;
-           } catch { return false; } finally { device.destroy(); }
-         })();",
         &JsValue::NULL,
     )
     .await
@@ -2663,10 +2646,7 @@ async fn zero_size_canvases_give_no_gpu_errors() {
     // canvas's device (seen once in a full run): that is the page's doing,
     // so the page's two width changes run under a scope of the test's. The
     // skipped frames between them do no GPU work at all.
-    let device: JsValue = r
-        .with_gpu(|g| g.device.as_webgpu().unwrap().clone())
-        .unwrap()
-        .into();
+    let device = device_of(&r);
     js("arg.pushErrorScope('validation');", &device).await;
     c.set_width(0);
     r.render(None).unwrap();

@@ -85,27 +85,11 @@ async fn texture(device: &JsValue, w: u32, h: u32, pixels: &[(u32, u32, f32)]) -
 /// 1 on a float canvas, white on an 8-bit one.
 const SHOWN: f32 = 0.99;
 
-/// Whether this engine has an `rgba16float` canvas (Firefox has none).
-async fn float_canvas() -> bool {
-    js(
-        "",
-        "const device = await (await navigator.gpu.requestAdapter()).requestDevice();
-         try {
-           new OffscreenCanvas(1, 1).getContext('webgpu').configure({ device, format: 'rgba16float' });
-           return true;
-         } catch { return false; } finally { device.destroy(); }",
-        &[],
-    )
-    .await
-    .as_bool()
-    .unwrap_or(false)
-}
-
 /// Options that measure light: linear float canvas (where the engine has
 /// none, the 8-bit canvas: light above white is clamped there), no
 /// tonemapping, no MSAA or dither, readable; and the app's `device`.
 async fn measuring(device: Option<&JsValue>, bloom: &str) -> JsValue {
-    let canvas = if float_canvas().await {
+    let canvas = if engine_has_float_canvas().await {
         r#"{"format":"rgba16float","toneMapping":"extended","screenshots":true}"#
     } else {
         r#"{"screenshots":true}"#

@@ -6,11 +6,10 @@
 //! `toneMapping` (its configuration then has none, and values above 1
 //! would be clamped).
 
-use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::interop::{get, object};
+use super::interop::{get, object, offscreen_canvas};
 use crate::error::Error;
 use crate::gpu::Gpu;
 use crate::options::{CanvasFormat, ColorSpace, ToneMapping};
@@ -144,11 +143,7 @@ fn configured(
 
 /// The `webgpu` context of a new 1×1 `OffscreenCanvas`, where there is one.
 fn scratch_context() -> Option<JsValue> {
-    let global = js_sys::global();
-    let class = Reflect::get(&global, &"OffscreenCanvas".into()).ok()?;
-    let class = class.dyn_ref::<js_sys::Function>()?;
-    let args = js_sys::Array::of2(&1.into(), &1.into());
-    let canvas = Reflect::construct(class, &args).ok()?;
+    let canvas = offscreen_canvas(1, 1).ok()?;
     let get_context = get(&canvas, "getContext");
     let context = get_context
         .dyn_ref::<js_sys::Function>()?

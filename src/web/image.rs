@@ -10,7 +10,7 @@ use std::cell::{Cell, RefCell};
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::interop::{call, describe, get, is_a, js_message, num, object};
+use super::interop::{call, describe, get, is_a, js_message, num, object, offscreen_canvas};
 use crate::chain::{Chain, Content, ImageContent};
 use crate::error::Error;
 use crate::gpu::Gpu;
@@ -201,7 +201,7 @@ impl ImageSource {
         let refused_type = |e: &JsValue| e.is_instance_of::<js_sys::TypeError>();
         if self.kind == Kind::Video && frame_canvas.is_none() && copied.as_ref().is_err_and(refused_type) {
             let (w, h) = (texture.width(), texture.height());
-            copied = new_canvas(w, h).and_then(|canvas| {
+            copied = offscreen_canvas(w, h).and_then(|canvas| {
                 self.draw_frame(&canvas)?;
                 let result = copy(&canvas);
                 *self.frame_canvas.borrow_mut() = Some(canvas);
@@ -235,13 +235,6 @@ impl ImageSource {
     }
 }
 
-/// A new `OffscreenCanvas` of `w`×`h`.
-fn new_canvas(w: u32, h: u32) -> Result<JsValue, JsValue> {
-    let class = js_sys::Reflect::get(&js_sys::global(), &"OffscreenCanvas".into())?;
-    let class: js_sys::Function = class.dyn_into()?;
-    let args = Array::of2(&w.into(), &h.into());
-    js_sys::Reflect::construct(&class, &args).map(JsValue::from)
-}
 
 /// Shows `source` times `gain`: uploads it into the current image texture
 /// when the size matches, else into a new one. On failure the chain keeps

@@ -20,6 +20,13 @@ pub fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
+/// A new `OffscreenCanvas` of `w`×`h`, where the global scope has the
+/// class (a window or a worker).
+pub fn offscreen_canvas(w: u32, h: u32) -> Result<JsValue, JsValue> {
+    let class: Function = Reflect::get(&js_sys::global(), &"OffscreenCanvas".into())?.dyn_into()?;
+    Reflect::construct(&class, &Array::of2(&w.into(), &h.into())).map(JsValue::from)
+}
+
 /// `target[key]` as a number; 0 where it is not one.
 pub fn num(target: &JsValue, key: &str) -> f64 {
     get(target, key).as_f64().unwrap_or(0.0)

@@ -16,7 +16,7 @@ mod content;
 mod display;
 mod effects;
 mod image;
-mod interop;
+pub(crate) mod interop;
 mod look;
 mod png;
 mod recovery;

@@ -350,3 +350,26 @@ pub fn srgb_decode(x: f32) -> f32 {
     };
     d.copysign(x)
 }
+
+/// Whether this engine has an `rgba16float` canvas (Firefox has none),
+/// asked of a scratch `OffscreenCanvas` on a device of its own.
+#[cfg(target_arch = "wasm32")]
+pub async fn engine_has_float_canvas() -> bool {
+    let check = js_sys::Function::new_no_args(
+        "return (async () => {
+           const device = await (await navigator.gpu.requestAdapter()).requestDevice();
+           try {
+             new OffscreenCanvas(1, 1).getContext('webgpu').configure({ device, format: 'rgba16float' });
+             return true;
+           } catch { return false; } finally { device.destroy(); }
+         })();",
+    );
+    let Ok(promise) = check.call0(&wasm_bindgen::JsValue::NULL) else {
+        return false;
+    };
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
+        .await
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
+}

@@ -54,12 +54,6 @@ fn assert_no_errors_anywhere(watch: &JsValue, what: &str) {
     );
 }
 
-fn device_of(r: &Renderer) -> JsValue {
-    r.with_gpu(|g| g.device.as_webgpu().unwrap().clone())
-        .unwrap()
-        .into()
-}
-
 /// What a recovery must keep: the effective options and the canvas
 /// configuration (without its `device`), as JSON.
 fn kept(r: &Renderer) -> (String, String) {
