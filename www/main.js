@@ -288,7 +288,9 @@ function setUpStats(demo, clock) {
     if (config?.toneMapping?.mode === 'extended') {
       return `${display}, extended: highlights up to ${renderer.options().canvas.headroom}× SDR white`;
     }
-    return `${display}, standard: SDR white is the peak`;
+    // An HDR display the engine cannot drive (no rgba16float canvas, say).
+    const held = hdrDisplay.matches && config?.dynamicRange?.hdr === false ? ` (${config.dynamicRange.why})` : '';
+    return `${display}, standard: SDR white is the peak${held}`;
   };
   setInterval(() => {
     const open = !$('stats').hidden;

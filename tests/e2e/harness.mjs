@@ -1,22 +1,79 @@
 // Shared plumbing of the end-to-end tests: where the served pages are, and
-// headless Chromium with the WebGPU flags of webdriver.json.
+// the browser they run in. `AFTERGLOW_ENGINE` picks it: `chromium`
+// (headless Chromium with the WebGPU flags of webdriver.json, over CDP) or
+// `firefox` (Firefox ESR with the prefs of webdriver.json that turn WebGPU
+// on, over WebDriver BiDi). `cargo xtask test e2e` runs every file in both.
 import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { chromium, firefox } from 'playwright-core';
 
 /** The served `www/` (set by `cargo xtask test e2e`). */
 export const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
 
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const flags = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)))
-  ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
+/** The engine the tests run in: 'chromium' or 'firefox'. */
+export const engine = process.env.AFTERGLOW_ENGINE ?? 'chromium';
+if (!['chromium', 'firefox'].includes(engine)) {
+  throw new Error(`AFTERGLOW_ENGINE must be 'chromium' or 'firefox', not '${engine}'`);
+}
 
-/** Headless Chromium with the project's WebGPU flags. */
+/** Whether the tests run in Firefox. */
+export const inFirefox = engine === 'firefox';
+
+const config = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)));
+
+/** Headless Chromium or Firefox, as `AFTERGLOW_ENGINE` says. */
 export function launch() {
-  return chromium.launch({ executablePath, args: flags, headless: true });
+  if (inFirefox) {
+    const options = config['moz:firefoxOptions'];
+    return firefox.launch({
+      channel: 'moz-firefox',
+      executablePath: process.env.FIREFOX ?? options.binary,
+      firefoxUserPrefs: options.prefs,
+      headless: true,
+    });
+  }
+  const args = config['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args, headless: true });
 }
 
 /** Collects a page's console messages and uncaught errors into `list`. */
 export function record(page, list) {
   page.on('console', (m) => list.push({ type: m.type(), text: m.text() }));
   page.on('pageerror', (e) => list.push({ type: 'pageerror', text: String(e) }));
+}
+
+/**
+ * The console's errors and warnings and the page's uncaught errors in
+ * `list` (from `record`). Firefox also logs, as errors, the compile
+ * messages of a shader module that fails to compile: those of the modules
+ * labelled in `brokenShaders`, which a test broke on purpose, are left
+ * out there.
+ */
+export function problems(list, brokenShaders = []) {
+  const engineReport = (text) => inFirefox
+    && brokenShaders.some((label) => text.includes(`"${label}"`) || text.includes(`'${label}'`));
+  return list.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type) && !engineReport(m.text));
+}
+
+/**
+ * What a click on `selector` downloads through a link (the demo's
+ * screenshot and the panel's options file): its file name and its bytes.
+ * The page's links are watched instead of the browser's downloads, which
+ * Firefox over WebDriver BiDi does not report.
+ */
+export async function download(page, selector) {
+  await page.evaluate(() => {
+    window.__download = null;
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function () {
+      HTMLAnchorElement.prototype.click = click;
+      const name = this.download;
+      fetch(this.href)
+        .then((r) => r.arrayBuffer())
+        .then((b) => { window.__download = { name, bytes: [...new Uint8Array(b)] }; });
+    };
+  });
+  await page.click(selector);
+  await page.waitForFunction(() => window.__download !== null, null, { timeout: 30000 });
+  const { name, bytes } = await page.evaluate(() => window.__download);
+  return { name, bytes: Buffer.from(bytes) };
 }

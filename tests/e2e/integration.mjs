@@ -4,6 +4,7 @@
 // checkbox, a `#panel` and an `#error` line.
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
+import { problems } from './harness.mjs';
 
 export async function shot(page) {
   return PNG.sync.read(await page.screenshot());
@@ -85,6 +86,5 @@ export async function release(page, global) {
 export async function checkConsole(page, global, messages) {
   assert.equal(await page.evaluate((g) => window[g].failed, global), false);
   assert.equal(await page.textContent('#error'), '');
-  const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
-  assert.deepEqual(bad, []);
+  assert.deepEqual(problems(messages), []);
 }

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { launch, record } from './harness.mjs';
+import { launch, record, problems } from './harness.mjs';
 import { PNG } from 'pngjs';
 import { snippet } from './snippets.mjs';
 
@@ -181,8 +181,7 @@ test("the README's example, built by Vite, draws a round bloomed spot", async ()
   let glow = 0;
   for (let i = 0; i < png.data.length; i += 4) if (png.data[i] > 30 && png.data[i] <= 200) glow++;
   assert.ok(glow > lit, `glow pixels ${glow}, core ${lit}`);
-  const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
-  assert.deepEqual(bad, []);
+  assert.deepEqual(problems(messages), []);
   await page.close();
 });
 

@@ -10,7 +10,7 @@
 // (package.test.mjs builds the same example with Vite against the tarball.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { url, launch, record } from './harness.mjs';
+import { url, launch, record, problems } from './harness.mjs';
 import { PNG } from 'pngjs';
 import { page as doc, snippet } from './snippets.mjs';
 
@@ -51,8 +51,7 @@ test("the README's page of one's own runs without a bundler", async () => {
   let lit = 0;
   for (let i = 0; i < png.data.length; i += 4) if (png.data[i] > 150) lit++;
   assert.ok(lit > 100, `bright pixels from the example's shader: ${lit}`);
-  const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
-  assert.deepEqual(bad, []);
+  assert.deepEqual(problems(messages), []);
   await page.close();
 });
 
@@ -172,8 +171,7 @@ test("the own-renderer guide's snippet blooms only the app's emissive texture", 
   assert.ok(at(64, 80) > 200 && at(192, 80) > 200, `spots: ${at(64, 80)}, ${at(192, 80)}`);
   assert.ok(glow > corner + 20, `halo beside the emissive spot: ${glow} (corner ${corner})`);
   assert.ok(none <= corner + 3, `glow beside the scene-only spot: ${none} (corner ${corner})`);
-  const bad = messages.filter((m) => ['error', 'warning', 'pageerror'].includes(m.type));
-  assert.deepEqual(bad, []);
+  assert.deepEqual(problems(messages), []);
   await page.close();
 });
 

@@ -390,9 +390,9 @@ pub fn runtime_dir() -> PathBuf {
 /// `panic_browser.rs`) in headless Chromium, then in Firefox ESR;
 /// `--chromium` or `--firefox` runs one engine.
 fn browser_suites(root: &Path, args: &[String], timings: &mut Timings) -> Result<()> {
-    let only = |engine: &str| args.iter().any(|a| a == engine);
     let runtime_dir = runtime_dir();
-    if !only("--firefox") {
+    let engines = engines(args);
+    if engines.contains(&Engine::Chromium) {
         timings.time("browser (Chromium): wasm-pack test", || {
             let driver = driver::Driver::start(
                 setup::chromedriver(),
@@ -406,7 +406,7 @@ fn browser_suites(root: &Path, args: &[String], timings: &mut Timings) -> Result
                 .args(["test", "--headless", "--chrome"]))
         })?;
     }
-    if !only("--chromium") {
+    if engines.contains(&Engine::Firefox) {
         setup::ensure_firefox(timings)?;
         timings.time("browser (Firefox): wasm-pack test", || {
             run(Command::new("wasm-pack")
@@ -488,43 +488,73 @@ fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()
         })?;
     }
     if let (true, Some(tarball)) = (want("e2e"), &tarball) {
-        let files = e2e_files(root, args)?;
-        if files.iter().any(|f| f.ends_with(FIREFOX_PAGES)) {
-            setup::ensure_firefox(timings)?;
+        let files = e2e_files(root)?;
+        let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
+        let url = format!("http://{}/", server.addr());
+        for engine in engines(args) {
+            if engine == Engine::Firefox {
+                setup::ensure_firefox(timings)?;
+            }
+            timings.time(&format!("e2e ({}): the served pages", engine.name()), || {
+                run(Command::new("node")
+                    .current_dir(root)
+                    .env("AFTERGLOW_URL", &url)
+                    .env("AFTERGLOW_TARBALL", tarball)
+                    .env("AFTERGLOW_ENGINE", engine.key())
+                    .env("CHROMIUM", setup::chromium())
+                    .env("FIREFOX", setup::firefox())
+                    .args(["--test", NODE_TEST_TIMEOUT, "--test-reporter=spec"])
+                    .args(&files))
+            })?;
         }
-        timings.time("e2e: the served pages", || {
-            let server = serve::Server::start(&root.join("www"), 0, www_mounts(root))?;
-            let url = format!("http://{}/", server.addr());
-            run(Command::new("node")
-                .current_dir(root)
-                .env("AFTERGLOW_URL", &url)
-                .env("AFTERGLOW_TARBALL", tarball)
-                .env("CHROMIUM", setup::chromium())
-                .env("FIREFOX", setup::firefox())
-                .args(["--test", NODE_TEST_TIMEOUT, "--test-reporter=spec"])
-                .args(&files))
-        })?;
     }
     Ok(())
 }
 
-/// The end-to-end test file that drives Firefox (the others drive
-/// Chromium).
-const FIREFOX_PAGES: &str = "firefox.test.mjs";
+/// The browsers the browser suite and the end-to-end pages run in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Engine {
+    Chromium,
+    Firefox,
+}
 
-/// The end-to-end test files to run: all of `tests/e2e/`, or with
-/// `--chromium` or `--firefox` those of one engine.
-fn e2e_files(root: &Path, args: &[String]) -> Result<Vec<String>> {
-    let only = |engine: &str| args.iter().any(|a| a == engine);
+impl Engine {
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Chromium => "Chromium",
+            Engine::Firefox => "Firefox",
+        }
+    }
+
+    /// `AFTERGLOW_ENGINE` of tests/e2e/harness.mjs.
+    fn key(self) -> &'static str {
+        match self {
+            Engine::Chromium => "chromium",
+            Engine::Firefox => "firefox",
+        }
+    }
+}
+
+/// Both engines, Chromium first, or with `--chromium` or `--firefox` one.
+fn engines(args: &[String]) -> Vec<Engine> {
+    let only = |flag: &str| args.iter().any(|a| a == flag);
+    [Engine::Chromium, Engine::Firefox]
+        .into_iter()
+        .filter(|e| match e {
+            Engine::Chromium => !only("--firefox"),
+            Engine::Firefox => !only("--chromium"),
+        })
+        .collect()
+}
+
+/// The end-to-end test files: all of `tests/e2e/`, each run in every
+/// engine (tests/e2e/harness.mjs launches the one `AFTERGLOW_ENGINE` names).
+fn e2e_files(root: &Path) -> Result<Vec<String>> {
     let dir = root.join("tests/e2e");
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
         .filter(|name| name.ends_with(".test.mjs"))
-        .filter(|name| {
-            let firefox = name == FIREFOX_PAGES;
-            !(only("--firefox") && !firefox || only("--chromium") && firefox)
-        })
         .map(|name| format!("tests/e2e/{name}"))
         .collect();
     files.sort();

@@ -2,7 +2,7 @@
 //! step checks first, so a machine that has everything pays a few
 //! milliseconds. Written for Debian (apt-get); run as root or with sudo.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::{run, Result};
@@ -226,9 +226,10 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
 }
 
 /// The npm tools of package.json (wasm-opt from binaryen, esbuild, the end-to-end
-/// test's browser drivers (Chromium's and Firefox's), the benchmark's peers and the lowest three.js
+/// test's browser driver, the benchmark's peers and the lowest three.js
 /// supported, the type test's compilers, WebGPU and three.js types), installed exactly as
-/// package-lock.json says.
+/// package-lock.json says: again when package-lock.json is newer than
+/// the install (npm's own record of it, node_modules/.package-lock.json).
 fn npm_packages(root: &Path) -> Result<()> {
     let packages = [
         "binaryen",
@@ -244,14 +245,22 @@ fn npm_packages(root: &Path) -> Result<()> {
         "typescript-5.1",
         "@webgpu/types",
         "publint",
-        "puppeteer-core",
     ];
-    let installed = packages.iter().all(|p| {
-        root.join("node_modules")
-            .join(p)
-            .join("package.json")
-            .exists()
-    });
+    let modified = |path: PathBuf| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let current = match (
+        modified(root.join("node_modules/.package-lock.json")),
+        modified(root.join("package-lock.json")),
+    ) {
+        (Some(installed), Some(locked)) => installed >= locked,
+        _ => false,
+    };
+    let installed = current
+        && packages.iter().all(|p| {
+            root.join("node_modules")
+                .join(p)
+                .join("package.json")
+                .exists()
+        });
     if installed {
         return Ok(());
     }
