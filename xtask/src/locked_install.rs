@@ -28,7 +28,7 @@ pub fn install(name: &str, version: &str) -> Result<()> {
     let _ = std::fs::remove_dir_all(&dir);
     copy_dir(&source, &dir)?;
     let result = settle_lockfile(&dir, name, version).and_then(|()| {
-        run(Command::new("cargo")
+        run(crate::setup::tool_build(&mut Command::new("cargo"))
             .args(["install", "--locked", "--force", "--path"])
             .arg(&dir))
     });
