@@ -152,10 +152,13 @@ fn pack_centroid(c: vec2f) -> f32 {
 }
 
 // The centroid's offset from its base texel's centre, in base texels
-// (-0.5 to 0.5 per axis).
+// (-0.5 to 0.5 per axis). In float arithmetic: the packed value is a whole
+// number below 1089, so the row is found half a step from any rounding
+// (a software rasterizer divides integers one lane at a time).
 fn unpack_centroid(a: f32) -> vec2f {
-    let p = u32(round(a));
-    return vec2f(f32(p % 33u), f32(p / 33u)) / 32.0 - 0.5;
+    let p = round(a);
+    let y = floor((p + 0.5) / 33.0);
+    return vec2f(p - 33.0 * y, y) / 32.0 - 0.5;
 }
 
 // The quadratic B-spline at distance t (in base texels).
@@ -163,6 +166,17 @@ fn spline2(t: vec2f) -> vec2f {
     let a = abs(t);
     let outer = 0.5 * (1.5 - a) * (1.5 - a);
     return select(select(outer, vec2f(0.0), a >= vec2f(1.5)), 0.75 - a * a, a <= vec2f(0.5));
+}
+
+// What the neighbour d of base texel b gives it (see fs_centre): nothing
+// from past the base's edge. Written without a branch (a software
+// rasterizer runs both sides of one for every pixel).
+fn share(b: vec2i, d: vec2i, last: vec2i) -> vec3f {
+    let n = b + d;
+    let t = textureLoad(src, clamp(n, vec2i(0), last), 0);
+    let w = spline2(vec2f(d) + unpack_centroid(t.a));
+    let inside = all(n >= vec2i(0)) && all(n <= last);
+    return select(0.0, w.x * w.y, inside) * t.rgb;
 }
 
 // Second step: each base texel's light is spread over the three nearest
@@ -179,23 +193,12 @@ fn spline2(t: vec2f) -> vec2f {
 fn fs_centre(in: FullscreenOut) -> @location(0) vec4f {
     let b = vec2i(floor(in.position.xy));
     let last = vec2i(textureDimensions(src)) - 1;
-    var sum = vec3f(0.0);
-    for (var dy = -1; dy <= 1; dy++) {
-        for (var dx = -1; dx <= 1; dx++) {
-            let d = vec2i(dx, dy);
-            let n = b + d;
-            // This texel's own share, and those past the base's edge, after
-            // the loop; a neighbour past the edge gives nothing.
-            if all(d == vec2i(0)) || any(n < vec2i(0)) || any(n > last) {
-                continue;
-            }
-            let t = textureLoad(src, n, 0);
-            let w = spline2(vec2f(d) + unpack_centroid(t.a));
-            sum += w.x * w.y * t.rgb;
-        }
-    }
-    // At the base's edge this texel also keeps the share it would send one
-    // texel past that edge.
+    var sum = share(b, vec2i(-1, -1), last) + share(b, vec2i(0, -1), last)
+        + share(b, vec2i(1, -1), last) + share(b, vec2i(-1, 0), last)
+        + share(b, vec2i(1, 0), last) + share(b, vec2i(-1, 1), last)
+        + share(b, vec2i(0, 1), last) + share(b, vec2i(1, 1), last);
+    // This texel's own share; at the base's edge it also keeps the share
+    // it would send one texel past that edge.
     let t = textureLoad(src, b, 0);
     let o = unpack_centroid(t.a);
     var w = spline2(o);
