@@ -152,31 +152,34 @@ fn pack_centroid(c: vec2f) -> f32 {
 }
 
 // The centroid's offset from its base texel's centre, in base texels
-// (-0.5 to 0.5 per axis). In float arithmetic: the packed value is a whole
-// number below 1089, so the row is found half a step from any rounding
-// (a software rasterizer divides integers one lane at a time).
+// (-0.5 to 0.5 per axis). The packed value is a whole number below 1089,
+// exact in the texture, so its row is found in float arithmetic half a
+// step from any rounding (a software rasterizer divides integers one lane
+// at a time).
 fn unpack_centroid(a: f32) -> vec2f {
-    let p = round(a);
-    let y = floor((p + 0.5) / 33.0);
-    return vec2f(p - 33.0 * y, y) / 32.0 - 0.5;
+    let y = floor((a + 0.5) * (1.0 / 33.0));
+    return vec2f(a - 33.0 * y, y) * (1.0 / 32.0) - 0.5;
 }
 
-// The quadratic B-spline at distance t (in base texels).
-fn spline2(t: vec2f) -> vec2f {
-    let a = abs(t);
-    let outer = 0.5 * (1.5 - a) * (1.5 - a);
-    return select(select(outer, vec2f(0.0), a >= vec2f(1.5)), 0.75 - a * a, a <= vec2f(0.5));
+// What a light at offset o from its texel's centre (-0.5 to 0.5 per axis)
+// gives the texel at d from its own (-1, 0 or 1 per axis): the quadratic
+// B-spline at distance d - o, whose piece is known from d alone (the
+// outer one, 0.5 (1.5 - |t|)^2, for a neighbour, the inner one,
+// 0.75 - t^2, for its own texel). Per axis; the three add up to one.
+fn spline_share(d: vec2f, o: vec2f) -> vec2f {
+    let s = 0.5 + d * o;
+    return select(0.5 * s * s, 0.75 - o * o, d == vec2f(0.0));
 }
 
-// What the neighbour d of base texel b gives it (see fs_centre): nothing
-// from past the base's edge. Written without a branch (a software
-// rasterizer runs both sides of one for every pixel).
-fn share(b: vec2i, d: vec2i, last: vec2i) -> vec3f {
-    let n = b + d;
-    let t = textureLoad(src, clamp(n, vec2i(0), last), 0);
-    let w = spline2(vec2f(d) + unpack_centroid(t.a));
-    let inside = all(n >= vec2i(0)) && all(n <= last);
-    return select(0.0, w.x * w.y, inside) * t.rgb;
+// What the neighbour d of base texel b gives it (see fs_centre), times
+// `present`: 0 for a neighbour past the base's edge. (That one's load
+// reads outside the texture, which gives zero or some texel's value,
+// finite either way.) Without a branch: a software rasterizer runs both
+// sides of one for every pixel.
+fn share(b: vec2i, d: vec2i, present: f32) -> vec3f {
+    let t = textureLoad(src, b + d, 0);
+    let w = spline_share(vec2f(-d), unpack_centroid(t.a));
+    return (present * w.x * w.y) * t.rgb;
 }
 
 // Second step: each base texel's light is spread over the three nearest
@@ -193,17 +196,19 @@ fn share(b: vec2i, d: vec2i, last: vec2i) -> vec3f {
 fn fs_centre(in: FullscreenOut) -> @location(0) vec4f {
     let b = vec2i(floor(in.position.xy));
     let last = vec2i(textureDimensions(src)) - 1;
-    var sum = share(b, vec2i(-1, -1), last) + share(b, vec2i(0, -1), last)
-        + share(b, vec2i(1, -1), last) + share(b, vec2i(-1, 0), last)
-        + share(b, vec2i(1, 0), last) + share(b, vec2i(-1, 1), last)
-        + share(b, vec2i(0, 1), last) + share(b, vec2i(1, 1), last);
+    // Per axis, 1 where the base has a texel before (after) this one.
+    let before = select(vec2f(0.0), vec2f(1.0), b > vec2i(0));
+    let after = select(vec2f(0.0), vec2f(1.0), b < last);
+    var sum = share(b, vec2i(-1, -1), before.x * before.y) + share(b, vec2i(0, -1), before.y)
+        + share(b, vec2i(1, -1), after.x * before.y) + share(b, vec2i(-1, 0), before.x)
+        + share(b, vec2i(1, 0), after.x) + share(b, vec2i(-1, 1), before.x * after.y)
+        + share(b, vec2i(0, 1), after.y) + share(b, vec2i(1, 1), after.x * after.y);
     // This texel's own share; at the base's edge it also keeps the share
     // it would send one texel past that edge.
     let t = textureLoad(src, b, 0);
     let o = unpack_centroid(t.a);
-    var w = spline2(o);
-    w += select(vec2f(0.0), spline2(vec2f(1.0) + o), b == vec2i(0));
-    w += select(vec2f(0.0), spline2(vec2f(-1.0) + o), b == last);
+    let w = spline_share(vec2f(0.0), o) + (1.0 - before) * spline_share(vec2f(-1.0), o)
+        + (1.0 - after) * spline_share(vec2f(1.0), o);
     sum += w.x * w.y * t.rgb;
     return vec4f(sum, 1.0);
 }
