@@ -90,18 +90,19 @@ fn downsample13(s: Taps) -> vec3f {
 }
 
 // One texel as the bloom sees it: finite, exposed, ceiled, thresholded
-// (bright.wgsl).
-fn bright(c: vec3f) -> vec3f {
-    let x = max(finite3(c), vec3f(0.0)) * params.exposure;
-    return bright_pass(x, params.threshold, params.knee);
+// (bright.wgsl). `knee_scale`: bright_gain's, computed once per pixel.
+fn bright(c: vec3f, knee_scale: f32) -> vec3f {
+    let x = max(finite3(c), vec3f(0.0));
+    let peak = max(x.r, max(x.g, x.b)) * params.exposure;
+    return x * (params.exposure * bright_gain(peak, params.threshold, params.knee, knee_scale));
 }
 
 // One source texel, bright-passed; black outside the target (so light
 // near an edge is not boosted).
-fn bright_at(q: vec2i, last: vec2i) -> vec3f {
+fn bright_at(q: vec2i, last: vec2i, knee_scale: f32) -> vec3f {
     let inside = all(q >= vec2i(0)) && all(q <= last);
     let c = textureLoad(src, clamp(q, vec2i(0), last), 0).rgb;
-    return select(vec3f(0.0), bright(c), inside);
+    return select(vec3f(0.0), bright(c, knee_scale), inside);
 }
 
 // Whether the base's last boxes reach past the frame's last row or column
@@ -120,23 +121,27 @@ fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
     let m = min(i32(params.ratio), 16);
     let last = vec2i(textureDimensions(src)) - 1;
     let first = vec2i(floor(in.position.xy)) * m;
+    let knee_scale = 1.0 / (4.0 * params.knee + 1e-5);
     var sum = vec3f(0.0);
     var moment = vec2f(0.0);
     var weight = 0.0;
     for (var j = 0; j < m; j++) {
+        // The row's luminance and its moment across the box.
+        var row = vec2f(0.0);
         for (var i = 0; i < m; i++) {
             let q = first + vec2i(i, j);
             var c: vec3f;
             if PARTIAL_BOXES {
-                c = bright_at(q, last);
+                c = bright_at(q, last, knee_scale);
             } else {
-                c = bright(textureLoad(src, q, 0).rgb);
+                c = bright(textureLoad(src, q, 0).rgb, knee_scale);
             }
             let l = dot(c, LUMA);
             sum += c;
-            moment += l * vec2f(f32(i), f32(j));
-            weight += l;
+            row += vec2f(l, l * f32(i));
         }
+        moment += vec2f(row.y, row.x * f32(j));
+        weight += row.x;
     }
     // The centroid in [0, 1] across the box (texel centres at (i + 0.5) / m).
     let centroid = select(vec2f(0.5), (moment / max(weight, 1e-30) + 0.5) / f32(m), weight > 0.0);
@@ -225,6 +230,7 @@ fn fs_extract_smooth(in: FullscreenOut) -> @location(0) vec4f {
     let p = in.position.xy * k;
     let first = vec2i(floor(p - k + 0.5));
     let n = i32(2.0 * k);
+    let knee_scale = 1.0 / (4.0 * params.knee + 1e-5);
     var sum = vec3f(0.0);
     for (var j = 0; j < n; j++) {
         let y = first.y + j;
@@ -233,7 +239,7 @@ fn fs_extract_smooth(in: FullscreenOut) -> @location(0) vec4f {
         for (var i = 0; i < n; i++) {
             let x = first.x + i;
             let wx = max(1.0 - abs(f32(x) + 0.5 - p.x) / k, 0.0);
-            row += wx * bright_at(vec2i(x, y), last);
+            row += wx * bright_at(vec2i(x, y), last, knee_scale);
         }
         sum += wy * row;
     }
