@@ -178,9 +178,9 @@ fn spline_share(d: vec2f, o: vec2f) -> vec2f {
 
 // What the neighbour d of base texel b gives it (see fs_centre), times
 // `present`: 0 for a neighbour past the base's edge. (That one's load
-// reads outside the texture, which gives zero or some texel's value,
-// finite either way.) Without a branch: a software rasterizer runs both
-// sides of one for every pixel.
+// reads outside the texture, which gives zero or some texel's value, and
+// every texel the extract wrote is finite, so the product is 0.) Without
+// a branch: a software rasterizer runs both sides of one for every pixel.
 fn share(b: vec2i, d: vec2i, present: f32) -> vec3f {
     let t = textureLoad(src, b + d, 0);
     let w = spline_share(vec2f(-d), unpack_centroid(t.a));

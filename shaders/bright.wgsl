@@ -22,8 +22,9 @@ const CEILING: f32 = 1000.0;
 fn bright_gain(peak: f32, threshold: f32, knee: f32, knee_scale: f32) -> f32 {
     let brightness = peak / (1.0 + peak * (1.0 / CEILING));
     let soft = clamp(brightness - threshold + knee, 0.0, 2.0 * knee);
-    // Ceiled, the texel is brightness / peak of itself: 0 well below the
-    // threshold, linear well above, smooth in between.
+    // The ceiling keeps brightness / peak of the texel, the knee
+    // max(soft, brightness - threshold) / brightness of that: 0 well below
+    // the threshold, linear well above, smooth in between.
     return max(max(soft * soft * knee_scale, brightness - threshold), 0.0) / max(peak, 1e-5);
 }
 
