@@ -92,7 +92,10 @@ fn downsample13(s: Taps) -> vec3f {
 // One texel as the bloom sees it: finite, exposed, ceiled, thresholded
 // (bright.wgsl). `knee_scale`: bright_gain's, computed once per pixel.
 fn bright(c: vec3f, knee_scale: f32) -> vec3f {
-    let x = max(finite3(c), vec3f(0.0));
+    // max(finite3(c), 0) in one test per channel: a float is finite and
+    // not negative exactly when its bits, read as unsigned, are below
+    // those of +Inf (the sign bit clear, the exponent not all ones).
+    let x = select(vec3f(0.0), c, bitcast<vec3u>(c) < vec3u(0x7f800000u));
     let peak = max(x.r, max(x.g, x.b)) * params.exposure;
     return x * (params.exposure * bright_gain(peak, params.threshold, params.knee, knee_scale));
 }
