@@ -25,7 +25,8 @@ fn bright_gain(peak: f32, threshold: f32, knee: f32, knee_scale: f32) -> f32 {
     // The ceiling keeps brightness / peak of the texel, the knee
     // max(soft, brightness - threshold) / brightness of that: 0 well below
     // the threshold, linear well above, smooth in between.
-    return max(max(soft * soft * knee_scale, brightness - threshold), 0.0) / max(peak, 1e-5);
+    // (The soft part is never negative, so neither is the larger one.)
+    return max(soft * soft * knee_scale, brightness - threshold) / max(peak, 1e-5);
 }
 
 // `x`: finite, non-negative, exposed radiance. `knee`: the knee's width
