@@ -90,18 +90,22 @@ fn downsample13(s: Taps) -> vec3f {
 }
 
 // One texel as the bloom sees it: finite, exposed, ceiled, thresholded
-// (bright.wgsl).
-fn bright(c: vec3f) -> vec3f {
-    let x = max(finite3(c), vec3f(0.0)) * params.exposure;
-    return bright_pass(x, params.threshold, params.knee);
+// (bright.wgsl). `knee_scale`: bright_gain's, computed once per pixel.
+fn bright(c: vec3f, knee_scale: f32) -> vec3f {
+    // max(finite3(c), 0) in one test per channel: a float is finite and
+    // not negative exactly when its bits, read as unsigned, are below
+    // those of +Inf (the sign bit clear, the exponent not all ones).
+    let x = select(vec3f(0.0), c, bitcast<vec3u>(c) < vec3u(0x7f800000u));
+    let peak = max(x.r, max(x.g, x.b)) * params.exposure;
+    return x * (params.exposure * bright_gain(peak, params.threshold, params.knee, knee_scale));
 }
 
 // One source texel, bright-passed; black outside the target (so light
 // near an edge is not boosted).
-fn bright_at(q: vec2i, last: vec2i) -> vec3f {
+fn bright_at(q: vec2i, last: vec2i, knee_scale: f32) -> vec3f {
     let inside = all(q >= vec2i(0)) && all(q <= last);
     let c = textureLoad(src, clamp(q, vec2i(0), last), 0).rgb;
-    return select(vec3f(0.0), bright(c), inside);
+    return select(vec3f(0.0), bright(c, knee_scale), inside);
 }
 
 // Whether the base's last boxes reach past the frame's last row or column
@@ -120,23 +124,27 @@ fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
     let m = min(i32(params.ratio), 16);
     let last = vec2i(textureDimensions(src)) - 1;
     let first = vec2i(floor(in.position.xy)) * m;
+    let knee_scale = 1.0 / (4.0 * params.knee + 1e-5);
     var sum = vec3f(0.0);
     var moment = vec2f(0.0);
     var weight = 0.0;
     for (var j = 0; j < m; j++) {
+        // The row's luminance and its moment across the box.
+        var row = vec2f(0.0);
         for (var i = 0; i < m; i++) {
             let q = first + vec2i(i, j);
             var c: vec3f;
             if PARTIAL_BOXES {
-                c = bright_at(q, last);
+                c = bright_at(q, last, knee_scale);
             } else {
-                c = bright(textureLoad(src, q, 0).rgb);
+                c = bright(textureLoad(src, q, 0).rgb, knee_scale);
             }
             let l = dot(c, LUMA);
             sum += c;
-            moment += l * vec2f(f32(i), f32(j));
-            weight += l;
+            row += vec2f(l, l * f32(i));
         }
+        moment += vec2f(row.y, row.x * f32(j));
+        weight += row.x;
     }
     // The centroid in [0, 1] across the box (texel centres at (i + 0.5) / m).
     let centroid = select(vec2f(0.5), (moment / max(weight, 1e-30) + 0.5) / f32(m), weight > 0.0);
@@ -152,17 +160,34 @@ fn pack_centroid(c: vec2f) -> f32 {
 }
 
 // The centroid's offset from its base texel's centre, in base texels
-// (-0.5 to 0.5 per axis).
+// (-0.5 to 0.5 per axis). The packed value is a whole number below 1089,
+// exact in the texture, so its row is found in float arithmetic half a
+// step from any rounding (a software rasterizer divides integers one lane
+// at a time).
 fn unpack_centroid(a: f32) -> vec2f {
-    let p = u32(round(a));
-    return vec2f(f32(p % 33u), f32(p / 33u)) / 32.0 - 0.5;
+    let y = floor((a + 0.5) * (1.0 / 33.0));
+    return vec2f(a - 33.0 * y, y) * (1.0 / 32.0) - 0.5;
 }
 
-// The quadratic B-spline at distance t (in base texels).
-fn spline2(t: vec2f) -> vec2f {
-    let a = abs(t);
-    let outer = 0.5 * (1.5 - a) * (1.5 - a);
-    return select(select(outer, vec2f(0.0), a >= vec2f(1.5)), 0.75 - a * a, a <= vec2f(0.5));
+// What a light at offset o from its texel's centre (-0.5 to 0.5 per axis)
+// gives the texel at d from its own (-1, 0 or 1 per axis): the quadratic
+// B-spline at distance d - o, whose piece is known from d alone (the
+// outer one, 0.5 (1.5 - |t|)^2, for a neighbour, the inner one,
+// 0.75 - t^2, for its own texel). Per axis; the three add up to one.
+fn spline_share(d: vec2f, o: vec2f) -> vec2f {
+    let s = 0.5 + d * o;
+    return select(0.5 * s * s, 0.75 - o * o, d == vec2f(0.0));
+}
+
+// What the neighbour d of base texel b gives it (see fs_centre), times
+// `present`: 0 for a neighbour past the base's edge. (That one's load
+// reads outside the texture, which gives zero or some texel's value, and
+// every texel the extract wrote is finite, so the product is 0.) Without
+// a branch: a software rasterizer runs both sides of one for every pixel.
+fn share(b: vec2i, d: vec2i, present: f32) -> vec3f {
+    let t = textureLoad(src, b + d, 0);
+    let w = spline_share(vec2f(-d), unpack_centroid(t.a));
+    return (present * w.x * w.y) * t.rgb;
 }
 
 // Second step: each base texel's light is spread over the three nearest
@@ -179,28 +204,19 @@ fn spline2(t: vec2f) -> vec2f {
 fn fs_centre(in: FullscreenOut) -> @location(0) vec4f {
     let b = vec2i(floor(in.position.xy));
     let last = vec2i(textureDimensions(src)) - 1;
-    var sum = vec3f(0.0);
-    for (var dy = -1; dy <= 1; dy++) {
-        for (var dx = -1; dx <= 1; dx++) {
-            let d = vec2i(dx, dy);
-            let n = b + d;
-            // This texel's own share, and those past the base's edge, after
-            // the loop; a neighbour past the edge gives nothing.
-            if all(d == vec2i(0)) || any(n < vec2i(0)) || any(n > last) {
-                continue;
-            }
-            let t = textureLoad(src, n, 0);
-            let w = spline2(vec2f(d) + unpack_centroid(t.a));
-            sum += w.x * w.y * t.rgb;
-        }
-    }
-    // At the base's edge this texel also keeps the share it would send one
-    // texel past that edge.
+    // Per axis, 1 where the base has a texel before (after) this one.
+    let before = select(vec2f(0.0), vec2f(1.0), b > vec2i(0));
+    let after = select(vec2f(0.0), vec2f(1.0), b < last);
+    var sum = share(b, vec2i(-1, -1), before.x * before.y) + share(b, vec2i(0, -1), before.y)
+        + share(b, vec2i(1, -1), after.x * before.y) + share(b, vec2i(-1, 0), before.x)
+        + share(b, vec2i(1, 0), after.x) + share(b, vec2i(-1, 1), before.x * after.y)
+        + share(b, vec2i(0, 1), after.y) + share(b, vec2i(1, 1), after.x * after.y);
+    // This texel's own share; at the base's edge it also keeps the share
+    // it would send one texel past that edge.
     let t = textureLoad(src, b, 0);
     let o = unpack_centroid(t.a);
-    var w = spline2(o);
-    w += select(vec2f(0.0), spline2(vec2f(1.0) + o), b == vec2i(0));
-    w += select(vec2f(0.0), spline2(vec2f(-1.0) + o), b == last);
+    let w = spline_share(vec2f(0.0), o) + (1.0 - before) * spline_share(vec2f(-1.0), o)
+        + (1.0 - after) * spline_share(vec2f(1.0), o);
     sum += w.x * w.y * t.rgb;
     return vec4f(sum, 1.0);
 }
@@ -217,6 +233,7 @@ fn fs_extract_smooth(in: FullscreenOut) -> @location(0) vec4f {
     let p = in.position.xy * k;
     let first = vec2i(floor(p - k + 0.5));
     let n = i32(2.0 * k);
+    let knee_scale = 1.0 / (4.0 * params.knee + 1e-5);
     var sum = vec3f(0.0);
     for (var j = 0; j < n; j++) {
         let y = first.y + j;
@@ -225,7 +242,7 @@ fn fs_extract_smooth(in: FullscreenOut) -> @location(0) vec4f {
         for (var i = 0; i < n; i++) {
             let x = first.x + i;
             let wx = max(1.0 - abs(f32(x) + 0.5 - p.x) / k, 0.0);
-            row += wx * bright_at(vec2i(x, y), last);
+            row += wx * bright_at(vec2i(x, y), last, knee_scale);
         }
         sum += wy * row;
     }

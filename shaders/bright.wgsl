@@ -13,14 +13,25 @@ const LUMA = vec3f(0.2126, 0.7152, 0.0722);
 // up to 30 and never more than CEILING.
 const CEILING: f32 = 1000.0;
 
+// What of a texel blooms, as one factor for its three channels (the
+// ceiling and the knee scale them alike, so the brightest channel stays
+// the brightest). `peak`: the texel's brightest channel, finite,
+// non-negative and exposed; `knee`: the knee's width (threshold * knee
+// option); `knee_scale`: 1 / (4 knee + 1e-5), the same for every texel, so
+// a loop over many texels divides twice per texel rather than six times.
+fn bright_gain(peak: f32, threshold: f32, knee: f32, knee_scale: f32) -> f32 {
+    let brightness = peak / (1.0 + peak * (1.0 / CEILING));
+    let soft = clamp(brightness - threshold + knee, 0.0, 2.0 * knee);
+    // The ceiling keeps brightness / peak of the texel, the knee
+    // max(soft, brightness - threshold) / brightness of that: 0 well below
+    // the threshold, linear well above, smooth in between.
+    // (The soft part is never negative, so neither is the larger one.)
+    return max(soft * soft * knee_scale, brightness - threshold) / max(peak, 1e-5);
+}
+
 // `x`: finite, non-negative, exposed radiance. `knee`: the knee's width
-// (threshold * knee option). 0 well below the threshold, linear well
-// above, smooth in between.
+// (threshold * knee option).
 fn bright_pass(x: vec3f, threshold: f32, knee: f32) -> vec3f {
-    let ceiled = x / (1.0 + max(x.r, max(x.g, x.b)) / CEILING);
-    let brightness = max(ceiled.r, max(ceiled.g, ceiled.b));
-    var soft = clamp(brightness - threshold + knee, 0.0, 2.0 * knee);
-    soft = soft * soft / (4.0 * knee + 1e-5);
-    let contribution = max(soft, brightness - threshold) / max(brightness, 1e-5);
-    return ceiled * max(contribution, 0.0);
+    let peak = max(x.r, max(x.g, x.b));
+    return x * bright_gain(peak, threshold, knee, 1.0 / (4.0 * knee + 1e-5));
 }
