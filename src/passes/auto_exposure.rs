@@ -273,6 +273,13 @@ impl Pass for AutoExposurePass {
         };
         clock.last_time = Some(time);
         let reset = u32::from(std::mem::take(&mut clock.reset));
+        // The clock keeps time while metering is off, as before; the
+        // uniforms are not read then (no step is recorded), and turning
+        // metering on rebuilds the frame, which writes them whole. Writing
+        // them anyway cost every frame a `writeBuffer` call.
+        if !self.active.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
         let frame: [u32; 2] = [(dt.min(MAX_DT) as f32).to_bits(), reset];
         let offset = std::mem::offset_of!(AutoExposureParams, dt) as u64;
         queue.write_buffer(&self.params, offset, bytemuck::bytes_of(&frame));

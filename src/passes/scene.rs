@@ -475,6 +475,11 @@ impl Pass for ScenePass {
     }
 
     fn prepare(&self, queue: &wgpu::Queue, info: &FrameInfo, time: f32) {
+        // The caller's texture is the scene: nothing is drawn, and nothing
+        // reads the uniforms (a `writeBuffer` call saved every frame).
+        if let Content::Texture(_) = &self.content {
+            return;
+        }
         let size = info.size;
         #[cfg(afterglow_internals)]
         let color = match &self.content {

@@ -242,8 +242,14 @@ impl Canvas {
         }
     }
 
-    /// The texture of this frame, wrapped for wgpu. Valid for this frame only.
-    pub fn current_texture(&self, gpu: &Gpu) -> Result<wgpu::Texture, Error> {
+    /// The texture of this frame, wrapped for wgpu. Valid for this frame
+    /// only. `size` is the canvas's [`Canvas::size`] read just before, in the
+    /// same call: the texture `getCurrentTexture()` returns has the canvas's
+    /// size at that moment, even where the page changed the canvas's
+    /// `width` or `height` attributes behind the renderer's back, so it is
+    /// not read from the texture again (two more property reads through
+    /// JavaScript every frame).
+    pub fn current_texture(&self, gpu: &Gpu, size: (u32, u32)) -> Result<wgpu::Texture, Error> {
         let applied = self
             .applied
             .ok_or_else(|| Error::Canvas("the canvas is not configured".into()))?;
@@ -251,10 +257,7 @@ impl Canvas {
             .context
             .get_current_texture()
             .map_err(|e| Error::Canvas(format!("getCurrentTexture() threw: {}", js_message(&e))))?;
-        // The texture's own size: the page may have changed the canvas's
-        // width or height attributes behind the renderer's back.
-        let (w, h) = width_height(&raw);
-        let (width, height) = (w.max(1.0) as u32, h.max(1.0) as u32);
+        let (width, height) = (size.0.max(1), size.1.max(1));
         gpu.count_canvas_texture();
         Ok(gpu.device.create_texture_from_webgpu_handle(
             raw.unchecked_into(),

@@ -69,22 +69,21 @@ pub fn js_message(e: &JsValue) -> String {
 /// per frame.
 pub fn now_ms() -> f64 {
     thread_local! {
-        static CLOCK: Option<(JsValue, Function)> = {
-            let performance = get(&js_sys::global(), "performance");
-            get(&performance, "now")
-                .dyn_into::<Function>()
-                .ok()
-                .map(|now| (performance, now))
-        };
+        static HAS_CLOCK: bool = get(&get(&js_sys::global(), "performance"), "now").is_function();
     }
-    CLOCK
-        .with(|clock| {
-            clock
-                .as_ref()
-                .and_then(|(performance, now)| now.call0(performance).ok())
-                .and_then(|v| v.as_f64())
-        })
-        .unwrap_or_else(js_sys::Date::now)
+    if HAS_CLOCK.with(|has| *has) {
+        performance_now()
+    } else {
+        js_sys::Date::now()
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `performance.now()` called directly: one call into JavaScript that
+    /// returns a number, where calling the function looked up costs two.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
 }
 
 /// `target.width` and `target.height` as numbers (0 where not numbers),

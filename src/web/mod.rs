@@ -105,10 +105,15 @@ impl Renderer {
         #[wasm_bindgen(js_name = timeSeconds, unchecked_optional_param_type = "number")]
         time_seconds: Option<JsValue>,
     ) -> Result<(), JsValue> {
-        let time = js(read_value(
-            &time_seconds.unwrap_or(JsValue::UNDEFINED),
-            "timeSeconds",
-        ))?;
+        // A number, as every frame passes, is read with one call into
+        // JavaScript; anything else is read whole, for the error message.
+        let time = match time_seconds.as_ref().and_then(JsValue::as_f64) {
+            Some(n) => crate::options::Value::Number(n),
+            None => js(read_value(
+                &time_seconds.unwrap_or(JsValue::UNDEFINED),
+                "timeSeconds",
+            ))?,
+        };
         let time = js(arguments::time(&time))?;
         js(recovery::render(&self.inner, time))
     }

@@ -371,7 +371,7 @@ impl WebRenderer {
             return Ok(None);
         }
         // Fetched every frame: the texture belongs to this frame only.
-        let texture = self.canvas.current_texture(&self.gpu)?;
+        let texture = self.canvas.current_texture(&self.gpu, (cw, ch))?;
         let view = self.gpu.create_canvas_view(
             &texture,
             &wgpu::TextureViewDescriptor {
