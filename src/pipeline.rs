@@ -171,9 +171,6 @@ pub struct FrameUniform {
     label: &'static str,
     size: usize,
     current: std::sync::Mutex<wgpu::Buffer>,
-    /// What [`FrameUniform::write_changed`] last wrote into the current
-    /// buffer (empty: nothing yet).
-    written: std::sync::Mutex<Vec<u8>>,
 }
 
 impl FrameUniform {
@@ -182,7 +179,6 @@ impl FrameUniform {
             label,
             size,
             current: std::sync::Mutex::new(uniform_buffer(gpu, label, size)),
-            written: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -190,7 +186,6 @@ impl FrameUniform {
     pub fn renew(&self, gpu: &Gpu) -> wgpu::Buffer {
         let buffer = uniform_buffer(gpu, self.label, self.size);
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = buffer.clone();
-        self.written.lock().unwrap_or_else(|e| e.into_inner()).clear();
         buffer
     }
 
@@ -201,20 +196,6 @@ impl FrameUniform {
 
     pub fn write(&self, queue: &wgpu::Queue, bytes: &[u8]) {
         queue.write_buffer(&self.current(), 0, bytes);
-    }
-
-    /// As [`FrameUniform::write`], skipped when the bytes are those this
-    /// method wrote last into the same buffer: for a block written every
-    /// frame whose values seldom change (each `writeBuffer` is a call into
-    /// the browser). Only for a buffer nothing else writes into (no
-    /// [`write`](FrameUniform::write), no copy on the GPU).
-    pub fn write_changed(&self, queue: &wgpu::Queue, bytes: &[u8]) {
-        let mut written = self.written.lock().unwrap_or_else(|e| e.into_inner());
-        if written.as_slice() != bytes {
-            queue.write_buffer(&self.current(), 0, bytes);
-            written.clear();
-            written.extend_from_slice(bytes);
-        }
     }
 }
 

@@ -141,20 +141,6 @@ impl Active<'_> {
         }
     }
 
-    /// Whether the effect's WGSL names `time` (the prelude's `time()`); a
-    /// mention in a comment or of a name of its own counts too, which
-    /// only costs a write that was not needed.
-    fn reads_time(&self) -> bool {
-        let wgsl = match self {
-            Active::Builtin(_, b) => b.wgsl,
-            Active::User(u) => u.source.as_str(),
-        };
-        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        wgsl.match_indices("time").any(|(i, _)| {
-            !ident(wgsl[..i].chars().next_back()) && !ident(wgsl[i + 4..].chars().next())
-        })
-    }
-
     /// What tells two lists of effects apart: a built-in's index, a
     /// user's effect's serial.
     fn key(&self) -> EffectKey {
@@ -340,8 +326,6 @@ pub struct CompositePass {
     effect_params: Vec<Option<FrameUniform>>,
     /// Effects run in the frame built last.
     fused: std::sync::atomic::AtomicBool,
-    /// One of them reads the time.
-    reads_time: std::sync::atomic::AtomicBool,
 }
 
 impl CompositePass {
@@ -373,7 +357,6 @@ impl CompositePass {
                 .map(|b| b.params.map(|(_, size)| FrameUniform::new(gpu, b.name, size)))
                 .collect(),
             fused: std::sync::atomic::AtomicBool::new(false),
-            reads_time: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -533,10 +516,6 @@ impl Pass for CompositePass {
         let effects = active(f.settings, &f.info, users);
         self.fused
             .store(!effects.is_empty(), std::sync::atomic::Ordering::Relaxed);
-        self.reads_time.store(
-            effects.iter().any(Active::reads_time),
-            std::sync::atomic::Ordering::Relaxed,
-        );
         let shape = self.shape(f.gpu, &effects, users);
         let (resources, images) = self.effect_resources(f, &effects)?;
         let own = [
@@ -607,16 +586,13 @@ impl Pass for CompositePass {
     }
 
     fn prepare(&self, queue: &wgpu::Queue, info: &FrameInfo, time: f32) {
-        use std::sync::atomic::Ordering::Relaxed;
-        if self.fused.load(Relaxed) {
-            // Where no effect reads the time, the block stays the same from
-            // frame to frame and is not written again.
+        if self.fused.load(std::sync::atomic::Ordering::Relaxed) {
             let frame = EffectFrame {
-                time: if self.reads_time.load(Relaxed) { time } else { 0.0 },
+                time,
                 _pad: 0.0,
                 resolution: [info.output_size.0 as f32, info.output_size.1 as f32],
             };
-            self.effect_frame.write_changed(queue, bytemuck::bytes_of(&frame));
+            self.effect_frame.write(queue, bytemuck::bytes_of(&frame));
         }
     }
 }
