@@ -511,7 +511,14 @@ impl Chain {
             ..Default::default()
         });
         match &step.draw {
-            Draw::Fullscreen(bundle) => pass.execute_bundles(std::iter::once(bundle)),
+            Draw::Fullscreen {
+                pipeline,
+                bind_group,
+            } => {
+                pass.set_pipeline(pipeline);
+                pass.set_bind_group(0, bind_group, &[]);
+                pass.draw(0..3, 0..1);
+            }
             Draw::ByPass => {
                 if let Some(owner) = self.pass(step.owner) {
                     owner.draw(&mut pass)

@@ -54,10 +54,11 @@ pub struct Image {
 
 /// How a step draws once its render pass is open.
 pub enum Draw {
-    /// One full-screen triangle with a pipeline and one bind group,
-    /// recorded once, when the frame is built, into a render bundle
-    /// ([`fullscreen_bundle`]).
-    Fullscreen(wgpu::RenderBundle),
+    /// One full-screen triangle with a pipeline and one bind group.
+    Fullscreen {
+        pipeline: wgpu::RenderPipeline,
+        bind_group: wgpu::BindGroup,
+    },
     /// The pass that added the step draws (content that changes without
     /// the frame being rebuilt, such as the scene's).
     ByPass,
@@ -468,7 +469,10 @@ impl<'a> FrameBuilder<'a> {
         sampled: &[&Image],
         accumulate: bool,
     ) {
-        let draw = fullscreen_bundle(self.gpu, &name, pipe, &bind_group);
+        let draw = Draw::Fullscreen {
+            pipeline: pipe.raw.clone(),
+            bind_group,
+        };
         match target {
             Some(image) => self.pass(
                 name,
@@ -621,26 +625,4 @@ impl<'a> FrameBuilder<'a> {
             release: self.release,
         })
     }
-}
-
-/// A full-screen draw as a render bundle. Replaying it costs a frame one
-/// call (`executeBundles`) where setting the pipeline, the bind group and
-/// drawing cost three; on the web each is a call from wasm into JavaScript
-/// and from there into the browser, which is most of what a small frame's
-/// CPU time is spent on. The bundle holds the pipeline and the bind group,
-/// so it lives as long as the frame that uses them.
-fn fullscreen_bundle(gpu: &Gpu, name: &str, pipe: &Pipe, bind_group: &wgpu::BindGroup) -> Draw {
-    let mut enc = gpu
-        .device
-        .create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
-            label: Some(name),
-            color_formats: &[Some(pipe.color_format)],
-            depth_stencil: None,
-            sample_count: pipe.samples,
-            multiview: None,
-        });
-    enc.set_pipeline(&pipe.raw);
-    enc.set_bind_group(0, bind_group, &[]);
-    enc.draw(0..3, 0..1);
-    Draw::Fullscreen(enc.finish(&wgpu::RenderBundleDescriptor { label: Some(name) }))
 }
