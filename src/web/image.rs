@@ -235,7 +235,6 @@ impl ImageSource {
     }
 }
 
-
 /// Shows `source` times `gain`: uploads it into the current image texture
 /// when the size matches, else into a new one. On failure the chain keeps
 /// its content.

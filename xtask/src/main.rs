@@ -495,17 +495,20 @@ fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()
             if engine == Engine::Firefox {
                 setup::ensure_firefox(timings)?;
             }
-            timings.time(&format!("e2e ({}): the served pages", engine.name()), || {
-                run(Command::new("node")
-                    .current_dir(root)
-                    .env("AFTERGLOW_URL", &url)
-                    .env("AFTERGLOW_TARBALL", tarball)
-                    .env("AFTERGLOW_ENGINE", engine.key())
-                    .env("CHROMIUM", setup::chromium())
-                    .env("FIREFOX", setup::firefox())
-                    .args(["--test", NODE_TEST_TIMEOUT, "--test-reporter=spec"])
-                    .args(&files))
-            })?;
+            timings.time(
+                &format!("e2e ({}): the served pages", engine.name()),
+                || {
+                    run(Command::new("node")
+                        .current_dir(root)
+                        .env("AFTERGLOW_URL", &url)
+                        .env("AFTERGLOW_TARBALL", tarball)
+                        .env("AFTERGLOW_ENGINE", engine.key())
+                        .env("CHROMIUM", setup::chromium())
+                        .env("FIREFOX", setup::firefox())
+                        .args(["--test", NODE_TEST_TIMEOUT, "--test-reporter=spec"])
+                        .args(&files))
+                },
+            )?;
         }
     }
     Ok(())
