@@ -73,7 +73,7 @@ fn main() -> ExitCode {
         _ => {
             eprintln!(
                 "usage: cargo xtask <setup | build | pack | serve [--port N] | test [native|browser|types|e2e] [--chromium | --firefox] \
-                 | size | bench [--quick] [--frames N] [--rounds N] [--before REV] [--dirty] \
+                 | size | bench [--quick] [--frames N] [--rounds N] [--cpu-rounds N] [--before REV] [--dirty] \
                  | bench --dot [--frames N] [--before REV] [--dirty] \
                  | bench --defaults [--intensities X,Y] [--dirty] \
                  | bench --native [--before REV] [--frames N] [--rounds N] [--dirty] [--build-only | --report DIR] \
