@@ -124,7 +124,7 @@ fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
     let m = min(i32(params.ratio), 16);
     let last = vec2i(textureDimensions(src)) - 1;
     let first = vec2i(floor(in.position.xy)) * m;
-    let knee_scale = 1.0 / (4.0 * params.knee + 1e-5);
+    let knee_scale = knee_scale_of(params.knee);
     var sum = vec3f(0.0);
     var moment = vec2f(0.0);
     var weight = 0.0;
@@ -233,7 +233,7 @@ fn fs_extract_smooth(in: FullscreenOut) -> @location(0) vec4f {
     let p = in.position.xy * k;
     let first = vec2i(floor(p - k + 0.5));
     let n = i32(2.0 * k);
-    let knee_scale = 1.0 / (4.0 * params.knee + 1e-5);
+    let knee_scale = knee_scale_of(params.knee);
     var sum = vec3f(0.0);
     for (var j = 0; j < n; j++) {
         let y = first.y + j;

@@ -13,12 +13,18 @@ const LUMA = vec3f(0.2126, 0.7152, 0.0722);
 // up to 30 and never more than CEILING.
 const CEILING: f32 = 1000.0;
 
+// bright_gain's `knee_scale` for a knee of width `knee`: the same for
+// every texel, so a loop over many texels computes it once, and divides
+// twice per texel rather than six times.
+fn knee_scale_of(knee: f32) -> f32 {
+    return 1.0 / (4.0 * knee + 1e-5);
+}
+
 // What of a texel blooms, as one factor for its three channels (the
 // ceiling and the knee scale them alike, so the brightest channel stays
 // the brightest). `peak`: the texel's brightest channel, finite,
 // non-negative and exposed; `knee`: the knee's width (threshold * knee
-// option); `knee_scale`: 1 / (4 knee + 1e-5), the same for every texel, so
-// a loop over many texels divides twice per texel rather than six times.
+// option); `knee_scale`: knee_scale_of(knee).
 fn bright_gain(peak: f32, threshold: f32, knee: f32, knee_scale: f32) -> f32 {
     let brightness = peak / (1.0 + peak * (1.0 / CEILING));
     let soft = clamp(brightness - threshold + knee, 0.0, 2.0 * knee);
@@ -33,5 +39,5 @@ fn bright_gain(peak: f32, threshold: f32, knee: f32, knee_scale: f32) -> f32 {
 // (threshold * knee option).
 fn bright_pass(x: vec3f, threshold: f32, knee: f32) -> vec3f {
     let peak = max(x.r, max(x.g, x.b));
-    return x * bright_gain(peak, threshold, knee, 1.0 / (4.0 * knee + 1e-5));
+    return x * bright_gain(peak, threshold, knee, knee_scale_of(knee));
 }
