@@ -182,13 +182,13 @@ fn is_root() -> bool {
 fn cargo_install(args: &[&str]) -> Result<()> {
     let mut locked = vec!["install", "--locked"];
     locked.extend(args);
-    if run(&mut tool_build(Command::new("cargo").args(&locked))).is_ok() {
+    if run(tool_build(Command::new("cargo").args(&locked))).is_ok() {
         return Ok(());
     }
     eprintln!("xtask: retrying without --locked");
     let mut unlocked = vec!["install"];
     unlocked.extend(args);
-    run(&mut tool_build(Command::new("cargo").args(&unlocked)))
+    run(tool_build(Command::new("cargo").args(&unlocked)))
 }
 
 /// How `cargo install` builds the tools (wasm-pack, wasm-bindgen-cli,
