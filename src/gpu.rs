@@ -243,17 +243,24 @@ impl Gpu {
     /// renderer's to report: the caller destroying its own device once
     /// the renderer is gone logs nothing.
     ///
-    /// On the web the device goes once the work already submitted to it
-    /// is done: Firefox (153) may stop the page's animation frames for
-    /// good, or close the tab, when a device is destroyed while its canvas
-    /// is still presenting a frame or a copy from it is still being read.
+    /// The two engines that run here need opposite timings, and neither
+    /// can be seen from the API, so the engine is told by its name:
+    /// - Firefox (153) may stop the page's animation frames for good, or
+    ///   close the tab, when a device is destroyed while its canvas is
+    ///   still presenting a frame or a copy from it is still being read.
+    ///   There the device goes once the work submitted to it is done.
+    /// - Chromium (156) can block the page's main thread for good when a
+    ///   device is destroyed while a `requestAdapter()` of the page is
+    ///   pending, which a destroy put off until the queue is idle makes
+    ///   likely: an app that requests a device right after destroying a
+    ///   renderer. Everywhere but Firefox the device goes at once.
     pub fn destroy(&self) {
         self.destroyed_on_purpose.store(true, Ordering::Relaxed);
         if self.shared {
             return;
         }
         #[cfg(target_arch = "wasm32")]
-        if let Some(device) = self.device.as_webgpu() {
+        if let Some(device) = self.device.as_webgpu().filter(|_| in_firefox()) {
             destroy_when_idle(AsRef::<wasm_bindgen::JsValue>::as_ref(device).clone());
             return;
         }
@@ -415,6 +422,18 @@ pub(crate) fn browser_reason(e: &impl std::fmt::Display) -> String {
         .and_then(|t| t.strip_suffix('"'))
         .unwrap_or(first);
     unquoted.to_string()
+}
+
+/// Whether the page runs in Firefox (its user agent names it; Firefox
+/// on iOS, which is WebKit, calls itself FxiOS).
+#[cfg(target_arch = "wasm32")]
+fn in_firefox() -> bool {
+    use crate::web::interop::get;
+    use wasm_bindgen::JsCast;
+    let agent = get(&get(&js_sys::global(), "navigator"), "userAgent");
+    agent
+        .dyn_ref::<js_sys::JsString>()
+        .is_some_and(|a| a.includes("Firefox/", 0))
 }
 
 /// `device.destroy()` once `device.queue.onSubmittedWorkDone()` settles
