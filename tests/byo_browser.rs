@@ -325,6 +325,24 @@ async fn destroy_leaves_the_apps_device_usable() {
     );
 }
 
+/// An app that uses its device with afterglow, destroys renderers and at
+/// once asks for another device gets one, again and again: the four tests
+/// this suite runs first, in the order it runs them, twelve times over.
+/// Chromium (156) can block the page's main thread for good when a device
+/// is destroyed while a `requestAdapter()` of the page is pending. A
+/// renderer that put off the destroy of its own device until its queue
+/// was idle froze this test in 4 of 4 runs (the suite, running each test
+/// once, in about one run in six).
+#[wasm_bindgen_test]
+async fn a_device_requested_right_after_a_destroy_arrives() {
+    for _ in 0..12 {
+        the_apps_texture_blooms_around_its_bright_pixel().await;
+        only_the_bloom_textures_pixels_glow().await;
+        every_refused_texture_names_what_is_wrong().await;
+        destroy_leaves_the_apps_device_usable().await;
+    }
+}
+
 #[wasm_bindgen_test]
 async fn a_lost_shared_device_gives_the_documented_error() {
     let device = app_device().await;
