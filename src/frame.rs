@@ -135,7 +135,7 @@ pub struct FrameInfo {
     /// Frame texels the bloom texture covers per axis (`size` without bloom).
     pub bloom_extent: (u32, u32),
     /// The lookup table and lens dirt the composite reads, if set.
-    pub look: crate::passes::look::LookInfo,
+    pub look: crate::effect::LookInfo,
 }
 
 /// How a frame gives its textures back when it is replaced.
@@ -194,7 +194,7 @@ pub struct FrameBuilder<'a> {
     /// Copies for the next step added.
     copies: Vec<BufferCopy>,
     /// The lookup table's and the lens dirt's views (set by the chain).
-    pub look: crate::passes::look::LookViews,
+    pub look: crate::effect::LookViews,
     /// The user's effects, in the order they were added (set by the chain).
     pub user_effects: &'a [crate::user_effect::UserEffect],
 }

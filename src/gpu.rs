@@ -428,7 +428,7 @@ pub(crate) fn browser_reason(e: &impl std::fmt::Display) -> String {
 /// on iOS, which is WebKit, calls itself FxiOS).
 #[cfg(target_arch = "wasm32")]
 fn in_firefox() -> bool {
-    use crate::web::interop::get;
+    use crate::js::get;
     use wasm_bindgen::JsCast;
     let agent = get(&get(&js_sys::global(), "navigator"), "userAgent");
     agent
@@ -440,7 +440,7 @@ fn in_firefox() -> bool {
 /// (see [`Gpu::destroy`]); at once where the queue cannot be asked.
 #[cfg(target_arch = "wasm32")]
 fn destroy_when_idle(device: wasm_bindgen::JsValue) {
-    use crate::web::interop::{call, get};
+    use crate::js::{call, get};
     use wasm_bindgen::JsCast;
     let done = call(&get(&device, "queue"), "onSubmittedWorkDone", &[])
         .ok()

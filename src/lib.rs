@@ -82,6 +82,8 @@ internal! {
     mod frame;
     mod gpu;
     mod graph;
+    #[cfg(target_arch = "wasm32")]
+    mod js;
     mod lut;
     mod options;
     mod output;

@@ -13,7 +13,8 @@ pub const SIZES: std::ops::RangeInclusive<u32> = 2..=65;
 /// A 3D lookup table: `size`³ output colours, red varying fastest, for
 /// inputs spread evenly over the domain (`[0, 1]` per channel unless the
 /// file says otherwise). Made from `.cube` text ([`Lut::from_cube`]) or
-/// from data ([`Lut::new`]); given to [`crate::PostChain::set_lut`].
+/// from data ([`Lut::new`]), constructors the Rust API defines
+/// (`crate::post`); given to [`crate::PostChain::set_lut`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lut {
     size: u32,
@@ -24,12 +25,10 @@ pub struct Lut {
 }
 
 impl Lut {
-    /// A table of `size` entries per side (2 to 65) from `size`³ colours,
-    /// red varying fastest, then green, then blue, over the domain
-    /// `[0, 1]`. Fails with [`crate::Error::Argument`] naming `size` or
-    /// `data` when the size is out of range, the count is not `size`³, or
-    /// a value is not finite.
-    pub fn new(size: u32, data: Vec<[f32; 3]>) -> Result<Lut, crate::Error> {
+    /// A table of `size` entries per side from `size`³ colours over the
+    /// domain `[0, 1]`, checked (the Rust API's [`Lut::new`], `crate::post`,
+    /// turns the error into its own).
+    pub(crate) fn from_data(size: u32, data: Vec<[f32; 3]>) -> Result<Lut, ArgumentError> {
         let lut = Lut {
             size,
             data,
@@ -39,15 +38,6 @@ impl Lut {
         };
         lut.check("size", "data")?;
         Ok(lut)
-    }
-
-    /// Parses the text of a `.cube` file: `LUT_3D_SIZE` (2 to 65),
-    /// optional `TITLE`, `DOMAIN_MIN` and `DOMAIN_MAX` (or Resolve's
-    /// `LUT_3D_INPUT_RANGE`), `#` comments and blank lines, then `size`³
-    /// lines of three numbers. Fails with [`crate::Error::Argument`]
-    /// naming `cube`, with the line and what is wrong with it.
-    pub fn from_cube(text: &str) -> Result<Lut, crate::Error> {
-        Ok(parse_cube(text)?)
     }
 
     /// Entries per side.

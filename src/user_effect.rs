@@ -11,7 +11,7 @@
 //! own text. Fused into the composite, its top-level names are made its
 //! own ([`fused_source`]), so two effects may both define `fn effect`.
 
-use crate::effect::Place;
+use crate::effect::{Binding, BindingKind, Place};
 use crate::error::{Error, ShaderError};
 use crate::gpu::{Answer, Gpu};
 
@@ -414,38 +414,61 @@ fn renamed(source: &str, toks: &[Token<'_>], names: &[&str], suffix: &str) -> St
     out
 }
 
-/// The declarations of an effect's uniform block and textures, from
-/// binding `first` on, with `suffix` on their names.
-fn declarations(fields: &[Field], textures: &[&str], first: u32, suffix: &str) -> String {
-    use crate::effect::{declare_binding, push_all};
+/// The struct of an effect's uniform block (nothing without uniforms),
+/// with `suffix` on its name.
+fn uniforms_struct(fields: &[Field], suffix: &str) -> String {
+    use crate::effect::push_all;
     let mut s = String::new();
-    let mut binding = first;
     if !fields.is_empty() {
         push_all(&mut s, &["struct Uniforms", suffix, " {\n"]);
         for f in fields {
             push_all(&mut s, &["    ", &f.name, ": ", UniformValue::wgsl(f.components).0, ",\n"]);
         }
         s.push_str("}\n");
-        declare_binding(&mut s, binding, &["<uniform> uniforms", suffix, ": Uniforms", suffix]);
-        binding += 1;
-    }
-    for name in textures {
-        declare_binding(&mut s, binding, &[" ", name, suffix, ": texture_2d<f32>"]);
-        binding += 1;
     }
     s
+}
+
+/// The bindings of an effect's uniform block (none without uniforms) and
+/// of its textures, with `suffix` on their names.
+fn bindings_of(fields: &[Field], textures: &[&str], suffix: &str) -> (Option<Binding>, Vec<Binding>) {
+    let uniforms = (!fields.is_empty())
+        .then(|| Binding::uniform(format!("uniforms{suffix}"), format!("Uniforms{suffix}")));
+    let textures = textures.iter().map(|name| Binding {
+        name: format!("{name}{suffix}"),
+        kind: BindingKind::Texture2d,
+    });
+    (uniforms, textures.collect())
+}
+
+/// The effect's bindings in the composite, as its fused WGSL names them
+/// ([`fused_source`]): its uniform block (none without uniforms), then its
+/// textures.
+pub fn bindings(e: &UserEffect) -> (Option<Binding>, Vec<Binding>) {
+    let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
+    bindings_of(&e.fields, &textures, &suffix(e))
+}
+
+/// What ends the effect's names in the composite: `_fx<serial>`.
+fn suffix(e: &UserEffect) -> String {
+    format!("_fx{}", e.serial)
 }
 
 /// The module an effect is first compiled in, alone: what every effect
 /// sees, its declarations, the user's WGSL, and an entry point that calls
 /// `effect`. Returns it with the number of lines before the user's.
 pub fn check_source(source: &str, fields: &[Field], textures: &[&str]) -> (String, usize) {
-    let prefix = format!(
+    let mut prefix = format!(
         "{}\n{}\n{}",
         crate::effect::FULLSCREEN_FOR_EFFECTS,
         crate::effect::EFFECT_PRELUDE,
-        declarations(fields, textures, 8, "")
+        uniforms_struct(fields, "")
     );
+    let (uniforms, own) = bindings_of(fields, textures, "");
+    let all = crate::effect::shared_bindings().into_iter().chain(uniforms).chain(own);
+    for (binding, b) in (0..).zip(all) {
+        b.declare(&mut prefix, binding);
+    }
     let lines = line_count(&prefix);
     let text = format!(
         "{prefix}{source}\n@fragment\nfn afterglow_effect_check(in: FullscreenOut) -> @location(0) vec4f {{\n    \
@@ -461,12 +484,12 @@ pub fn line_count(text: &str) -> usize {
     newlines + usize::from(text.as_bytes().last().is_some_and(|&b| b != b'\n'))
 }
 
-/// The effect's part of the composite's module, its bindings from `first`
-/// on: its declarations and WGSL with its names made its own, and
-/// `fn fx_user<serial>` calling its `effect`. Returns the WGSL and the
-/// function's name.
-pub fn fused_source(e: &UserEffect, first: u32) -> (String, String) {
-    let suffix = format!("_fx{}", e.serial);
+/// The effect's part of the composite's module after the declarations of
+/// its [`bindings`]: its uniform struct and WGSL with its names made its
+/// own, and `fn fx_user<serial>` calling its `effect`. Returns the WGSL and
+/// the function's name.
+pub fn fused_source(e: &UserEffect) -> (String, String) {
+    let suffix = suffix(e);
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
     let toks = tokens(&e.source);
     let mut names = top_level_names(&toks);
@@ -475,16 +498,10 @@ pub fn fused_source(e: &UserEffect, first: u32) -> (String, String) {
     let function = format!("fx_user{}", e.serial);
     let text = format!(
         "{}{}\nfn {function}(color: vec4f, uv: vec2f) -> vec4f {{\n    return effect{suffix}(color, uv);\n}}\n",
-        declarations(&e.fields, &textures, first, &suffix),
+        uniforms_struct(&e.fields, &suffix),
         renamed(&e.source, &toks, &names, &suffix),
     );
     (text, function)
-}
-
-/// The bindings an effect takes in the composite: its uniform block and
-/// its textures.
-pub fn binding_count(e: &UserEffect) -> u32 {
-    u32::from(e.buffer.is_some()) + e.textures.len() as u32
 }
 
 /// An effect as the caller gave it, its textures already checked.

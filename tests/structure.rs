@@ -274,8 +274,9 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
             None => continue,
         }
         segs.extend(rest.iter().cloned());
-        // The longest prefix of the path that is a module.
-        while !segs.is_empty() {
+        // The longest prefix of the path that is a module: the crate root
+        // (``) when none is shorter (`crate::Error`, an item of `lib.rs`).
+        loop {
             let candidate = segs.join("::");
             if known.contains(&candidate) {
                 if candidate != module {
@@ -283,7 +284,9 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
                 }
                 break;
             }
-            segs.pop();
+            if segs.pop().is_none() {
+                break;
+            }
         }
     }
     out
@@ -399,6 +402,167 @@ fn the_circle_detector_sees_every_form_of_path() {
         find_circle(&graph),
         Some(vec!["a".to_string(), "a::b".to_string(), "a".to_string()])
     );
+}
+
+/// The layers of `src/`, lowest first. A module imports only modules of
+/// its own layer or of a lower one; the crate root (`lib.rs`, which
+/// declares and re-exports everything) is above them all. A name stands
+/// for that module and every module under it, unless one of those is
+/// named itself. Test modules (`tests`, `*_tests`) may reach anywhere.
+///
+/// - words: texture format names, uniform blocks' layouts, JavaScript
+///   property access; nothing of the renderer.
+/// - options: what a caller may set, the table of its rules, its parsing.
+/// - rules: the crate's errors and the rules checked on plain data before
+///   the GPU sees anything: the frame's pass graph, textures, arguments,
+///   `.cube` lookup tables.
+/// - gpu: the device and what is made on it: pipelines, shader modules,
+///   the output's encoding, readbacks, timing.
+/// - effects: what runs fused inside the composite, built-in and the
+///   user's, and the look textures they read.
+/// - frame: the frame as data, its steps and slots, built by the passes.
+/// - passes: the `Pass` trait and each pass.
+/// - chain: the passes in order, the frame rebuilt when the shape changes.
+/// - facades: the ways in: the JavaScript renderer (`web`), the Rust API
+///   (`post`), the headless chain of the native tests.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("words", &["formats", "uniform", "js"]),
+    ("options", &["options"]),
+    (
+        "rules",
+        &["error", "graph", "texture_rules", "arguments", "lut"],
+    ),
+    (
+        "gpu",
+        &["gpu", "pipeline", "shaders", "output", "readback", "timing"],
+    ),
+    ("effects", &["effect", "effects", "user_effect"]),
+    ("frame", &["frame"]),
+    ("passes", &["pass", "passes"]),
+    ("chain", &["chain"]),
+    ("facades", &["post", "web", "headless"]),
+];
+
+/// Whether `module` is test code (a `tests` or `*_tests` module, or one
+/// under it).
+fn is_test_module(module: &str) -> bool {
+    module
+        .split("::")
+        .any(|s| s == "tests" || s.ends_with("_tests"))
+}
+
+/// The layer of `module`: the index in `layers` of the longest name that
+/// is the module or one above it; `layers.len()` for the crate root.
+fn layer_of(module: &str, layers: &[(&str, &[&str])]) -> Option<usize> {
+    if module.is_empty() {
+        return Some(layers.len());
+    }
+    let mut best: Option<(usize, usize)> = None;
+    for (i, (_, names)) in layers.iter().enumerate() {
+        for name in *names {
+            let covers = module == *name
+                || module
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with("::"));
+            if covers && best.is_none_or(|(len, _)| name.len() > len) {
+                best = Some((name.len(), i));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// What is wrong with `graph` against `layers`: names given twice or
+/// naming no module, modules in no layer, and every import that runs up
+/// (`from → to`, with their layers).
+fn layer_faults(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    layers: &[(&str, &[&str])],
+) -> Vec<String> {
+    let mut faults = vec![];
+    let mut seen = BTreeSet::new();
+    for (_, names) in layers {
+        for name in *names {
+            if !seen.insert(*name) {
+                faults.push(format!("`{name}` is in two layers"));
+            }
+            if !graph.contains_key(*name) {
+                faults.push(format!("`{name}` names no module of src/"));
+            }
+        }
+    }
+    let label = |i: usize| layers.get(i).map_or("the crate root", |l| l.0);
+    for (module, deps) in graph {
+        if is_test_module(module) {
+            continue;
+        }
+        let Some(at) = layer_of(module, layers) else {
+            faults.push(format!("`{module}` is in no layer"));
+            continue;
+        };
+        for dep in deps {
+            match layer_of(dep, layers) {
+                Some(to) if to > at => faults.push(format!(
+                    "`{module}` ({}) imports `{dep}` ({}), a higher layer",
+                    label(at),
+                    label(to)
+                )),
+                _ => {}
+            }
+        }
+    }
+    faults
+}
+
+#[test]
+fn src_imports_run_down_the_layers() {
+    let graph = src_graph();
+    let faults = layer_faults(&graph, LAYERS);
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    // The layers are read from real imports.
+    assert!(graph["passes::composite"].contains("effect"));
+    assert!(graph.contains_key(""), "the crate root is a module");
+}
+
+#[test]
+fn the_layer_check_finds_arrows_up_and_modules_left_out() {
+    let layers: &[(&str, &[&str])] = &[("low", &["a", "a::b"]), ("high", &["c", "a::x"])];
+    let graph: BTreeMap<String, BTreeSet<String>> = [
+        ("", vec!["c"]),
+        ("a", vec![]),
+        ("a::b", vec!["a", "c"]),
+        ("a::b::d", vec!["a::x"]),
+        ("a::x", vec!["a"]),
+        ("c", vec!["a::b", ""]),
+        ("e", vec![]),
+        ("a::tests", vec!["c"]),
+    ]
+    .into_iter()
+    .map(|(m, d)| (m.to_string(), d.into_iter().map(String::from).collect()))
+    .collect();
+    assert_eq!(
+        layer_faults(&graph, layers),
+        [
+            "`a::b` (low) imports `c` (high), a higher layer",
+            "`a::b::d` (low) imports `a::x` (high), a higher layer",
+            "`c` (high) imports `` (the crate root), a higher layer",
+            "`e` is in no layer",
+        ]
+    );
+    let twice: &[(&str, &[&str])] = &[("low", &["a", "gone"]), ("high", &["a"])];
+    let faults = layer_faults(&graph, twice);
+    assert!(
+        faults.contains(&"`a` is in two layers".to_string()),
+        "{faults:?}"
+    );
+    assert!(
+        faults.contains(&"`gone` names no module of src/".to_string()),
+        "{faults:?}"
+    );
+    // `crate::Error` names the crate root.
+    let known: BTreeSet<String> = ["", "a"].into_iter().map(String::from).collect();
+    let found = imports("a", &strip("fn f() -> crate::Error { todo!() }"), &known);
+    assert_eq!(found, [String::new()].into_iter().collect());
 }
 
 /// Functions of `code` longer than `limit` lines, with their first line;

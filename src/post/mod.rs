@@ -9,6 +9,7 @@
 //! when it is handed other texture views.
 
 mod error;
+mod lut;
 
 pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
 pub use crate::user_effect::{EffectStage, UniformValue};
