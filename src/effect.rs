@@ -16,6 +16,9 @@
 //! [`Binding`]: its WGSL name and what it holds. The composite declares
 //! each in WGSL, lays it out and binds it from one list of them.
 
+use std::borrow::Cow;
+use std::fmt::Write;
+
 use crate::options::types::Options;
 use crate::pipeline::{FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM};
 use crate::uniform::{uniform, Uniform};
@@ -40,9 +43,12 @@ uniform! {
 /// clamping `effect_sampler`.
 pub fn shared_bindings() -> [Binding; 2] {
     [
-        Binding::uniform("effect_frame".into(), EffectFrame::WGSL_NAME.into()),
         Binding {
-            name: "effect_sampler".into(),
+            name: Cow::Borrowed("effect_frame"),
+            kind: BindingKind::Uniform(Cow::Borrowed(EffectFrame::WGSL_NAME)),
+        },
+        Binding {
+            name: Cow::Borrowed("effect_sampler"),
             kind: BindingKind::Sampler,
         },
     ]
@@ -216,7 +222,7 @@ impl Builtin {
         let p = self.params.as_ref()?;
         Some(Binding::uniform(
             format!("fx_{}_params", self.name),
-            p.struct_name.into(),
+            Cow::Borrowed(p.struct_name),
         ))
     }
 }
@@ -225,7 +231,7 @@ impl Builtin {
 #[derive(Clone, Debug, PartialEq)]
 pub enum BindingKind {
     /// A uniform block of this WGSL struct.
-    Uniform(String),
+    Uniform(Cow<'static, str>),
     /// A linear, filtering sampler.
     Sampler,
     /// A 2D texture, sampled with filtering.
@@ -239,23 +245,23 @@ pub enum BindingKind {
 /// and what it holds, which give its declaration and its layout entry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Binding {
-    pub name: String,
+    pub name: Cow<'static, str>,
     pub kind: BindingKind,
 }
 
 impl Binding {
     /// A uniform block `name` of the WGSL struct `struct_name`.
-    pub fn uniform(name: String, struct_name: String) -> Binding {
+    pub fn uniform(name: String, struct_name: Cow<'static, str>) -> Binding {
         Binding {
-            name,
+            name: name.into(),
             kind: BindingKind::Uniform(struct_name),
         }
     }
 
     /// The look texture `texture`, named `name`.
-    pub fn look(name: &str, texture: LookTexture) -> Binding {
+    pub fn look(name: &'static str, texture: LookTexture) -> Binding {
         Binding {
-            name: name.into(),
+            name: Cow::Borrowed(name),
             kind: texture.kind(),
         }
     }
@@ -263,26 +269,14 @@ impl Binding {
     /// Appends its WGSL declaration as binding `binding` of group 0.
     pub fn declare(&self, s: &mut String, binding: u32) {
         let (space, ty) = match &self.kind {
-            BindingKind::Uniform(name) => ("<uniform>", name.as_str()),
+            BindingKind::Uniform(name) => ("<uniform>", &**name),
             BindingKind::Sampler => ("", "sampler"),
             BindingKind::Texture2d => ("", "texture_2d<f32>"),
             BindingKind::Texture3d => ("", "texture_3d<f32>"),
         };
-        let number = binding.to_string();
-        push_all(
-            s,
-            &[
-                "@group(0) @binding(",
-                &number,
-                ") var",
-                space,
-                " ",
-                &self.name,
-                ": ",
-                ty,
-                ";\n",
-            ],
-        );
+        let name = &self.name;
+        // Writing to a String cannot fail.
+        let _ = writeln!(s, "@group(0) @binding({binding}) var{space} {name}: {ty};");
     }
 
     /// Its entry's type in the bind group layout.

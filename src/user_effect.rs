@@ -429,22 +429,26 @@ fn uniforms_struct(fields: &[Field], suffix: &str) -> String {
     s
 }
 
-/// The bindings of an effect's uniform block (none without uniforms) and
+/// The bindings of an effect's uniform block (none without uniforms), then
 /// of its textures, with `suffix` on their names.
-fn bindings_of(fields: &[Field], textures: &[&str], suffix: &str) -> (Option<Binding>, Vec<Binding>) {
-    let uniforms = (!fields.is_empty())
-        .then(|| Binding::uniform(format!("uniforms{suffix}"), format!("Uniforms{suffix}")));
-    let textures = textures.iter().map(|name| Binding {
-        name: format!("{name}{suffix}"),
-        kind: BindingKind::Texture2d,
-    });
-    (uniforms, textures.collect())
+fn bindings_of(fields: &[Field], textures: &[&str], suffix: &str) -> Vec<Binding> {
+    let mut out = Vec::new();
+    if !fields.is_empty() {
+        out.push(Binding::uniform(format!("uniforms{suffix}"), format!("Uniforms{suffix}").into()));
+    }
+    for name in textures {
+        out.push(Binding {
+            name: format!("{name}{suffix}").into(),
+            kind: BindingKind::Texture2d,
+        });
+    }
+    out
 }
 
 /// The effect's bindings in the composite, as its fused WGSL names them
 /// ([`fused_source`]): its uniform block (none without uniforms), then its
 /// textures.
-pub fn bindings(e: &UserEffect) -> (Option<Binding>, Vec<Binding>) {
+pub fn bindings(e: &UserEffect) -> Vec<Binding> {
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
     bindings_of(&e.fields, &textures, &suffix(e))
 }
@@ -464,10 +468,9 @@ pub fn check_source(source: &str, fields: &[Field], textures: &[&str]) -> (Strin
         crate::effect::EFFECT_PRELUDE,
         uniforms_struct(fields, "")
     );
-    let (uniforms, own) = bindings_of(fields, textures, "");
-    let all = crate::effect::shared_bindings().into_iter().chain(uniforms).chain(own);
-    for (binding, b) in (0..).zip(all) {
-        b.declare(&mut prefix, binding);
+    let own = bindings_of(fields, textures, "");
+    for (i, b) in crate::effect::shared_bindings().iter().chain(&own).enumerate() {
+        b.declare(&mut prefix, i as u32);
     }
     let lines = line_count(&prefix);
     let text = format!(

@@ -2,6 +2,8 @@
 //! - no module imports a module that imports it back, directly or through
 //!   others, by any form of path (`use crate::a::{b, c::d}`, `use super::x`,
 //!   `self::`, a child module named by its bare name, a path in code);
+//! - every module of `src/` is in one of the layers of [`LAYERS`], and
+//!   imports only from its own layer or lower ones;
 //! - no function in `src/` is longer than 100 lines (test modules aside),
 //!   nor in the JavaScript of `www/` and `npm/`;
 //! - the program of `tests/post_contract.rs` names only the public API.

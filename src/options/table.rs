@@ -17,7 +17,12 @@ use super::schema::{choice, doc_line, flag, number, whole};
 /// page's. The effects read their options; the table knows no effect.
 pub fn schema() -> &'static [OptionSpec] {
     static ALL: std::sync::OnceLock<Vec<OptionSpec>> = std::sync::OnceLock::new();
-    ALL.get_or_init(|| [FRAME, EFFECTS, PAGE].concat())
+    ALL.get_or_init(|| {
+        let mut all = FRAME.to_vec();
+        all.extend_from_slice(EFFECTS);
+        all.extend_from_slice(PAGE);
+        all
+    })
 }
 
 /// The options of the frame besides its effects'.

@@ -15,8 +15,8 @@
 //! no effect by name.
 
 use crate::effect::{
-    push_all, shared_bindings, Binding, Builtin, Context, EffectFrame, LookTexture, Place,
-    EFFECT_PRELUDE,
+    push_all, shared_bindings, Binding, BindingKind, Builtin, Context, EffectFrame, LookTexture,
+    Place, EFFECT_PRELUDE,
 };
 use crate::effects::BUILTINS;
 use crate::error::Error;
@@ -204,10 +204,10 @@ enum Source {
     Params(usize),
     /// A texture of the look.
     Look(LookTexture),
-    /// The uniform block of the user's effect at this index of the list.
-    UserUniforms(usize),
-    /// Texture `.1` of the user's effect at index `.0` of the list.
-    UserTexture(usize, usize),
+    /// The uniform block of the user's effect.
+    UserUniforms,
+    /// This texture of the user's effect.
+    UserTexture(usize),
 }
 
 /// One of the effects' bindings.
@@ -254,10 +254,18 @@ pub fn plan(effects: &[Active<'_>]) -> Vec<Planned> {
                 }
             }
             Active::User(u) => {
-                let (uniforms, textures) = crate::user_effect::bindings(u);
-                plan.extend(uniforms.map(|b| mine(b, Source::UserUniforms(i))));
-                let textures = textures.into_iter().enumerate();
-                plan.extend(textures.map(|(t, b)| mine(b, Source::UserTexture(i, t))));
+                // Its uniform block, if it has one, then its textures.
+                let mut texture = 0;
+                for b in crate::user_effect::bindings(u) {
+                    let source = match b.kind {
+                        BindingKind::Uniform(_) => Source::UserUniforms,
+                        _ => {
+                            texture += 1;
+                            Source::UserTexture(texture - 1)
+                        }
+                    };
+                    plan.push(mine(b, source));
+                }
             }
         }
     }
@@ -276,9 +284,9 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
         s.push('\n');
     }
     let declare = |s: &mut String, effect: Option<usize>| {
-        for (binding, p) in (FIRST_EFFECT_BINDING..).zip(plan) {
+        for (i, p) in plan.iter().enumerate() {
             if p.effect == effect {
-                p.binding.declare(s, binding);
+                p.binding.declare(s, FIRST_EFFECT_BINDING + i as u32);
             }
         }
     };
@@ -451,12 +459,13 @@ impl CompositePass {
             return s.clone();
         }
         let plan = plan(effects);
-        let own = OWN_BINDINGS.into_iter();
-        let effects_own = plan.iter().map(|p| p.binding.layout());
-        let entries: Vec<wgpu::BindGroupLayoutEntry> = (0..)
-            .zip(own.chain(effects_own))
-            .map(|(binding, ty)| entry(binding, ty))
-            .collect();
+        let mut entries: Vec<wgpu::BindGroupLayoutEntry> = Vec::new();
+        for ty in OWN_BINDINGS
+            .into_iter()
+            .chain(plan.iter().map(|p| p.binding.layout()))
+        {
+            entries.push(entry(entries.len() as u32, ty));
+        }
         let layout = layout(gpu, "composite bind group layout", &entries);
         let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
         let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -521,42 +530,39 @@ impl CompositePass {
         let mut out = Vec::with_capacity(plan.len());
         let mut images = Vec::new();
         for p in plan {
-            let name = p.binding.name.as_str();
-            let missing = |what: &str| Error::argument(name, what);
-            let user = |i: usize| match effects.get(i) {
-                Some(Active::User(u)) => Ok(*u),
-                _ => Err(missing("is not a user's effect's")),
+            let user = match p.effect.and_then(|i| effects.get(i)) {
+                Some(Active::User(u)) => Some(u),
+                _ => None,
             };
             let resource = match p.source {
-                Source::EffectFrame => Resource::Buffer(self.effect_frame.renew(f.gpu)),
-                Source::Sampler => Resource::Sampler(self.sampler.clone()),
+                Source::EffectFrame => Some(Resource::Buffer(self.effect_frame.renew(f.gpu))),
+                Source::Sampler => Some(Resource::Sampler(self.sampler.clone())),
                 Source::Params(i) => {
                     let params = self.effect_params.get(i).and_then(Option::as_ref);
-                    let params = params.ok_or_else(|| missing("has no uniform buffer"))?;
-                    Resource::Buffer(params.renew(f.gpu))
+                    params.map(|u| Resource::Buffer(u.renew(f.gpu)))
                 }
-                Source::UserUniforms(i) => {
-                    let buffer = user(i)?.buffer.clone();
-                    Resource::Buffer(buffer.ok_or_else(|| missing("has no uniform buffer"))?)
-                }
-                Source::Look(texture) => {
-                    let view = f.look.get(texture).cloned();
-                    let view = view.ok_or_else(|| missing("is not set"))?;
+                Source::UserUniforms => user.and_then(|u| u.buffer.clone()).map(Resource::Buffer),
+                Source::Look(texture) => f.look.get(texture).map(|view| {
                     let t = view.texture();
-                    let image = f.external(name, &view, (t.width(), t.height()), t.format());
+                    let size = (t.width(), t.height());
+                    Resource::Texture(p.binding.name.to_string(), view.clone(), size, t.format())
+                }),
+                Source::UserTexture(t) => user.and_then(|u| {
+                    let t = u.textures.get(t)?;
+                    let label = format!("{} {}", u.name, t.name);
+                    Some(Resource::Texture(label, t.view.clone(), t.size, t.format))
+                }),
+            };
+            let resource =
+                resource.ok_or_else(|| Error::argument(&p.binding.name, "is not set"))?;
+            out.push(match resource {
+                Resource::Texture(label, view, size, format) => {
+                    let image = f.external(&label, &view, size, format);
                     images.push(image);
                     Resource::View(view)
                 }
-                Source::UserTexture(i, t) => {
-                    let u = user(i)?;
-                    let t = u.textures.get(t).ok_or_else(|| missing("is not set"))?;
-                    let label = format!("{} {}", u.name, t.name);
-                    let image = f.external(&label, &t.view, t.size, t.format);
-                    images.push(image);
-                    Resource::View(t.view.clone())
-                }
-            };
-            out.push(resource);
+                other => other,
+            });
         }
         Ok((out, images))
     }
@@ -567,14 +573,18 @@ enum Resource {
     Buffer(wgpu::Buffer),
     Sampler(wgpu::Sampler),
     View(wgpu::TextureView),
+    /// A texture the frame's graph is to know: its label, view, size and
+    /// format (bound as its view).
+    Texture(String, wgpu::TextureView, (u32, u32), wgpu::TextureFormat),
 }
-
 impl Resource {
     fn binding(&self) -> wgpu::BindingResource<'_> {
         match self {
             Resource::Buffer(b) => b.as_entire_binding(),
             Resource::Sampler(s) => wgpu::BindingResource::Sampler(s),
-            Resource::View(v) => wgpu::BindingResource::TextureView(v),
+            Resource::View(v) | Resource::Texture(_, v, ..) => {
+                wgpu::BindingResource::TextureView(v)
+            }
         }
     }
 }
@@ -682,5 +692,60 @@ impl Pass for CompositePass {
             };
             self.effect_frame.write(queue, bytemuck::bytes_of(&frame));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every built-in effect on, in the order they run.
+    fn every_builtin() -> Vec<Active<'static>> {
+        let mut all = Vec::new();
+        for place in Place::ALL {
+            let here = BUILTINS
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.place == place);
+            all.extend(here.map(|(i, b)| Active::Builtin(i, b)));
+        }
+        all
+    }
+
+    #[test]
+    fn the_plan_declares_every_binding_once_in_its_order() {
+        let effects = every_builtin();
+        let plan = plan(&effects);
+        let own: usize = BUILTINS
+            .iter()
+            .map(|b| usize::from(b.params.is_some()) + b.textures.len())
+            .sum();
+        assert_eq!(plan.len(), 2 + own);
+        let source = fused_source(&effects, &plan);
+        for (n, p) in (FIRST_EFFECT_BINDING..).zip(&plan) {
+            let at = format!("@binding({n})");
+            assert_eq!(source.matches(&at).count(), 1, "{at}");
+            let line = source.lines().find(|l| l.contains(&at)).unwrap_or_default();
+            assert!(line.contains(&format!(" {}: ", p.binding.name)), "{line}");
+        }
+        // The composite's own and the plan's: nothing else.
+        let declared = source.matches("@binding(").count();
+        assert_eq!(declared, OWN_BINDINGS.len() + plan.len());
+        // A texture the look sets is bound as its kind says.
+        let lut = plan
+            .iter()
+            .find(|p| matches!(p.source, Source::Look(LookTexture::Lut)));
+        let lut = lut.map(|p| p.binding.layout());
+        assert!(
+            matches!(
+                lut,
+                Some(wgpu::BindingType::Texture {
+                    view_dimension: wgpu::TextureViewDimension::D3,
+                    ..
+                })
+            ),
+            "{lut:?}"
+        );
+        assert!(super::plan(&[]).is_empty());
     }
 }
