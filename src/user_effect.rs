@@ -468,9 +468,12 @@ pub fn check_source(source: &str, fields: &[Field], textures: &[&str]) -> (Strin
         crate::effect::EFFECT_PRELUDE,
         uniforms_struct(fields, "")
     );
-    let own = bindings_of(fields, textures, "");
-    for (i, b) in crate::effect::shared_bindings().iter().chain(&own).enumerate() {
+    let shared = crate::effect::shared_bindings();
+    for (i, b) in shared.iter().enumerate() {
         b.declare(&mut prefix, i as u32);
+    }
+    for (i, b) in bindings_of(fields, textures, "").iter().enumerate() {
+        b.declare(&mut prefix, (shared.len() + i) as u32);
     }
     let lines = line_count(&prefix);
     let text = format!(

@@ -16,17 +16,31 @@ use super::schema::{choice, doc_line, flag, number, whole};
 /// the built-in effects' (in the order of `crate::effects`), then the
 /// page's. The effects read their options; the table knows no effect.
 pub fn schema() -> &'static [OptionSpec] {
-    static ALL: std::sync::OnceLock<Vec<OptionSpec>> = std::sync::OnceLock::new();
-    ALL.get_or_init(|| {
-        let mut all = FRAME.to_vec();
-        all.extend_from_slice(EFFECTS);
-        all.extend_from_slice(PAGE);
-        all
-    })
+    ALL
 }
 
-/// The options of the frame besides its effects'.
-static FRAME: &[OptionSpec] = &[
+/// 0 to 1 (the vignette).
+const FRACTION: Kind = Kind::Number {
+    min: 0.0,
+    max: 1.0,
+    above_min: false,
+};
+
+/// -1 to 1 (the white balance) and 0 to 2 (saturation, contrast).
+const SIGNED: Kind = Kind::Number {
+    min: -1.0,
+    max: 1.0,
+    above_min: false,
+};
+
+const UP_TO_TWO: Kind = Kind::Number {
+    min: 0.0,
+    max: 2.0,
+    above_min: false,
+};
+
+static ALL: &[OptionSpec] = &[
+    // The frame's own options.
     OptionSpec {
         path: "canvas.format",
         kind: Kind::Choice(CanvasFormat::NAMES),
@@ -363,31 +377,8 @@ static FRAME: &[OptionSpec] = &[
         ),
         access: choice!(Metering, auto_exposure.metering),
     },
-];
-
-/// 0 to 1 (the vignette).
-const FRACTION: Kind = Kind::Number {
-    min: 0.0,
-    max: 1.0,
-    above_min: false,
-};
-
-/// -1 to 1 (the white balance) and 0 to 2 (saturation, contrast).
-const SIGNED: Kind = Kind::Number {
-    min: -1.0,
-    max: 1.0,
-    above_min: false,
-};
-
-const UP_TO_TWO: Kind = Kind::Number {
-    min: 0.0,
-    max: 2.0,
-    above_min: false,
-};
-
-/// The options of the effects fused into the composite (`crate::effects`),
-/// in the order the effects run within their place.
-static EFFECTS: &[OptionSpec] = &[
+    // The built-in effects' options (`crate::effects`), in the order the
+    // effects run within their place.
     // Lens dirt (`crate::effects::lens_dirt`).
     OptionSpec {
         path: "bloom.dirtIntensity",
@@ -531,10 +522,7 @@ static EFFECTS: &[OptionSpec] = &[
         doc: doc_line!("Size of a grain in output pixels: 1 is a grain per pixel at any resolution."),
         access: number!(grain.size),
     },
-];
-
-/// The options of the page: the canvas's size and what the frame shows.
-static PAGE: &[OptionSpec] = &[
+    // The page's options: the canvas's size and what the frame shows.
     OptionSpec {
         path: "renderScale",
         kind: Kind::Number {

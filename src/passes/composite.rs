@@ -530,8 +530,9 @@ impl CompositePass {
         let mut out = Vec::with_capacity(plan.len());
         let mut images = Vec::new();
         for p in plan {
+            let name = &*p.binding.name;
             let user = match p.effect.and_then(|i| effects.get(i)) {
-                Some(Active::User(u)) => Some(u),
+                Some(Active::User(u)) => Some(*u),
                 _ => None,
             };
             let resource = match p.source {
@@ -542,27 +543,19 @@ impl CompositePass {
                     params.map(|u| Resource::Buffer(u.renew(f.gpu)))
                 }
                 Source::UserUniforms => user.and_then(|u| u.buffer.clone()).map(Resource::Buffer),
-                Source::Look(texture) => f.look.get(texture).map(|view| {
+                Source::Look(texture) => f.look.get(texture).cloned().map(|view| {
                     let t = view.texture();
-                    let size = (t.width(), t.height());
-                    Resource::Texture(p.binding.name.to_string(), view.clone(), size, t.format())
+                    images.push(f.external(name, &view, (t.width(), t.height()), t.format()));
+                    Resource::View(view)
                 }),
                 Source::UserTexture(t) => user.and_then(|u| {
                     let t = u.textures.get(t)?;
                     let label = format!("{} {}", u.name, t.name);
-                    Some(Resource::Texture(label, t.view.clone(), t.size, t.format))
+                    images.push(f.external(&label, &t.view, t.size, t.format));
+                    Some(Resource::View(t.view.clone()))
                 }),
             };
-            let resource =
-                resource.ok_or_else(|| Error::argument(&p.binding.name, "is not set"))?;
-            out.push(match resource {
-                Resource::Texture(label, view, size, format) => {
-                    let image = f.external(&label, &view, size, format);
-                    images.push(image);
-                    Resource::View(view)
-                }
-                other => other,
-            });
+            out.push(resource.ok_or_else(|| Error::argument(name, "is not set"))?);
         }
         Ok((out, images))
     }
@@ -573,18 +566,13 @@ enum Resource {
     Buffer(wgpu::Buffer),
     Sampler(wgpu::Sampler),
     View(wgpu::TextureView),
-    /// A texture the frame's graph is to know: its label, view, size and
-    /// format (bound as its view).
-    Texture(String, wgpu::TextureView, (u32, u32), wgpu::TextureFormat),
 }
 impl Resource {
     fn binding(&self) -> wgpu::BindingResource<'_> {
         match self {
             Resource::Buffer(b) => b.as_entire_binding(),
             Resource::Sampler(s) => wgpu::BindingResource::Sampler(s),
-            Resource::View(v) | Resource::Texture(_, v, ..) => {
-                wgpu::BindingResource::TextureView(v)
-            }
+            Resource::View(v) => wgpu::BindingResource::TextureView(v),
         }
     }
 }
