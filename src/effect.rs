@@ -168,9 +168,9 @@ pub struct Builtin {
     pub name: &'static str,
     pub place: Place,
     /// Its WGSL: the function, its helpers and its uniform struct. Its
-    /// bindings are declared before it; the
-    /// composite's own helpers (`srgb_encode`, `LUMA`, `effect_sampler`,
-    /// `time()`, `resolution()`, `fx_light_at`) are in scope.
+    /// bindings are declared before it; the composite's own helpers
+    /// (`srgb_encode`, `LUMA`, `effect_sampler`, `time()`, `resolution()`,
+    /// `fx_light_at`) are in scope.
     pub wgsl: &'static str,
     /// Its uniform block.
     pub params: Option<Params>,
