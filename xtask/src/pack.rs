@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::Result;
+use crate::exec::Result;
 
 /// The name on the npm registry: `afterglow` is taken there; this one was
 /// free when chosen.
@@ -88,7 +88,7 @@ pub fn pack(root: &Path, pkg_dir: &Path) -> Result<PathBuf> {
     let dest = root.join("target/npm");
     std::fs::create_dir_all(&dest).map_err(|e| format!("{}: {e}", dest.display()))?;
     let tarball = dest.join(format!("{NAME}-{version}.tgz"));
-    crate::run(
+    crate::exec::run(
         Command::new("npm")
             .current_dir(pkg_dir)
             .args(["pack", "--silent", "--pack-destination"])
