@@ -168,6 +168,11 @@ fn read_wasm_pack_toml(root: &Path) -> Result<WebBuild> {
     })
 }
 
+/// What the web package's files are called (`afterglow.js`,
+/// `afterglow_bg.wasm`, `afterglow.d.ts`): the library's name, which the
+/// package's (`afterglow-hdr`) leaves as it was.
+const OUT_NAME: &str = "afterglow";
+
 /// wasm-pack build, then wasm-opt with the flags from wasm-pack.toml; for
 /// release builds, short import/export names (see `shrink.rs`) and the
 /// glue minified by esbuild.
@@ -182,9 +187,9 @@ fn build(root: &Path) -> Result<()> {
     run(Command::new("wasm-pack")
         .current_dir(root)
         .args(["build", profile_flag, "--no-opt", "--no-pack"])
-        .args(["--target", &cfg.target, "--out-dir"])
+        .args(["--target", &cfg.target, "--out-name", OUT_NAME, "--out-dir"])
         .arg(root.join(&cfg.out_dir)))?;
-    optimise(root, &cfg, &root.join(&cfg.out_dir), "afterglow")
+    optimise(root, &cfg, &root.join(&cfg.out_dir), OUT_NAME)
 }
 
 /// The steps after wasm-bindgen for the package `name` in `dir`: wasm-opt
@@ -229,8 +234,8 @@ fn size(root: &Path) -> Result<()> {
     let out = root.join(&cfg.out_dir);
     print_sizes(
         root,
-        &out.join("afterglow_bg.wasm"),
-        &out.join("afterglow.js"),
+        &out.join(format!("{OUT_NAME}_bg.wasm")),
+        &out.join(format!("{OUT_NAME}.js")),
     )
 }
 
