@@ -34,6 +34,10 @@
 //!   cycles, with textures, `gpuBytes` and memory printed before and after
 //!   each, then the same resize storms on plain WebGPU as a control
 //!   (`--quick`: a twentieth of each; `--no-control`: without it).
+//!
+//! The modules keep to the layers that `XTASK_LAYERS` in
+//! `tests/structure.rs` declares: none imports a module of a layer above
+//! its own, nor anything from this file.
 
 mod before;
 mod driver;

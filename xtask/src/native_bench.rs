@@ -44,6 +44,9 @@ struct Build {
     binary: PathBuf,
 }
 
+/// `bench --native` with `args`: builds the binaries into the folder,
+/// then runs them and renders the report (`--build-only` stops after the
+/// folder, `--report DIR` only renders).
 pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     let request = parse(args)?;
     let folder = root.join("target/native-bench");
