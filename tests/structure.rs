@@ -2,22 +2,28 @@
 //! - no module imports a module that imports it back, directly or through
 //!   others, by any form of path (`use crate::a::{b, c::d}`, `use super::x`,
 //!   `self::`, a child module named by its bare name, a path in code);
-//! - no function in `src/` is longer than 100 lines (test modules aside),
-//!   nor in the JavaScript of `www/` and `npm/`;
-//! - the program of `tests/post_contract.rs` names only the public API.
+//! - no function in `src/` or `xtask/src/` is longer than 100 lines (test
+//!   modules aside), nor in the JavaScript of `www/` and `npm/`;
+//! - the program of `tests/post_contract.rs` names only the public API;
+//! - xtask's modules keep to the layers of [`XTASK_LAYERS`]: no circle, no
+//!   import of a higher layer, nothing imported from `main.rs`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// `src/a/b.rs` and `src/a/b/mod.rs` → `a::b`; `src/lib.rs` → ``.
+/// `src/a/b.rs` and `src/a/b/mod.rs` → `a::b`; `src/lib.rs` (or a
+/// program's `src/main.rs`) → ``.
 fn module_name(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
     let mut parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+    if parts
+        .last()
+        .is_some_and(|p| p == "mod" || p == "lib" || p == "main")
+    {
         parts.pop();
     }
     parts.join("::")
@@ -214,8 +220,9 @@ fn use_paths(toks: &[&str], prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> 
     i
 }
 
-/// The crate modules a module's code names, by any form of path.
-fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
+/// Every path `code` names: each of its `use` trees, expanded, and each
+/// path in code (`a::b::c(…)`), as their segments.
+fn named_paths(code: &str) -> Vec<Vec<String>> {
     let toks = tokens(code);
     let mut paths: Vec<Vec<String>> = vec![];
     let mut i = 0;
@@ -244,6 +251,12 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
         }
         i += 1;
     }
+    paths
+}
+
+/// The crate modules a module's code names, by any form of path.
+fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
+    let paths = named_paths(code);
     let here: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
     let mut out = BTreeSet::new();
     for path in paths {
@@ -315,20 +328,29 @@ fn find_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>
 }
 
 fn src_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = vec![];
-    files(&src, &mut all);
-    let texts: BTreeMap<String, String> = all
-        .iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(f).unwrap();
-            (module_name(&src, f), without_test_modules(&strip(&text)))
-        })
-        .collect();
+    module_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// The modules of the crate whose sources are in `src` (its root `` as
+/// well), each with the modules it imports, its test modules aside.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let texts = module_texts(src);
     let known: BTreeSet<String> = texts.keys().cloned().collect();
     texts
         .iter()
         .map(|(m, t)| (m.clone(), imports(m, t, &known)))
+        .collect()
+}
+
+/// Each module of `src` with its code, stripped, test modules blanked.
+fn module_texts(src: &Path) -> BTreeMap<String, String> {
+    let mut all = vec![];
+    files(src, &mut all);
+    all.iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            (module_name(src, f), without_test_modules(&strip(&text)))
+        })
         .collect()
 }
 
@@ -476,10 +498,12 @@ fn long_functions(code: &str, limit: usize) -> Vec<(String, usize, usize)> {
 }
 
 #[test]
-fn no_function_in_src_is_over_100_lines() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+fn no_function_in_src_or_xtask_is_over_100_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = vec![];
-    files(&src, &mut all);
+    files(&root.join("src"), &mut all);
+    files(&root.join("xtask/src"), &mut all);
+    assert!(all.iter().any(|f| f.ends_with("xtask/src/main.rs")));
     let mut long = vec![];
     for f in &all {
         let name = f.file_stem().unwrap().to_string_lossy();
@@ -876,4 +900,128 @@ fn the_javascript_reader_sees_functions_and_skips_text() {
     assert_eq!(code.matches('{').count(), 5, "{code}");
     assert_eq!(code.matches('}').count(), 5, "{code}");
     assert_eq!(code.lines().count(), tricky.lines().count());
+}
+
+// ---- xtask: its layers ----
+
+/// xtask's modules (`xtask/src/`, `` for `main.rs`), top layer first. A
+/// module imports modules of its own layer (the circle test holds those)
+/// or of layers below it, never of one above; `main.rs` is the top and
+/// nothing imports from it.
+const XTASK_LAYERS: &[(&str, &[&str])] = &[
+    ("the commands and the web build", &[""]),
+    ("the native benchmark", &["native_bench"]),
+    (
+        "the steps the commands take",
+        &["setup", "before", "pack", "serve", "driver", "shrink"],
+    ),
+    ("installing a tool with cargo", &["locked_install"]),
+    ("running a command", &["exec"]),
+];
+
+/// The imports in `graph` of a module in a higher layer of `layers` than
+/// the importer's, as `importer → imported`.
+fn arrows_up(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    layers: &[(&str, &[&str])],
+) -> Vec<String> {
+    let depth = |module: &str| {
+        layers
+            .iter()
+            .position(|(_, modules)| modules.contains(&module))
+            .unwrap_or_else(|| panic!("module `{module}` is in no layer"))
+    };
+    let mut out = vec![];
+    for (module, deps) in graph {
+        for dep in deps {
+            if depth(dep) < depth(module) {
+                out.push(format!("{module} → {dep}"));
+            }
+        }
+    }
+    out
+}
+
+/// The paths in `module`'s code that name an item of the crate root
+/// rather than a module: `crate::run`, or `super::run` from a top-level
+/// module. The root's own are none.
+fn root_items(module: &str, code: &str, known: &BTreeSet<String>) -> Vec<String> {
+    if module.is_empty() {
+        return vec![];
+    }
+    let top_level = !module.contains("::");
+    named_paths(code)
+        .into_iter()
+        .filter(|path| {
+            let first = path.get(1).filter(|n| !known.contains(*n) && *n != "super");
+            match path.first().map(String::as_str) {
+                Some("crate") => first.is_some(),
+                Some("super") => top_level && first.is_some(),
+                _ => false,
+            }
+        })
+        .map(|path| path.join("::"))
+        .collect()
+}
+
+#[test]
+fn xtask_keeps_to_its_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("xtask/src");
+    let graph = module_graph(&src);
+    let mut declared: Vec<String> = XTASK_LAYERS
+        .iter()
+        .flat_map(|(_, modules)| modules.iter().map(|m| m.to_string()))
+        .collect();
+    declared.sort();
+    let found: Vec<String> = graph.keys().cloned().collect();
+    assert_eq!(
+        declared, found,
+        "XTASK_LAYERS names each module of xtask/src once"
+    );
+    if let Some(circle) = find_circle(&graph) {
+        panic!("import circle in xtask: {}", circle.join(" → "));
+    }
+    let up = arrows_up(&graph, XTASK_LAYERS);
+    assert!(
+        up.is_empty(),
+        "imports of a higher layer (XTASK_LAYERS): {up:?}"
+    );
+    let known: BTreeSet<String> = graph.keys().cloned().collect();
+    for (module, code) in module_texts(&src) {
+        let named = root_items(&module, &code, &known);
+        assert!(
+            named.is_empty(),
+            "xtask/src/{module}.rs takes {named:?} from main.rs: move it to the layer that needs it"
+        );
+    }
+    // The graph holds xtask's real imports.
+    assert!(graph[""].contains("setup"), "{graph:?}");
+    assert!(graph["setup"].contains("locked_install"), "{graph:?}");
+    assert!(graph["native_bench"].contains("before"), "{graph:?}");
+}
+
+#[test]
+fn an_arrow_up_and_an_item_of_the_root_are_found() {
+    let layers: &[(&str, &[&str])] = &[("top", &[""]), ("middle", &["a", "b"]), ("bottom", &["c"])];
+    let known: BTreeSet<String> = ["", "a", "b", "c"].into_iter().map(String::from).collect();
+    let graph: BTreeMap<String, BTreeSet<String>> = [
+        ("", "use a::X; fn f() { c::g() }"),
+        ("a", "use crate::b::Y;"),
+        ("b", "use crate::c::{self, Z};"),
+        ("c", "fn h() { crate::a::k() }"),
+    ]
+    .into_iter()
+    .map(|(m, code)| (m.to_string(), imports(m, &strip(code), &known)))
+    .collect();
+    assert_eq!(arrows_up(&graph, layers), ["c → a"]);
+    assert_eq!(
+        root_items(
+            "a",
+            &strip("use crate::{b, run, Result}; fn f() { super::go() }"),
+            &known
+        ),
+        ["crate::run", "crate::Result", "super::go"]
+    );
+    assert!(root_items("", &strip("fn f() { crate::run() }"), &known).is_empty());
+    assert!(root_items("a", &strip("use crate::b::run; use super::c;"), &known).is_empty());
 }

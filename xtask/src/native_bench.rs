@@ -16,19 +16,81 @@
 //! `--dirty` (measure a tree with changes; its report says so and goes to
 //! `target/bench/results/`), `--build-only`, `--report DIR`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::before;
+use crate::exec::{run, Result};
 use crate::pack::json_string;
-use crate::{run, worktree, Result};
+use crate::setup;
 
+/// What `bench --native` was asked to do.
+struct Request {
+    before: Option<String>,
+    frames: u32,
+    rounds: u32,
+    dirty: bool,
+    build_only: bool,
+    report: Option<String>,
+}
+
+/// A benchmark binary and what it was built from.
+struct Build {
+    /// `before`, `after`, or `this` without `--before`.
+    label: &'static str,
+    commit: String,
+    /// Changes on top of the commit in the tree it was built from.
+    changes: usize,
+    binary: PathBuf,
+}
+
+/// `bench --native` with `args`: builds the binaries into the folder,
+/// then runs them and renders the report (`--build-only` stops after the
+/// folder, `--report DIR` only renders).
 pub fn bench(root: &Path, args: &[String]) -> Result<()> {
-    let mut before = None;
-    let mut frames = 200u32;
-    let mut rounds = 2u32;
-    let mut dirty = false;
-    let mut build_only = false;
-    let mut report = None;
+    let request = parse(args)?;
+    let folder = root.join("target/native-bench");
+    if let Some(out) = &request.report {
+        return render(root, &folder, Path::new(out));
+    }
+    let here = clean_enough(root, request.dirty)?;
+    let head = git(root, &["rev-parse", "--short=10", "HEAD"])?;
+    if folder.exists() {
+        std::fs::remove_dir_all(&folder)
+            .map_err(|e| format!("clearing {}: {e}", folder.display()))?;
+    }
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let builds = build_binaries(root, request.before.as_deref(), head, here.len())?;
+    let mut command = vec!["cargo xtask bench --native".to_string()];
+    command.extend(args.iter().filter(|a| *a != "--build-only").cloned());
+    lay_out(&folder, &builds, &command.join(" "), &request)?;
+    if request.build_only {
+        eprintln!(
+            "xtask: {} is ready: copy it to the machine with the GPU, run `run.sh OUT` there, \
+             then `cargo xtask bench --native --report OUT` here",
+            folder.display()
+        );
+        return Ok(());
+    }
+    let out = folder.join("out");
+    let mut sh = Command::new("sh");
+    sh.arg(folder.join("run.sh")).arg(&out);
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        sh.env("XDG_RUNTIME_DIR", setup::runtime_dir());
+    }
+    run(&mut sh)?;
+    render(root, &folder, &out)
+}
+
+fn parse(args: &[String]) -> Result<Request> {
+    let mut request = Request {
+        before: None,
+        frames: 200,
+        rounds: 2,
+        dirty: false,
+        build_only: false,
+        report: None,
+    };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |what: &str| {
@@ -37,12 +99,12 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
                 .ok_or_else(|| format!("bench --native: {arg} needs {what}"))
         };
         match arg.as_str() {
-            "--before" => before = Some(value("a commit")?),
-            "--frames" => frames = number(arg, &value("a number")?, 1..=100_000)?,
-            "--rounds" => rounds = number(arg, &value("a number")?, 1..=20)?,
-            "--report" => report = Some(value("the folder run.sh wrote")?),
-            "--dirty" => dirty = true,
-            "--build-only" => build_only = true,
+            "--before" => request.before = Some(value("a commit")?),
+            "--frames" => request.frames = number(arg, &value("a number")?, 1..=100_000)?,
+            "--rounds" => request.rounds = number(arg, &value("a number")?, 1..=20)?,
+            "--report" => request.report = Some(value("the folder run.sh wrote")?),
+            "--dirty" => request.dirty = true,
+            "--build-only" => request.build_only = true,
             other => {
                 return Err(format!(
                     "bench --native: unknown argument '{other}' (--before REV, --frames N, \
@@ -51,11 +113,12 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
             }
         }
     }
-    let folder = root.join("target/native-bench");
-    if let Some(out) = report {
-        return render(root, &folder, Path::new(&out));
-    }
+    Ok(request)
+}
 
+/// The working tree's changes, refused unless there are none or `dirty`
+/// allows them.
+fn clean_enough(root: &Path, dirty: bool) -> Result<Vec<String>> {
     let here = changes(root)?;
     if !here.is_empty() && !dirty {
         let shown: Vec<&str> = here.iter().take(3).map(String::as_str).collect();
@@ -67,59 +130,71 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
             if here.len() > 3 { "; …" } else { "" }
         ));
     }
-    let head = git(root, &["rev-parse", "--short=10", "HEAD"])?;
-    if folder.exists() {
-        std::fs::remove_dir_all(&folder)
-            .map_err(|e| format!("clearing {}: {e}", folder.display()))?;
-    }
-    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    Ok(here)
+}
 
-    // Each binary is named by what it was built from.
+/// The benchmark built at `before` (when given) and from this checkout,
+/// at commit `head` with `here` changes on top.
+fn build_binaries(
+    root: &Path,
+    before: Option<&str>,
+    head: String,
+    here: usize,
+) -> Result<Vec<Build>> {
     let mut builds = Vec::new();
-    if let Some(rev) = &before {
-        let (commit, dir) = worktree(root, rev)?;
+    if let Some(rev) = before {
+        let (commit, dir) = before::worktree(root, rev)?;
         // The kept worktree is measured as it is: changes in it are named.
-        let changed = changes(&dir)?.len();
-        let target = crate::before_target(root, &commit);
+        let changes = changes(&dir)?.len();
+        let target = before::target(root, &commit);
         build_example(&dir, &target)?;
-        builds.push((
-            "before",
-            commit.clone(),
-            changed,
-            target.join("release/examples/bench"),
-        ));
+        builds.push(Build {
+            label: "before",
+            commit,
+            changes,
+            binary: target.join("release/examples/bench"),
+        });
     }
     let this = root.join("target");
     build_example(root, &this)?;
-    builds.push((
-        if before.is_some() { "after" } else { "this" },
-        head.clone(),
-        here.len(),
-        this.join("release/examples/bench"),
-    ));
+    builds.push(Build {
+        label: if before.is_some() { "after" } else { "this" },
+        commit: head,
+        changes: here,
+        binary: this.join("release/examples/bench"),
+    });
+    Ok(builds)
+}
+
+/// Everything a run needs in `folder`: the binaries, each named by what it
+/// was built from, `manifest.json` (those names, `command` and the
+/// request's frames and rounds) and `run.sh`.
+fn lay_out(folder: &Path, builds: &[Build], command: &str, request: &Request) -> Result<()> {
     let mut names = Vec::new();
     let mut entries = Vec::new();
-    for (label, commit, changed, binary) in &builds {
+    for build in builds {
         // Named by role too: `--before HEAD` builds the same commit twice.
         let name = format!(
-            "{label}-{commit}{}",
-            if *changed > 0 { "-dirty" } else { "" }
+            "{}-{}{}",
+            build.label,
+            build.commit,
+            if build.changes > 0 { "-dirty" } else { "" }
         );
-        std::fs::copy(binary, folder.join(&name))
-            .map_err(|e| format!("copying {}: {e}", binary.display()))?;
+        std::fs::copy(&build.binary, folder.join(&name))
+            .map_err(|e| format!("copying {}: {e}", build.binary.display()))?;
         entries.push(format!(
-            "{{\"label\": {}, \"commit\": {}, \"changes\": {changed}, \"binary\": {}}}",
-            json_string(label),
-            json_string(commit),
+            "{{\"label\": {}, \"commit\": {}, \"changes\": {}, \"binary\": {}}}",
+            json_string(build.label),
+            json_string(&build.commit),
+            build.changes,
             json_string(&name)
         ));
         names.push(name);
     }
-    let mut command = vec!["cargo xtask bench --native".to_string()];
-    command.extend(args.iter().filter(|a| *a != "--build-only").cloned());
+    let (frames, rounds) = (request.frames, request.rounds);
     let manifest = format!(
         "{{\n  \"command\": {},\n  \"frames\": {frames},\n  \"rounds\": {rounds},\n  \"builds\": [\n    {}\n  ]\n}}\n",
-        json_string(&command.join(" ")),
+        json_string(command),
         entries.join(",\n    ")
     );
     write(&folder.join("manifest.json"), &manifest)?;
@@ -132,22 +207,7 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
                 .map_err(|e| format!("{name}: {e}"))?;
         }
     }
-    if build_only {
-        eprintln!(
-            "xtask: {} is ready: copy it to the machine with the GPU, run `run.sh OUT` there, \
-             then `cargo xtask bench --native --report OUT` here",
-            folder.display()
-        );
-        return Ok(());
-    }
-    let out = folder.join("out");
-    let mut sh = Command::new("sh");
-    sh.arg(folder.join("run.sh")).arg(&out);
-    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
-        sh.env("XDG_RUNTIME_DIR", crate::runtime_dir());
-    }
-    run(&mut sh)?;
-    render(root, &folder, &out)
+    Ok(())
 }
 
 /// Runs each binary `rounds` times, interleaved, into one file, after a
