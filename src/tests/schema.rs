@@ -10,16 +10,16 @@
 
 use std::collections::BTreeSet;
 
-use afterglow_testing::error::{
+use crate::error::{
     ArgumentError, DeviceErrorKind, Error, ShaderError, StateErrorKind, TextureRuleError,
 };
-use afterglow_testing::graph::GraphError;
-use afterglow_testing::options::{schema, Allowed, Kind, Literal, OptionError, OptionSpec};
+use crate::graph::GraphError;
+use crate::options::{schema, Allowed, Kind, Literal, OptionError, OptionSpec};
 
-const OPTIONS_GUIDE: &str = include_str!("../docs/options.md");
-const API_GUIDE: &str = include_str!("../docs/api.md");
-const DTS: &str = include_str!("../src/web/afterglow.d.ts");
-const PANEL: &str = include_str!("../www/panel.js");
+const OPTIONS_GUIDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/options.md"));
+const API_GUIDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md"));
+const DTS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/web/afterglow.d.ts"));
+const PANEL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/www/panel.js"));
 
 fn paths() -> BTreeSet<&'static str> {
     schema().iter().map(|s| s.path).collect()

@@ -11,12 +11,12 @@
 
 use std::path::PathBuf;
 
-use afterglow_testing::headless::{vulkan_gpu, Headless};
-use afterglow_testing::options::{
+use crate::headless::{vulkan_gpu, Headless};
+use crate::options::{
     AlphaMode, BlurMode, CanvasFormat, Msaa, Options, Resolve, ToneMapping, Tonemapper,
 };
-use afterglow_testing::output::OutputSpec;
-use afterglow_testing::readback::{f16_to_f32, Image};
+use crate::output::OutputSpec;
+use crate::readback::{f16_to_f32, Image};
 use wgpu::TextureFormat as F;
 
 struct Case {
@@ -116,7 +116,7 @@ fn cases() -> Vec<Case> {
         time: 2.0,
         options: with(&|o| {
             looks(o);
-            o.bloom.mode = afterglow_testing::BloomMode::EnergyConserving;
+            o.bloom.mode = crate::BloomMode::EnergyConserving;
             o.canvas.alpha_mode = AlphaMode::Premultiplied;
         }),
     });

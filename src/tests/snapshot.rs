@@ -12,9 +12,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use afterglow_testing::headless::{vulkan_gpu, Headless};
-    use afterglow_testing::options::Options;
-    use afterglow_testing::output::OutputSpec;
+    use crate::headless::{vulkan_gpu, Headless};
+    use crate::options::Options;
+    use crate::output::OutputSpec;
 
     pub fn main() -> Result<(), Box<dyn std::error::Error>> {
         let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,7 +36,7 @@ mod native {
         let mut headless = Headless::new(gpu, output, options, (w, h))?;
         if let Some(file) = args.get(4) {
             let wgsl = std::fs::read_to_string(file)?;
-            headless.set_content(afterglow_testing::Content::Shader(wgsl))?;
+            headless.set_content(crate::Content::Shader(wgsl))?;
         }
         let img = pollster::block_on(headless.render_and_read(t))?;
         let file = std::fs::File::create(&path)?;

@@ -5,7 +5,7 @@
 //! Firefox the next one hangs).
 #![cfg(target_arch = "wasm32")]
 
-use afterglow_testing::web::Renderer;
+use crate::web::Renderer;
 use js_sys::{Function, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

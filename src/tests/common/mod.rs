@@ -6,8 +6,8 @@
 pub mod dot;
 pub use dot::*;
 
-use afterglow_testing::readback::Image;
-use afterglow_testing::{Content, PixelImage};
+use crate::readback::Image;
+use crate::{Content, PixelImage};
 
 pub fn assert_close(got: u8, want: u8, tol: u8, what: &str) {
     assert!(
@@ -260,7 +260,7 @@ pub fn check_lit_and_animated(a: &Image, b: &Image) {
 /// canvas texture and one canvas view per frame (`per_frame_canvas`),
 /// natively none; every other kind of GPU object zero.
 pub fn check_frame_objects(
-    delta: &afterglow_testing::gpu::CounterSnapshot,
+    delta: &crate::gpu::CounterSnapshot,
     frames: u64,
     per_frame_canvas: bool,
     what: &str,

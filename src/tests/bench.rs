@@ -20,9 +20,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 mod native {
     use std::collections::BTreeMap;
 
-    use afterglow_testing::headless::{vulkan_gpu, Headless};
-    use afterglow_testing::options::{BlurMode, Msaa, Options, Resolve};
-    use afterglow_testing::output::OutputSpec;
+    use crate::headless::{vulkan_gpu, Headless};
+    use crate::options::{BlurMode, Msaa, Options, Resolve};
+    use crate::output::OutputSpec;
 
     fn median(v: &mut [f64]) -> f64 {
         v.sort_by(f64::total_cmp);
@@ -73,7 +73,7 @@ mod native {
         configs.push(("msaa 1 + auto exposure", o));
         let mut o = base;
         o.msaa = Msaa::Off;
-        o.bloom.mode = afterglow_testing::options::BloomMode::EnergyConserving;
+        o.bloom.mode = crate::options::BloomMode::EnergyConserving;
         configs.push(("msaa 1, energy-conserving bloom", o));
         let mut o = base;
         o.bloom.enabled = false;
@@ -83,7 +83,7 @@ mod native {
         configs.push(("no dither", o));
         let mut o = base;
         o.dither = false;
-        o.tonemapper = afterglow_testing::options::Tonemapper::None;
+        o.tonemapper = crate::options::Tonemapper::None;
         configs.push(("no dither, no tonemapper", o));
         let mut o = base;
         o.grading.temperature = 0.3;
@@ -126,7 +126,7 @@ mod native {
                 h.chain.set_dirt(
                     &h.gpu,
                     [LOOK, DIRT_PART].contains(name).then(|| {
-                        afterglow_testing::passes::look::DirtTexture {
+                        crate::passes::look::DirtTexture {
                             view: dirt.create_view(&Default::default()),
                             size: (dirt.width(), dirt.height()),
                             own: None,
@@ -193,7 +193,7 @@ mod native {
 
     /// A 33³ table with a film-like S-curve and split tone: the content
     /// does not change the cost, the size does (33 is common in tools).
-    fn film_lut() -> Result<afterglow_testing::Lut, afterglow_testing::Error> {
+    fn film_lut() -> Result<crate::Lut, crate::Error> {
         let n = 33u32;
         let s = |x: f32| x * x * (3.0 - 2.0 * x);
         let mut data = Vec::with_capacity((n * n * n) as usize);
@@ -209,7 +209,7 @@ mod native {
                 }
             }
         }
-        afterglow_testing::Lut::new(n, data)
+        crate::Lut::new(n, data)
     }
 
     /// A 1024×576 dirt texture of soft specks.
@@ -252,7 +252,7 @@ mod native {
 
     /// Adds the one-line tint effect to the chain.
     fn add_tint(h: &mut Headless) -> Result<(), Box<dyn std::error::Error>> {
-        use afterglow_testing::user_effect::{make, EffectSpec, EffectStage, UniformValue};
+        use crate::user_effect::{make, EffectSpec, EffectStage, UniformValue};
         let spec = EffectSpec {
             name: "tint".into(),
             stage: EffectStage::Scene,

@@ -20,10 +20,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use afterglow_testing::headless::{vulkan_gpu, Headless};
-    use afterglow_testing::options::{AlphaMode, CanvasFormat, Options, ToneMapping, Tonemapper};
-    use afterglow_testing::output::OutputSpec;
-    use afterglow_testing::{Content, PixelImage};
+    use crate::headless::{vulkan_gpu, Headless};
+    use crate::options::{AlphaMode, CanvasFormat, Options, ToneMapping, Tonemapper};
+    use crate::output::OutputSpec;
+    use crate::{Content, PixelImage};
     use wgpu::TextureFormat as F;
 
     const W: u32 = 800;
@@ -90,7 +90,7 @@ mod native {
     }
 
     fn float_options() -> Options {
-        let mut o = afterglow_testing::options::PREDICTABLE;
+        let mut o = crate::options::PREDICTABLE;
         o.canvas.format = CanvasFormat::Rgba16Float;
         o.canvas.tone_mapping = ToneMapping::Extended;
         o

@@ -4,8 +4,8 @@
 //! shared with Rust, compared member by member with its Rust struct.
 #![cfg(not(target_arch = "wasm32"))]
 
-use afterglow_testing::passes::shader_registry as registry;
-use afterglow_testing::passes::uniform_layouts;
+use crate::passes::shader_registry as registry;
+use crate::passes::uniform_layouts;
 
 /// The struct names of every `uniform! { … struct Name` in `src/`.
 fn uniform_blocks_in_src() -> std::collections::BTreeSet<String> {
@@ -113,9 +113,9 @@ fn uniform_blocks_match_their_rust_structs() {
 
 #[test]
 fn shared_constants_come_from_rust() {
-    use afterglow_testing::options::Tonemapper;
-    use afterglow_testing::output::FLAGS;
-    let prelude = afterglow_testing::shaders::constants();
+    use crate::options::Tonemapper;
+    use crate::output::FLAGS;
+    let prelude = crate::shaders::constants();
     for (name, value) in FLAGS {
         assert!(
             prelude.contains(&format!("const {name}: u32 = {value}u;")),
@@ -133,7 +133,7 @@ fn shared_constants_come_from_rust() {
     }
 }
 
-#[path = "../build/wgsl_minify.rs"]
+#[path = "../../build/wgsl_minify.rs"]
 #[allow(dead_code)]
 mod wgsl_minify;
 
