@@ -2,7 +2,6 @@
 //! scene, how dark and bright scenes come out, and that a flickering small
 //! light does not make it pump. The exposure in use is read back from the
 //! GPU (`Chain::report`), a frame or a few late; frames are 1/60 s apart.
-#![cfg(not(target_arch = "wasm32"))]
 
 use crate::headless::{vulkan_gpu, Headless};
 use crate::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
@@ -11,7 +10,6 @@ use crate::Content;
 use wgpu::TextureFormat as F;
 
 #[allow(unused_imports)]
-
 use super::common::*;
 
 const FPS: f64 = 60.0;

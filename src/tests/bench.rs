@@ -1,6 +1,7 @@
 //! GPU time per pass of the chain, natively on Vulkan, from timestamp
-//! queries: `cargo run --release --example bench [frames] [filter]` (only
-//! the configurations whose name contains `filter`, if given).
+//! queries: `AFTERGLOW_ARGS='[frames] [filter]' cargo test --release --lib
+//! tests::bench -- --ignored --nocapture` (only the configurations whose
+//! name contains `filter`, if given).
 //!
 //! Renders the demo scene at 1080p and 4K in several chain shapes and
 //! prints the median GPU milliseconds of every pass and of the whole frame,
@@ -8,15 +9,12 @@
 //! --native` builds it (at two commits with `--before`), runs it and writes
 //! the report with where its figures come from.
 
-#[cfg(target_arch = "wasm32")]
-fn main() {}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    native::main()
+#[test]
+#[ignore = "a benchmark: prints GPU times (AFTERGLOW_ARGS='[frames] [filter]')"]
+fn gpu_time_per_pass() -> Result<(), Box<dyn std::error::Error>> {
+    native::main(super::tool_args())
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::collections::BTreeMap;
 
@@ -29,14 +27,12 @@ mod native {
         v[v.len() / 2]
     }
 
-    pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-        let frames: usize = std::env::args()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(200);
+    pub fn main(args: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
+        let frames: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(200);
         let gpu = pollster::block_on(vulkan_gpu())?;
+        // On a line of its own, whatever the test harness printed before.
         println!(
-            "adapter: {} ({:?})",
+            "\nadapter: {} ({:?})",
             gpu.adapter_info.as_ref().map_or("?", |i| &i.name),
             gpu.adapter_info.as_ref().map(|i| i.backend)
         );
@@ -46,7 +42,7 @@ mod native {
             Default::default(),
             Default::default(),
         )?;
-        let filter = std::env::args().nth(2).unwrap_or_default();
+        let filter = args.get(1).cloned().unwrap_or_default();
         let mut configs: Vec<(&str, Options)> = Vec::new();
         // The look, whole and in its parts; a lookup table and lens dirt
         // are set for the configurations that name them.
@@ -125,13 +121,13 @@ mod native {
                     .set_lut(&h.gpu, [LOOK, LUT_PART].contains(name).then_some(&lut))?;
                 h.chain.set_dirt(
                     &h.gpu,
-                    [LOOK, DIRT_PART].contains(name).then(|| {
-                        crate::passes::look::DirtTexture {
+                    [LOOK, DIRT_PART]
+                        .contains(name)
+                        .then(|| crate::passes::look::DirtTexture {
                             view: dirt.create_view(&Default::default()),
                             size: (dirt.width(), dirt.height()),
                             own: None,
-                        }
-                    }),
+                        }),
                 )?;
                 h.set_settings(*options)?;
                 if *name == TINT {

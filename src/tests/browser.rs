@@ -1,7 +1,6 @@
 //! Browser tests: run with `wasm-pack test --headless --chrome` against a
 //! real WebGPU canvas. Pixels are read back from the canvas texture itself.
 //! Every test ends by asserting that no uncaptured GPU error occurred.
-#![cfg(target_arch = "wasm32")]
 #![allow(clippy::needless_range_loop)]
 
 use crate::web::Renderer;
@@ -11,9 +10,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
-
 
 use super::common::*;
 
@@ -95,7 +91,10 @@ fn assert_error<T>(result: Result<T, JsValue>, needles: &[&str]) -> JsValue {
     e
 }
 
-const DTS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/web/afterglow.d.ts"));
+const DTS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/src/web/afterglow.d.ts"
+));
 
 /// Asserts that `e` is an `Error` named `name` whose own fields are the
 /// ones its TypeScript interface declares, in order, and that `fields`
@@ -2821,7 +2820,7 @@ async fn lens_dirt_multiplies_the_bloom_and_nothing_else() {
     let Some(r) = float_renderer(&c, &measuring(r#"{"intensity":1,"radius":0.5}"#)).await else {
         return;
     };
-    r.set_content(common::bright_pixel(64, (32, 32), 50.0))
+    r.set_content(super::common::bright_pixel(64, (32, 32), 50.0))
         .unwrap();
     let clean = read(&r).await;
     // White on the left half, black on the right (opaque).
@@ -2837,8 +2836,7 @@ async fn lens_dirt_multiplies_the_bloom_and_nothing_else() {
     .await;
     JsFuture::from(r.set_lens_dirt(dirt.clone())).await.unwrap();
     let dirty = read(&r).await;
-    let lin =
-        |img: &crate::readback::Image, x: u32| common::srgb_decode(red(img, x, 32));
+    let lin = |img: &crate::readback::Image, x: u32| super::common::srgb_decode(red(img, x, 32));
     let gain = lin(&dirty, 20) / lin(&clean, 20);
     assert!((1.9..=2.1).contains(&gain), "dirt 1 gave {gain}× the halo");
     let kept = lin(&dirty, 44) / lin(&clean, 44);

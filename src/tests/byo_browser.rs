@@ -1,7 +1,6 @@
 //! Browser tests of bringing your own scene: a device the test creates,
 //! handed to `Renderer.create(canvas, { device })`, and textures the test
 //! renders, handed to `setTexture`. Pixels are read back from the canvas.
-#![cfg(target_arch = "wasm32")]
 
 use crate::web::Renderer;
 use js_sys::{Function, Reflect, JSON};
@@ -10,10 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
 #[allow(unused_imports)]
-
 use super::common::*;
 
 fn get(v: &JsValue, key: &str) -> JsValue {

@@ -6,8 +6,7 @@
 //! rounding differences of reordered but equivalent arithmetic), and
 //! 1/255 relative (at least 1/255 absolute) for `rgba16float`. A change that
 //! moves pixels further must re-bless deliberately:
-//! `AFTERGLOW_BLESS=1 cargo test --test golden` rewrites the files.
-#![cfg(not(target_arch = "wasm32"))]
+//! `AFTERGLOW_BLESS=1 cargo test --lib tests::golden` rewrites the files.
 
 use std::path::PathBuf;
 
@@ -206,7 +205,7 @@ fn frames_match_the_reference_images() {
         }
         let want = std::fs::read(&path).unwrap_or_else(|e| {
             panic!(
-                "{}: {e}; bless with AFTERGLOW_BLESS=1 cargo test --test golden",
+                "{}: {e}; bless with AFTERGLOW_BLESS=1 cargo test --lib tests::golden",
                 path.display()
             )
         });

@@ -1,7 +1,6 @@
 //! Native tests: the HDR chain on a real Vulkan device (lavapipe on a
 //! machine without a GPU), pixels read back from the GPU and compared with
 //! stated tolerances.
-#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop, clippy::field_reassign_with_default)]
 
 use crate::headless::{vulkan_gpu, Headless};
@@ -12,7 +11,6 @@ use crate::output::OutputSpec;
 use crate::readback::Image;
 use crate::Content;
 use wgpu::TextureFormat as F;
-
 
 use super::common::*;
 

@@ -1,6 +1,5 @@
 //! `PostChain` natively (lavapipe): the caller's device, its own HDR and
 //! bloom textures, its encoder and its output texture.
-#![cfg(not(target_arch = "wasm32"))]
 
 use crate::headless::vulkan_gpu;
 use crate::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
@@ -10,7 +9,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 #[allow(unused_imports)]
-
 use super::common::*;
 
 const F16_ONE: u16 = 0x3c00;
@@ -583,8 +581,7 @@ fn an_effects_texture_of_another_device_is_refused() {
         backends: wgpu::Backends::VULKAN,
         ..wgpu::InstanceDescriptor::new_without_display_handle()
     });
-    let request =
-        || pollster::block_on(crate::gpu::Gpu::request(&instance, None)).unwrap();
+    let request = || pollster::block_on(crate::gpu::Gpu::request(&instance, None)).unwrap();
     let (mine, other) = (request(), request());
     let mut post = PostChain::new(
         &mine.device,

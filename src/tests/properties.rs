@@ -3,7 +3,6 @@
 //! bit; the shaders' time is finite and precise for any finite page time;
 //! the bloom plan and the texture rules hold for every size from 1×1 to
 //! the largest texture a device may allow.
-#![cfg(not(target_arch = "wasm32"))]
 
 use crate::chain::{shader_time, TIME_PERIOD_SECONDS};
 use crate::options::{schema, Kind, Options, OptionsValue, Value};

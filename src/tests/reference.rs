@@ -8,7 +8,6 @@
 //! and the GPU's f32 math differs from f64 by far less; for `rgba16float`
 //! the same 1/255, relative above 1 (extended range). Inputs are exact in
 //! half precision, so the HDR target stores them unchanged.
-#![cfg(not(target_arch = "wasm32"))]
 
 use crate::headless::{vulkan_gpu, Headless};
 use crate::options::{AlphaMode, ColorSpace, ToneMapping, Tonemapper};

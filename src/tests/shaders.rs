@@ -2,7 +2,6 @@
 //! wgpu uses natively), so a shader error fails here with its message
 //! rather than as an invalid pipeline at run time; and every uniform block
 //! shared with Rust, compared member by member with its Rust struct.
-#![cfg(not(target_arch = "wasm32"))]
 
 use crate::passes::shader_registry as registry;
 use crate::passes::uniform_layouts;

@@ -1,5 +1,6 @@
 //! `cargo xtask bench --native`: GPU time per pass from the native
-//! benchmark (`examples/bench.rs`, timestamp queries on Vulkan), built from
+//! benchmark (the crate's ignored test `tests::bench`, timestamp queries
+//! on Vulkan; `examples/bench.rs` at commits before it moved), built from
 //! this checkout and, with `--before REV`, from commit REV too, the
 //! binaries run in turn (before, after, before, after…) and the report
 //! written by `bench/native-report.mjs` with the commits, whether the tree
@@ -16,8 +17,8 @@
 //! `--dirty` (measure a tree with changes; its report says so and goes to
 //! `target/bench/results/`), `--build-only`, `--report DIR`.
 
-use std::path::Path;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use crate::pack::json_string;
 use crate::{run, worktree, Result};
@@ -81,25 +82,19 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
         // The kept worktree is measured as it is: changes in it are named.
         let changed = changes(&dir)?.len();
         let target = crate::before_target(root, &commit);
-        build_example(&dir, &target)?;
-        builds.push((
-            "before",
-            commit.clone(),
-            changed,
-            target.join("release/examples/bench"),
-        ));
+        let built = build_bench(&dir, &target)?;
+        builds.push(("before", commit.clone(), changed, built));
     }
-    let this = root.join("target");
-    build_example(root, &this)?;
+    let built = build_bench(root, &root.join("target"))?;
     builds.push((
         if before.is_some() { "after" } else { "this" },
         head.clone(),
         here.len(),
-        this.join("release/examples/bench"),
+        built,
     ));
     let mut names = Vec::new();
     let mut entries = Vec::new();
-    for (label, commit, changed, binary) in &builds {
+    for (label, commit, changed, (binary, test)) in &builds {
         // Named by role too: `--before HEAD` builds the same commit twice.
         let name = format!(
             "{label}-{commit}{}",
@@ -113,7 +108,7 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
             json_string(commit),
             json_string(&name)
         ));
-        names.push(name);
+        names.push((name, *test));
     }
     let mut command = vec!["cargo xtask bench --native".to_string()];
     command.extend(args.iter().filter(|a| *a != "--build-only").cloned());
@@ -127,7 +122,7 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        for name in names.iter().map(String::as_str).chain(["run.sh"]) {
+        for name in names.iter().map(|(n, _)| n.as_str()).chain(["run.sh"]) {
             std::fs::set_permissions(folder.join(name), std::fs::Permissions::from_mode(0o755))
                 .map_err(|e| format!("{name}: {e}"))?;
         }
@@ -151,8 +146,25 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
 }
 
 /// Runs each binary `rounds` times, interleaved, into one file, after a
-/// description of the machine.
-fn script(names: &[String], frames: u32, rounds: u32) -> String {
+/// description of the machine. A test binary runs the benchmark, its one
+/// ignored test named, with the frames through `AFTERGLOW_ARGS`; an
+/// example binary takes them as its argument.
+fn script(names: &[(String, bool)], frames: u32, rounds: u32) -> String {
+    let runs: Vec<String> = names
+        .iter()
+        .map(|(name, test)| {
+            let command = if *test {
+                format!(
+                    "AFTERGLOW_ARGS={frames} \"$here/{name}\" --ignored --exact {BENCH_TEST} --nocapture"
+                )
+            } else {
+                format!("\"$here/{name}\" {frames}")
+            };
+            format!(
+                "  echo \"round $round: {name}\" >&2\n  echo \"=== {name} round $round\" >> \"$out/runs.txt\"\n  {command} >> \"$out/runs.txt\"\n"
+            )
+        })
+        .collect();
     format!(
         r#"#!/bin/sh
 # Written by `cargo xtask bench --native`: runs the benchmark binaries
@@ -172,14 +184,9 @@ mkdir -p "$out"
 }} > "$out/machine.txt"
 : > "$out/runs.txt"
 for round in $(seq 1 {rounds}); do
-  for bin in {bins}; do
-    echo "round $round: $bin" >&2
-    echo "=== $bin round $round" >> "$out/runs.txt"
-    "$here/$bin" {frames} >> "$out/runs.txt"
-  done
-done
+{runs}done
 "#,
-        bins = names.join(" ")
+        runs = runs.concat()
     )
 }
 
@@ -191,11 +198,51 @@ fn render(root: &Path, folder: &Path, out: &Path) -> Result<()> {
         .arg(out))
 }
 
-fn build_example(dir: &Path, target: &Path) -> Result<()> {
-    run(Command::new("cargo")
+/// The benchmark's test, by its path in the crate.
+const BENCH_TEST: &str = "tests::bench::gpu_time_per_pass";
+
+/// Builds the benchmark of the checkout in `dir` into `target`: the
+/// crate's test binary (release), or the `bench` example where the
+/// checkout still has one. Returns the binary and whether it is the
+/// test binary.
+fn build_bench(dir: &Path, target: &Path) -> Result<(PathBuf, bool)> {
+    if dir.join("examples/bench.rs").exists() {
+        run(Command::new("cargo")
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", target)
+            .args(["build", "--release", "--example", "bench"]))?;
+        return Ok((target.join("release/examples/bench"), false));
+    }
+    let mut cargo = Command::new("cargo");
+    cargo
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
-        .args(["build", "--release", "--example", "bench"]))
+        .args([
+            "test",
+            "--release",
+            "--lib",
+            "--no-run",
+            "--message-format=json",
+        ])
+        .stderr(Stdio::inherit());
+    eprintln!("+ {}", crate::describe(&cargo));
+    let out = cargo
+        .output()
+        .map_err(|e| format!("cargo test --no-run: {e}"))?;
+    if !out.status.success() {
+        return Err("cargo test --release --lib --no-run failed".into());
+    }
+    // The lib's test artifact is the one message with an executable.
+    let key = "\"executable\":\"";
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"test\":true"))
+        .find_map(|l| {
+            let start = l.find(key)? + key.len();
+            let len = l[start..].find('"')?;
+            Some((PathBuf::from(&l[start..start + len]), true))
+        })
+        .ok_or_else(|| "cargo test --no-run named no test binary".into())
 }
 
 /// Changes on top of HEAD that git does not ignore, left out: the results
