@@ -42,7 +42,7 @@ mod native {
             Default::default(),
             Default::default(),
         )?;
-        let filter = args.get(1).cloned().unwrap_or_default();
+        let filter = args.get(1..).unwrap_or_default().join(" ");
         let mut configs: Vec<(&str, Options)> = Vec::new();
         // The look, whole and in its parts; a lookup table and lens dirt
         // are set for the configurations that name them.

@@ -290,3 +290,30 @@ fn number(flag: &str, text: &str, allowed: std::ops::RangeInclusive<u32>) -> Res
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_script_runs_a_test_binary_by_its_test_and_an_example_by_its_argument() {
+        let names = [
+            ("after-abc".to_string(), true),
+            ("before-def".to_string(), false),
+        ];
+        let text = script(&names, 50, 2);
+        assert!(
+            text.contains(&format!(
+                "AFTERGLOW_ARGS=50 \"$here/after-abc\" --ignored --exact {BENCH_TEST} \
+                 --nocapture >> \"$out/runs.txt\""
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains("\"$here/before-def\" 50 >> \"$out/runs.txt\""),
+            "{text}"
+        );
+        assert!(text.contains("echo \"=== after-abc round $round\" >> \"$out/runs.txt\""));
+        assert!(text.contains("for round in $(seq 1 2); do"), "{text}");
+    }
+}
