@@ -119,8 +119,10 @@ pub struct ReadmePostChain;
 /// (`wasm-pack test`), where they run in one wasm instance. The one test
 /// that panics on purpose, which leaves its instance unusable, is
 /// `#[ignore]`d there and run alone in an instance of its own
-/// (`wasm-pack test --headless --chrome --lib -- --ignored`), so no public
-/// type or hook exists for it. The benchmark, the snapshot and the plots
-/// are `#[ignore]`d native tests too (docs/developing.md).
+/// (`wasm-pack test --headless --chrome -- --lib -- --include-ignored
+/// tests::panic_browser`): it stays in the crate, with its hook under
+/// `cfg(test)`, so the package exports nothing for it. The benchmark, the
+/// snapshot and the plots are `#[ignore]`d native tests too
+/// (docs/developing.md).
 #[cfg(test)]
 mod tests;

@@ -32,7 +32,7 @@ mod plots;
 #[cfg(not(target_arch = "wasm32"))]
 mod snapshot;
 
-// In a browser: `wasm-pack test --headless --chrome --lib`.
+// In a browser: `wasm-pack test --headless --chrome -- --lib`.
 #[cfg(target_arch = "wasm32")]
 mod browser;
 #[cfg(target_arch = "wasm32")]

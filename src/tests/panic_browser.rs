@@ -1,9 +1,10 @@
 //! A panic inside afterglow (a bug) leaves a clear `StateError`, not a
 //! renderer that answers "busy" for ever. Ignored in the suite's run and
 //! run alone, in a wasm instance of its own (`wasm-pack test --headless
-//! --chrome --lib -- --ignored`): the panic traps the instance, and
-//! whatever the instance held mid-call stays as it was, so no other test
-//! may run in the same instance after it (in Firefox the next one hangs).
+//! --chrome -- --lib -- --include-ignored tests::panic_browser`): the
+//! panic traps the instance, and whatever the instance held mid-call stays
+//! as it was, so no other test may run in the same instance after it (in
+//! Firefox the next one hangs).
 
 use crate::web::Renderer;
 use js_sys::{Function, Reflect, JSON};
@@ -17,7 +18,7 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 }
 
 #[wasm_bindgen_test]
-#[ignore = "traps its wasm instance: run alone, with --ignored"]
+#[ignore = "traps its wasm instance: run alone (--include-ignored tests::panic_browser)"]
 async fn a_panic_leaves_a_broken_state_error_not_a_busy_renderer() {
     let document = web_sys::window().unwrap().document().unwrap();
     let c: web_sys::HtmlCanvasElement = document.create_element("canvas").unwrap().unchecked_into();

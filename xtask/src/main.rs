@@ -388,8 +388,15 @@ pub fn runtime_dir() -> PathBuf {
 }
 
 /// The arguments after `wasm-pack test --headless --<engine>` that run
-/// the crate's ignored browser test, the one that traps its instance.
-const ALONE: &[&str] = &["--", "--lib", "--", "--ignored"];
+/// the crate's ignored browser test, the one that traps its instance,
+/// alone (the runner's `--ignored` lists it but still skips it).
+const ALONE: &[&str] = &[
+    "--",
+    "--lib",
+    "--",
+    "--include-ignored",
+    "tests::panic_browser",
+];
 
 /// The browser suites (the crate's `tests::browser`, `byo_browser` and,
 /// alone in a wasm instance of its own since it traps it,
