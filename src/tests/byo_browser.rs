@@ -442,6 +442,8 @@ async fn render_until_refused(r: &Renderer) -> (JsValue, u32) {
 
 #[wasm_bindgen_test]
 async fn a_texture_of_another_device_is_refused_by_the_next_render() {
+    // The frames counted below are this test's alone.
+    remove_earlier_canvases();
     let device = app_device().await;
     let other = app_device().await;
     // The app's own handler must see nothing of the check.

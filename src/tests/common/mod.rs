@@ -373,3 +373,16 @@ pub async fn engine_has_float_canvas() -> bool {
         .and_then(|v| v.as_bool())
         .unwrap_or(false)
 }
+
+/// Takes the canvases that earlier tests left in the page out of it. The
+/// browser suites share one page (one wasm instance), and the page
+/// composites every canvas in it each frame: after a hundred of them,
+/// software WebGPU's frames are slow enough to change a count of frames.
+#[cfg(target_arch = "wasm32")]
+pub fn remove_earlier_canvases() {
+    js_sys::Function::new_no_args(
+        "for (const c of document.querySelectorAll('canvas')) c.remove();",
+    )
+    .call0(&wasm_bindgen::JsValue::NULL)
+    .unwrap();
+}
