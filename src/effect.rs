@@ -88,8 +88,8 @@ pub struct Context {
 
 /// The layout of an effect's uniform block as Rust declares it: its WGSL
 /// struct name, size and fields' offsets (compared to the WGSL by
-/// `tests/shaders.rs`).
-#[cfg(afterglow_internals)]
+/// `src/tests/shaders.rs`).
+#[cfg(test)]
 pub type ParamsLayout = (&'static str, usize, Vec<(&'static str, usize)>);
 
 /// A built-in effect, as its module registers it (`crate::effects::BUILTINS`).
@@ -116,12 +116,12 @@ pub struct Builtin {
     /// Its uniform block's bytes.
     pub write: fn(&Options, &Context) -> Vec<u8>,
     /// Its uniform block's layout, for the tests.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub layout: fn() -> ParamsLayout,
 }
 
 /// The layout of `U` (see [`Builtin::layout`]).
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub fn params_layout<U: crate::uniform::Uniform>() -> ParamsLayout {
     (U::WGSL_NAME, std::mem::size_of::<U>(), U::offsets())
 }

@@ -1,10 +1,10 @@
 //! Uniform blocks declared once in Rust with a layout a test compares to
-//! their WGSL (`tests/shaders.rs`). A leaf: passes and effects both
+//! their WGSL (`src/tests/shaders.rs`). A leaf: passes and effects both
 //! declare their blocks with [`uniform!`].
 
 /// A uniform block shared with WGSL: its WGSL struct name and the byte
 /// offset of every Rust field, so a test can compare both layouts.
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub trait Uniform: bytemuck::Pod {
     const WGSL_NAME: &'static str;
     fn offsets() -> Vec<(&'static str, usize)>;
@@ -17,7 +17,7 @@ macro_rules! uniform {
         #[repr(C)]
         #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
         pub struct $name { $(pub $field: $ty),* }
-        #[cfg(afterglow_internals)]
+        #[cfg(test)]
         impl $crate::uniform::Uniform for $name {
             const WGSL_NAME: &'static str = stringify!($name);
             fn offsets() -> Vec<(&'static str, usize)> {

@@ -46,7 +46,7 @@ pub const EFFECT: Builtin = Builtin {
     }],
     on: |o, _| o.lens.chromatic_aberration > 0.0,
     write,
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     layout: crate::effect::params_layout::<ChromaticAberrationParams>,
 };
 

@@ -55,7 +55,7 @@ pub const EFFECT: Builtin = Builtin {
     ],
     on: |o, _| o.grain.intensity > 0.0,
     write,
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     layout: crate::effect::params_layout::<FilmGrainParams>,
 };
 

@@ -77,7 +77,7 @@ pub const EFFECT: Builtin = Builtin {
     ],
     on: |o, _| graded(&o.grading),
     write,
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     layout: crate::effect::params_layout::<GradingParams>,
 };
 

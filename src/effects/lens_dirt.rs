@@ -40,7 +40,7 @@ pub const EFFECT: Builtin = Builtin {
     }],
     on: |o, c| c.bloom && c.dirt.is_some() && o.bloom.dirt_intensity > 0.0,
     write,
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     layout: crate::effect::params_layout::<LensDirtParams>,
 };
 

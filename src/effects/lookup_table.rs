@@ -43,7 +43,7 @@ pub const EFFECT: Builtin = Builtin {
     ],
     on: |o, c| c.lut.is_some() && o.grading.lut_intensity > 0.0,
     write,
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     layout: crate::effect::params_layout::<LutParams>,
 };
 

@@ -59,7 +59,7 @@ pub const EFFECT: Builtin = Builtin {
     ],
     on: |o, _| o.vignette.intensity > 0.0,
     write,
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     layout: crate::effect::params_layout::<VignetteParams>,
 };
 

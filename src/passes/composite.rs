@@ -33,7 +33,7 @@ pub const SHADER_PARTS: &[&str] = &[
 ];
 
 uniform! {
-    /// `CompositeParams` in composite.wgsl (layout checked by tests/shaders.rs).
+    /// `CompositeParams` in composite.wgsl (layout checked by src/tests/shaders.rs).
     struct CompositeParams {
         exposure: f32,
         bloom_scale: f32,
@@ -53,7 +53,7 @@ uniform! {
 
 uniform! {
     /// `ExposureView` in composite.wgsl and auto_exposure.wgsl: what
-    /// `debug: 'exposure'` draws (layout checked by tests/shaders.rs).
+    /// `debug: 'exposure'` draws (layout checked by src/tests/shaders.rs).
     struct ExposureView {
         bins: [[f32; 4]; 16],
         meter: [f32; 4],
@@ -281,9 +281,9 @@ pub const PASS: Registration = Registration {
     stage: Stage::Composite,
     make: Some(|gpu| Box::new(CompositePass::new(gpu))),
     // The composite with every built-in effect on.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     shaders: || vec![("composite", fused_source(&all_builtins()))],
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     uniforms: || {
         use crate::uniform::Uniform;
         let source = fused_source(&all_builtins());
@@ -301,7 +301,7 @@ pub const PASS: Registration = Registration {
 };
 
 /// Every built-in effect, on.
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 fn all_builtins() -> Vec<Active<'static>> {
     let mut all = Vec::new();
     for place in Place::ALL {
@@ -422,7 +422,7 @@ impl CompositePass {
 
     /// Pipelines made so far (one per variant and list of effects used;
     /// the tests count them).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn variants(&self) -> usize {
         let shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         shapes.iter().map(|s| s.pipes.len()).sum()

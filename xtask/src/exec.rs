@@ -18,7 +18,7 @@ pub fn run(cmd: &mut Command) -> Result<()> {
     }
 }
 
-fn describe(cmd: &Command) -> String {
+pub fn describe(cmd: &Command) -> String {
     let mut s = cmd.get_program().to_string_lossy().into_owned();
     for a in cmd.get_args() {
         s.push(' ');

@@ -24,8 +24,9 @@
 //!   `--before REV` adds the package built at commit REV as a column of
 //!   its own; reports go to `bench/results/` (see `bench/record.mjs`).
 //!   `bench --native` measures GPU time per pass natively instead
-//!   (`examples/bench.rs`), at this commit or, with `--before REV`, before
-//!   and after, and writes the report the same way (`native_bench.rs`).
+//!   (the crate's ignored test `tests::bench`), at this commit or, with
+//!   `--before REV`, before and after, and writes the report the same way
+//!   (`native_bench.rs`).
 //! - `pictures` set-up, build, then `docs/pictures.mjs` against the served
 //!   demo: the README's and guides' pictures of it, at 1280×800 and 390×844.
 //! - `soak`   set-up, build, then `bench/soak.mjs` in headless Chromium:
@@ -336,9 +337,22 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     result
 }
 
-/// The browser suite (`tests/browser.rs`, `byo_browser.rs`,
-/// `panic_browser.rs`) in headless Chromium, then in Firefox ESR;
-/// `--chromium` or `--firefox` runs one engine.
+/// The arguments after `wasm-pack test --headless --<engine>` that run
+/// the crate's ignored browser test, the one that traps its instance,
+/// alone (the runner's `--ignored` lists it but still skips it).
+const ALONE: &[&str] = &[
+    "--",
+    "--lib",
+    "--",
+    "--include-ignored",
+    "tests::panic_browser",
+];
+
+/// The browser suites (the crate's `tests::browser`, `byo_browser` and,
+/// alone in a wasm instance of its own since it traps it,
+/// `panic_browser`, which the first run leaves out as ignored) in headless
+/// Chromium, then in Firefox ESR; `--chromium` or `--firefox` runs one
+/// engine.
 fn browser_suites(root: &Path, args: &[String], timings: &mut Timings) -> Result<()> {
     let runtime_dir = setup::runtime_dir();
     let engines = engines(args);
@@ -348,23 +362,31 @@ fn browser_suites(root: &Path, args: &[String], timings: &mut Timings) -> Result
                 setup::chromedriver(),
                 &std::env::temp_dir().join("afterglow-chromedriver.log"),
             )?;
-            run(Command::new("wasm-pack")
-                .current_dir(root)
-                .env("CHROMEDRIVER", setup::chromedriver())
-                .env("CHROMEDRIVER_REMOTE", driver.url())
-                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-                .args(["test", "--headless", "--chrome"]))
+            for extra in [&[][..], ALONE] {
+                run(Command::new("wasm-pack")
+                    .current_dir(root)
+                    .env("CHROMEDRIVER", setup::chromedriver())
+                    .env("CHROMEDRIVER_REMOTE", driver.url())
+                    .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                    .args(["test", "--headless", "--chrome"])
+                    .args(extra))?;
+            }
+            Ok(())
         })?;
     }
     if engines.contains(&Engine::Firefox) {
         setup::ensure_firefox(timings)?;
         timings.time("browser (Firefox): wasm-pack test", || {
-            run(Command::new("wasm-pack")
-                .current_dir(root)
-                .env("GECKODRIVER", setup::geckodriver())
-                .env("XDG_RUNTIME_DIR", &runtime_dir)
-                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-                .args(["test", "--headless", "--firefox"]))
+            for extra in [&[][..], ALONE] {
+                run(Command::new("wasm-pack")
+                    .current_dir(root)
+                    .env("GECKODRIVER", setup::geckodriver())
+                    .env("XDG_RUNTIME_DIR", &runtime_dir)
+                    .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                    .args(["test", "--headless", "--firefox"])
+                    .args(extra))?;
+            }
+            Ok(())
         })?;
     }
     Ok(())

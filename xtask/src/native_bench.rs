@@ -1,5 +1,6 @@
 //! `cargo xtask bench --native`: GPU time per pass from the native
-//! benchmark (`examples/bench.rs`, timestamp queries on Vulkan), built from
+//! benchmark (the crate's ignored test `tests::bench`, timestamp queries
+//! on Vulkan; `examples/bench.rs` at commits before it moved), built from
 //! this checkout and, with `--before REV`, from commit REV too, the
 //! binaries run in turn (before, after, before, after…) and the report
 //! written by `bench/native-report.mjs` with the commits, whether the tree
@@ -17,7 +18,7 @@
 //! `target/bench/results/`), `--build-only`, `--report DIR`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use crate::before;
 use crate::exec::{run, Result};
@@ -42,6 +43,9 @@ struct Build {
     /// Changes on top of the commit in the tree it was built from.
     changes: usize,
     binary: PathBuf,
+    /// Whether `binary` is the crate's test binary (else the `bench`
+    /// example of a commit from before the benchmark became a test).
+    test: bool,
 }
 
 /// `bench --native` with `args`: builds the binaries into the folder,
@@ -147,21 +151,22 @@ fn build_binaries(
         // The kept worktree is measured as it is: changes in it are named.
         let changes = changes(&dir)?.len();
         let target = before::target(root, &commit);
-        build_example(&dir, &target)?;
+        let (binary, test) = build_bench(&dir, &target)?;
         builds.push(Build {
             label: "before",
             commit,
             changes,
-            binary: target.join("release/examples/bench"),
+            binary,
+            test,
         });
     }
-    let this = root.join("target");
-    build_example(root, &this)?;
+    let (binary, test) = build_bench(root, &root.join("target"))?;
     builds.push(Build {
         label: if before.is_some() { "after" } else { "this" },
         commit: head,
         changes: here,
-        binary: this.join("release/examples/bench"),
+        binary,
+        test,
     });
     Ok(builds)
 }
@@ -189,7 +194,7 @@ fn lay_out(folder: &Path, builds: &[Build], command: &str, request: &Request) ->
             build.changes,
             json_string(&name)
         ));
-        names.push(name);
+        names.push((name, build.test));
     }
     let (frames, rounds) = (request.frames, request.rounds);
     let manifest = format!(
@@ -202,7 +207,7 @@ fn lay_out(folder: &Path, builds: &[Build], command: &str, request: &Request) ->
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        for name in names.iter().map(String::as_str).chain(["run.sh"]) {
+        for name in names.iter().map(|(n, _)| n.as_str()).chain(["run.sh"]) {
             std::fs::set_permissions(folder.join(name), std::fs::Permissions::from_mode(0o755))
                 .map_err(|e| format!("{name}: {e}"))?;
         }
@@ -211,8 +216,25 @@ fn lay_out(folder: &Path, builds: &[Build], command: &str, request: &Request) ->
 }
 
 /// Runs each binary `rounds` times, interleaved, into one file, after a
-/// description of the machine.
-fn script(names: &[String], frames: u32, rounds: u32) -> String {
+/// description of the machine. A test binary runs the benchmark, its one
+/// ignored test named, with the frames through `AFTERGLOW_ARGS`; an
+/// example binary takes them as its argument.
+fn script(names: &[(String, bool)], frames: u32, rounds: u32) -> String {
+    let runs: Vec<String> = names
+        .iter()
+        .map(|(name, test)| {
+            let command = if *test {
+                format!(
+                    "AFTERGLOW_ARGS={frames} \"$here/{name}\" --ignored --exact {BENCH_TEST} --nocapture"
+                )
+            } else {
+                format!("\"$here/{name}\" {frames}")
+            };
+            format!(
+                "  echo \"round $round: {name}\" >&2\n  echo \"=== {name} round $round\" >> \"$out/runs.txt\"\n  {command} >> \"$out/runs.txt\"\n"
+            )
+        })
+        .collect();
     format!(
         r#"#!/bin/sh
 # Written by `cargo xtask bench --native`: runs the benchmark binaries
@@ -232,14 +254,9 @@ mkdir -p "$out"
 }} > "$out/machine.txt"
 : > "$out/runs.txt"
 for round in $(seq 1 {rounds}); do
-  for bin in {bins}; do
-    echo "round $round: $bin" >&2
-    echo "=== $bin round $round" >> "$out/runs.txt"
-    "$here/$bin" {frames} >> "$out/runs.txt"
-  done
-done
+{runs}done
 "#,
-        bins = names.join(" ")
+        runs = runs.concat()
     )
 }
 
@@ -251,11 +268,51 @@ fn render(root: &Path, folder: &Path, out: &Path) -> Result<()> {
         .arg(out))
 }
 
-fn build_example(dir: &Path, target: &Path) -> Result<()> {
-    run(Command::new("cargo")
+/// The benchmark's test, by its path in the crate.
+const BENCH_TEST: &str = "tests::bench::gpu_time_per_pass";
+
+/// Builds the benchmark of the checkout in `dir` into `target`: the
+/// crate's test binary (release), or the `bench` example where the
+/// checkout still has one. Returns the binary and whether it is the
+/// test binary.
+fn build_bench(dir: &Path, target: &Path) -> Result<(PathBuf, bool)> {
+    if dir.join("examples/bench.rs").exists() {
+        run(Command::new("cargo")
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", target)
+            .args(["build", "--release", "--example", "bench"]))?;
+        return Ok((target.join("release/examples/bench"), false));
+    }
+    let mut cargo = Command::new("cargo");
+    cargo
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
-        .args(["build", "--release", "--example", "bench"]))
+        .args([
+            "test",
+            "--release",
+            "--lib",
+            "--no-run",
+            "--message-format=json",
+        ])
+        .stderr(Stdio::inherit());
+    eprintln!("+ {}", crate::exec::describe(&cargo));
+    let out = cargo
+        .output()
+        .map_err(|e| format!("cargo test --no-run: {e}"))?;
+    if !out.status.success() {
+        return Err("cargo test --release --lib --no-run failed".into());
+    }
+    // The lib's test artifact is the one message with an executable.
+    let key = "\"executable\":\"";
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"test\":true"))
+        .find_map(|l| {
+            let start = l.find(key)? + key.len();
+            let len = l[start..].find('"')?;
+            Some((PathBuf::from(&l[start..start + len]), true))
+        })
+        .ok_or_else(|| "cargo test --no-run named no test binary".into())
 }
 
 /// Changes on top of HEAD that git does not ignore, left out: the results
@@ -302,4 +359,31 @@ fn number(flag: &str, text: &str, allowed: std::ops::RangeInclusive<u32>) -> Res
 
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_script_runs_a_test_binary_by_its_test_and_an_example_by_its_argument() {
+        let names = [
+            ("after-abc".to_string(), true),
+            ("before-def".to_string(), false),
+        ];
+        let text = script(&names, 50, 2);
+        assert!(
+            text.contains(&format!(
+                "AFTERGLOW_ARGS=50 \"$here/after-abc\" --ignored --exact {BENCH_TEST} \
+                 --nocapture >> \"$out/runs.txt\""
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains("\"$here/before-def\" 50 >> \"$out/runs.txt\""),
+            "{text}"
+        );
+        assert!(text.contains("echo \"=== after-abc round $round\" >> \"$out/runs.txt\""));
+        assert!(text.contains("for round in $(seq 1 2); do"), "{text}");
+    }
 }
