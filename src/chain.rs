@@ -178,7 +178,7 @@ impl Chain {
 
     /// Rebuilds the size-dependent targets and every bind group that
     /// references them, together. A zero dimension drops them.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn resize(&mut self, gpu: &Gpu, size: (u32, u32)) -> Result<(), Error> {
         self.resize_scaled(gpu, size, size)
     }

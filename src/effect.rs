@@ -155,8 +155,8 @@ pub struct Context {
 
 /// The layout of an effect's uniform block as Rust declares it: its WGSL
 /// struct name, size and fields' offsets (compared to the WGSL by
-/// `tests/shaders.rs`).
-#[cfg(afterglow_internals)]
+/// `src/tests/shaders.rs`).
+#[cfg(test)]
 pub type ParamsLayout = (&'static str, usize, Vec<(&'static str, usize)>);
 
 /// A built-in effect, as its module registers it (`crate::effects::BUILTINS`).
@@ -190,7 +190,7 @@ pub struct Params {
     /// Its size in bytes.
     pub size: usize,
     /// Its layout, for the tests.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub layout: fn() -> ParamsLayout,
 }
 
@@ -200,13 +200,13 @@ impl Params {
         Params {
             struct_name: U::WGSL_NAME,
             size: std::mem::size_of::<U>(),
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             layout: params_layout::<U>,
         }
     }
 }
 
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 fn params_layout<U: Uniform>() -> ParamsLayout {
     (U::WGSL_NAME, std::mem::size_of::<U>(), U::offsets())
 }

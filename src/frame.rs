@@ -433,7 +433,7 @@ impl<'a> FrameBuilder<'a> {
     /// The second target is allocated on first use in the frame. The two
     /// alternate after that; a caller's image (external input) is only
     /// read, never handed out to be written.
-    #[cfg_attr(not(afterglow_internals), allow(dead_code))] // the seam for HDR effects
+    #[cfg_attr(not(test), allow(dead_code))] // the seam for HDR effects
     pub fn swap_hdr(&mut self, pass: &str) -> Result<(Image, Image), Error> {
         let read = self.hdr(pass)?;
         let write = match self.spare_hdr.take() {

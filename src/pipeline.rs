@@ -237,12 +237,12 @@ impl<K: PartialEq + Copy> PipeCache<K> {
         pipe
     }
 
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.pipes.lock().map_or(0, |p| p.len())
     }
 
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.pipes.lock().map_or(true, |p| p.is_empty())
     }

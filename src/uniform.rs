@@ -1,5 +1,5 @@
 //! Uniform blocks declared once in Rust with a layout a test compares to
-//! their WGSL (`tests/shaders.rs`). A leaf: passes and effects both
+//! their WGSL (`src/tests/shaders.rs`). A leaf: passes and effects both
 //! declare their blocks with [`uniform!`].
 
 /// A uniform block shared with WGSL: its WGSL struct name (the Rust
@@ -7,7 +7,7 @@
 /// Rust field, so a test can compare both layouts.
 pub trait Uniform: bytemuck::Pod {
     const WGSL_NAME: &'static str;
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     fn offsets() -> Vec<(&'static str, usize)>;
 }
 
@@ -20,7 +20,7 @@ macro_rules! uniform {
         pub struct $name { $(pub $field: $ty),* }
         impl $crate::uniform::Uniform for $name {
             const WGSL_NAME: &'static str = stringify!($name);
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             fn offsets() -> Vec<(&'static str, usize)> {
                 vec![$((stringify!($field), std::mem::offset_of!($name, $field))),*]
             }

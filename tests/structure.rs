@@ -4,22 +4,28 @@
 //!   `self::`, a child module named by its bare name, a path in code);
 //! - every module of `src/` is in one of the layers of [`LAYERS`], and
 //!   imports only from its own layer or lower ones;
-//! - no function in `src/` is longer than 100 lines (test modules aside),
-//!   nor in the JavaScript of `www/` and `npm/`;
-//! - the program of `tests/post_contract.rs` names only the public API.
+//! - no function in `src/` or `xtask/src/` is longer than 100 lines (test
+//!   modules aside), nor in the JavaScript of `www/` and `npm/`;
+//! - the program of `tests/post_contract.rs` names only the public API;
+//! - xtask's modules keep to the layers of [`XTASK_LAYERS`]: no circle, no
+//!   import of a higher layer, nothing imported from `main.rs`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// `src/a/b.rs` and `src/a/b/mod.rs` → `a::b`; `src/lib.rs` → ``.
+/// `src/a/b.rs` and `src/a/b/mod.rs` → `a::b`; `src/lib.rs` (or a
+/// program's `src/main.rs`) → ``.
 fn module_name(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
     let mut parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+    if parts
+        .last()
+        .is_some_and(|p| p == "mod" || p == "lib" || p == "main")
+    {
         parts.pop();
     }
     parts.join("::")
@@ -216,8 +222,9 @@ fn use_paths(toks: &[&str], prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> 
     i
 }
 
-/// The crate modules a module's code names, by any form of path.
-fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
+/// Every path `code` names: each of its `use` trees, expanded, and each
+/// path in code (`a::b::c(…)`), as their segments.
+fn named_paths(code: &str) -> Vec<Vec<String>> {
     let toks = tokens(code);
     let mut paths: Vec<Vec<String>> = vec![];
     let mut i = 0;
@@ -246,6 +253,12 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
         }
         i += 1;
     }
+    paths
+}
+
+/// The crate modules a module's code names, by any form of path.
+fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
+    let paths = named_paths(code);
     let here: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
     let mut out = BTreeSet::new();
     for path in paths {
@@ -319,21 +332,41 @@ fn find_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>
     None
 }
 
+/// Whether module `name` is test code: a module named `tests` or `…_tests`,
+/// or one inside it (`tests::native` is `src/tests/native.rs`). Test code
+/// may reach anywhere; shipped code never reaches into it.
+fn is_test_module(name: &str) -> bool {
+    name.split("::")
+        .any(|s| s == "tests" || s.ends_with("_tests"))
+}
+
+/// The shipped modules and the crate modules each names; test modules,
+/// in files of their own or inline, left out.
 fn src_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = vec![];
-    files(&src, &mut all);
-    let texts: BTreeMap<String, String> = all
-        .iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(f).unwrap();
-            (module_name(&src, f), without_test_modules(&strip(&text)))
-        })
-        .collect();
+    module_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// The modules of the crate whose sources are in `src` (its root `` as
+/// well), each with the modules it imports, its test modules aside.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let texts = module_texts(src);
     let known: BTreeSet<String> = texts.keys().cloned().collect();
     texts
         .iter()
         .map(|(m, t)| (m.clone(), imports(m, t, &known)))
+        .collect()
+}
+
+/// Each module of `src` with its code, stripped, test modules blanked.
+fn module_texts(src: &Path) -> BTreeMap<String, String> {
+    let mut all = vec![];
+    files(src, &mut all);
+    all.iter()
+        .filter(|f| !is_test_module(&module_name(src, f)))
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            (module_name(src, f), without_test_modules(&strip(&text)))
+        })
         .collect()
 }
 
@@ -348,8 +381,17 @@ fn src_has_no_import_circles() {
     if let Some(circle) = find_circle(&graph) {
         panic!("import circle: {}", circle.join(" → "));
     }
-    // The detector sees real imports of each form.
+    // The detector sees real imports of each form, and only shipped code.
     assert!(graph["chain"].contains("frame"), "use crate::a::B");
+    assert!(
+        graph.contains_key("passes::bloom") && !graph.keys().any(|m| is_test_module(m)),
+        "test modules in the graph"
+    );
+    assert!(
+        is_test_module("tests::native") && is_test_module("passes::bloom_tests"),
+        "a test module's file"
+    );
+    assert!(!is_test_module("passes::tested") && !is_test_module("testsuite"));
     assert!(
         graph["passes::scene"].contains("passes::content"),
         "super::"
@@ -445,14 +487,6 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("facades", &["post", "web", "headless"]),
 ];
 
-/// Whether `module` is test code (a `tests` or `*_tests` module, or one
-/// under it).
-fn is_test_module(module: &str) -> bool {
-    module
-        .split("::")
-        .any(|s| s == "tests" || s.ends_with("_tests"))
-}
-
 /// The layer of `module`: the index in `layers` of the longest name that
 /// is the module or one above it; `layers.len()` for the crate root.
 fn layer_of(module: &str, layers: &[(&str, &[&str])]) -> Option<usize> {
@@ -489,7 +523,7 @@ fn layer_faults(
                 faults.push(format!("`{name}` is in two layers"));
             }
             if !graph.contains_key(*name) {
-                faults.push(format!("`{name}` names no module of src/"));
+                faults.push(format!("`{name}` names no module"));
             }
         }
     }
@@ -558,7 +592,7 @@ fn the_layer_check_finds_arrows_up_and_modules_left_out() {
         "{faults:?}"
     );
     assert!(
-        faults.contains(&"`gone` names no module of src/".to_string()),
+        faults.contains(&"`gone` names no module".to_string()),
         "{faults:?}"
     );
     // `crate::Error` names the crate root.
@@ -642,14 +676,17 @@ fn long_functions(code: &str, limit: usize) -> Vec<(String, usize, usize)> {
 }
 
 #[test]
-fn no_function_in_src_is_over_100_lines() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+fn no_function_in_src_or_xtask_is_over_100_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = vec![];
-    files(&src, &mut all);
+    files(&root.join("src"), &mut all);
+    files(&root.join("xtask/src"), &mut all);
+    assert!(all.iter().any(|f| f.ends_with("xtask/src/main.rs")));
     let mut long = vec![];
     for f in &all {
-        let name = f.file_stem().unwrap().to_string_lossy();
-        if name == "tests" || name.ends_with("_tests") {
+        // A test module's own file (`src/tests/native.rs`, `src/a/tests.rs`).
+        let rel = f.strip_prefix(root).unwrap().with_extension("");
+        if is_test_module(&rel.to_string_lossy().replace('/', "::")) {
             continue;
         }
         let code = strip(&std::fs::read_to_string(f).unwrap());
@@ -1042,4 +1079,79 @@ fn the_javascript_reader_sees_functions_and_skips_text() {
     assert_eq!(code.matches('{').count(), 5, "{code}");
     assert_eq!(code.matches('}').count(), 5, "{code}");
     assert_eq!(code.lines().count(), tricky.lines().count());
+}
+
+// ---- xtask: its layers ----
+
+/// xtask's modules (`xtask/src/`), lowest layer first, as [`LAYERS`] is
+/// for `src/`; `main.rs`, the commands and the web build, is the root
+/// above them all, and nothing imports from it.
+const XTASK_LAYERS: &[(&str, &[&str])] = &[
+    ("running a command", &["exec"]),
+    ("installing a tool with cargo", &["locked_install"]),
+    (
+        "the steps the commands take",
+        &["setup", "before", "pack", "serve", "driver", "shrink"],
+    ),
+    ("the native benchmark", &["native_bench"]),
+];
+
+/// The paths in `module`'s code that name an item of the crate root
+/// rather than a module: `crate::run`, or `super::run` from a top-level
+/// module. The root's own are none.
+fn root_items(module: &str, code: &str, known: &BTreeSet<String>) -> Vec<String> {
+    if module.is_empty() {
+        return vec![];
+    }
+    let top_level = !module.contains("::");
+    named_paths(code)
+        .into_iter()
+        .filter(|path| {
+            let first = path.get(1).filter(|n| !known.contains(*n) && *n != "super");
+            match path.first().map(String::as_str) {
+                Some("crate") => first.is_some(),
+                Some("super") => top_level && first.is_some(),
+                _ => false,
+            }
+        })
+        .map(|path| path.join("::"))
+        .collect()
+}
+
+#[test]
+fn xtask_keeps_to_its_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("xtask/src");
+    let graph = module_graph(&src);
+    if let Some(circle) = find_circle(&graph) {
+        panic!("import circle in xtask: {}", circle.join(" → "));
+    }
+    let faults = layer_faults(&graph, XTASK_LAYERS);
+    assert!(faults.is_empty(), "XTASK_LAYERS: {}", faults.join("\n"));
+    let known: BTreeSet<String> = graph.keys().cloned().collect();
+    for (module, code) in module_texts(&src) {
+        let named = root_items(&module, &code, &known);
+        assert!(
+            named.is_empty(),
+            "xtask/src/{module}.rs takes {named:?} from main.rs: move it to the layer that needs it"
+        );
+    }
+    // The graph holds xtask's real imports.
+    assert!(graph[""].contains("setup"), "{graph:?}");
+    assert!(graph["setup"].contains("locked_install"), "{graph:?}");
+    assert!(graph["native_bench"].contains("before"), "{graph:?}");
+}
+
+#[test]
+fn an_item_of_the_root_is_found() {
+    let known: BTreeSet<String> = ["", "a", "b", "c"].into_iter().map(String::from).collect();
+    assert_eq!(
+        root_items(
+            "a",
+            &strip("use crate::{b, run, Result}; fn f() { super::go() }"),
+            &known
+        ),
+        ["crate::run", "crate::Result", "super::go"]
+    );
+    assert!(root_items("", &strip("fn f() { crate::run() }"), &known).is_empty());
+    assert!(root_items("a", &strip("use crate::b::run; use super::c;"), &known).is_empty());
 }

@@ -19,12 +19,12 @@ pub mod types;
 pub mod value;
 
 pub use parse::extended_needs_rgba16float;
-#[cfg_attr(not(any(test, afterglow_internals, target_arch = "wasm32")), allow(unused_imports))]
+#[cfg_attr(not(any(test, target_arch = "wasm32")), allow(unused_imports))]
 pub use parse::OptionsValue;
 pub use schema::{Allowed, Effect, OptionError};
 pub use table::{changes, reshapes};
 // For the schema and property tests.
-#[cfg(afterglow_internals)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub use {
     schema::{Kind, Literal, OptionSpec},
     table::schema,

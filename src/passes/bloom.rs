@@ -125,7 +125,7 @@ fn base(size: (u32, u32), reference: u32, min_ratio: u32) -> ((u32, u32), u32) {
 }
 
 uniform! {
-    /// `BloomParams` in bloom.wgsl (layout checked by tests/shaders.rs).
+    /// `BloomParams` in bloom.wgsl (layout checked by src/tests/shaders.rs).
     struct BloomParams {
         threshold: f32,
         knee: f32,
@@ -140,9 +140,9 @@ uniform! {
 pub const PASS: Registration = Registration {
     stage: crate::pass::Stage::Bloom,
     make: Some(|gpu| Box::new(BloomPass::new(gpu))),
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     shaders: || vec![("bloom", crate::shaders::compose(SHADER_PARTS))],
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     uniforms: || vec![crate::pass::uniform_layout::<BloomParams>(SHADER_PARTS)],
 };
 

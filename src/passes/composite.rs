@@ -39,7 +39,7 @@ pub const SHADER_PARTS: &[&str] = &[
 ];
 
 uniform! {
-    /// `CompositeParams` in composite.wgsl (layout checked by tests/shaders.rs).
+    /// `CompositeParams` in composite.wgsl (layout checked by src/tests/shaders.rs).
     struct CompositeParams {
         exposure: f32,
         bloom_scale: f32,
@@ -59,7 +59,7 @@ uniform! {
 
 uniform! {
     /// `ExposureView` in composite.wgsl and auto_exposure.wgsl: what
-    /// `debug: 'exposure'` draws (layout checked by tests/shaders.rs).
+    /// `debug: 'exposure'` draws (layout checked by src/tests/shaders.rs).
     struct ExposureView {
         bins: [[f32; 4]; 16],
         meter: [f32; 4],
@@ -339,12 +339,12 @@ pub const PASS: Registration = Registration {
     stage: Stage::Composite,
     make: Some(|gpu| Box::new(CompositePass::new(gpu))),
     // The composite with every built-in effect on.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     shaders: || {
         let all = all_builtins();
         vec![("composite", fused_source(&all, &plan(&all)))]
     },
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     uniforms: || {
         use crate::uniform::Uniform;
         let all = all_builtins();
@@ -378,7 +378,7 @@ pub const PASS: Registration = Registration {
 };
 
 /// Every built-in effect, on.
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 fn all_builtins() -> Vec<Active<'static>> {
     let mut all = Vec::new();
     for place in Place::ALL {
@@ -513,7 +513,7 @@ impl CompositePass {
 
     /// Pipelines made so far (one per variant and list of effects used;
     /// the tests count them).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn variants(&self) -> usize {
         let shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         shapes.iter().map(|s| s.pipes.len()).sum()

@@ -1,5 +1,5 @@
 //! Test content for the image tests, compiled only with
-//! `cfg(afterglow_internals)` (the test suites' build; the shipped package
+//! `cfg(test)` (the test build; the shipped package
 //! has none of it):
 //! a solid colour, a tilted square, and exact pixels.
 

@@ -16,9 +16,9 @@ pub const SHADER_PARTS: &[&str] = &[wgsl!("resolve.wgsl")];
 pub const PASS: Registration = Registration {
     stage: Stage::Scene,
     make: Some(|gpu| Box::new(ResolvePass::new(gpu))),
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     shaders: || vec![("resolve", crate::shaders::compose(SHADER_PARTS))],
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     uniforms: Vec::new,
 };
 

@@ -378,7 +378,7 @@ impl PostChain {
     }
 
     /// Textures the chain has created (for the crate's tests).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     #[doc(hidden)]
     pub fn textures_created(&self) -> u64 {
         self.gpu.counters.snapshot().textures

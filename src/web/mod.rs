@@ -442,7 +442,7 @@ impl Renderer {
     }
 
     /// Panics inside a call, as a bug in afterglow would (test builds only).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn panic_inside_a_call(&self) -> Result<(), Error> {
         self.inner
             .with("render", |_| panic!("a panic inside render()"))
@@ -453,7 +453,7 @@ impl Renderer {
     /// (test builds only: Chromium has them all, and each has a path
     /// without it). The options are applied again, as after a change of
     /// the display.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn pretend_engine(
         &self,
         float_canvas: bool,
@@ -495,7 +495,7 @@ impl Renderer {
 
 /// The JS `Error` that afterglow throws for `e`, with its `name` and
 /// fields (for the browser suite's checks of every variant).
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub fn error_to_js(e: &Error) -> JsValue {
     js_error(e)
 }
