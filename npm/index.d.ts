@@ -20,28 +20,34 @@ declare global {
 }
 
 export { Renderer } from './afterglow.js';
+// Generated from the option table (src/options/table.rs) by src/tests/schema.rs;
+// `AFTERGLOW_BLESS=1 cargo test --lib tests::schema` writes it again.
+export type {
+  AutoExposureOptions,
+  BloomOptions,
+  CanvasOptions,
+  EffectiveOptions,
+  GradingOptions,
+  GrainOptions,
+  LensOptions,
+  RendererOptions,
+  VignetteOptions,
+} from './afterglow.js';
+// End of the part generated from the option table.
 export type {
   AfterglowError,
   ArgumentError,
-  AutoExposureOptions,
-  BloomOptions,
   CanvasConfiguration,
   CanvasError,
-  CanvasOptions,
   CreateOptions,
   DeviceError,
-  EffectiveOptions,
   EffectOptions,
-  GradingOptions,
-  GrainOptions,
   GraphError,
   ImageOptions,
   ImageSourceInput,
   InitInput,
-  LensOptions,
   OptionError,
   ReadbackError,
-  RendererOptions,
   RendererStats,
   ShaderError,
   StateError,
@@ -49,7 +55,6 @@ export type {
   SyncInitInput,
   TextureOptions,
   TextureRuleError,
-  VignetteOptions,
 } from './afterglow.js';
 
 import type { InitInput, SyncInitInput } from './afterglow.js';

@@ -94,11 +94,8 @@ mod web;
 pub use wgpu;
 
 pub use lut::Lut;
-pub use options::{
-    Allowed, AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
-    CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions,
-    Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
-};
+pub use options::types::*;
+pub use options::Allowed;
 pub use post::{
     ArgumentError, Effect, EffectStage, Error, InternalError, OptionError, PostChain, ShaderError,
     UniformValue,

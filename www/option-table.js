@@ -7,7 +7,7 @@ export const OPTION_TABLE = {
   'canvas.alphaMode': { default: 'opaque', doc: "`'opaque'` shows the canvas as a solid picture; `'premultiplied'` blends it over the page by its alpha." },
   'canvas.colorSpace': { default: 'srgb', doc: "Color space the compositor reads the canvas in; a browser whose canvas keeps no 'display-p3' (Firefox) refuses it with a CanvasError." },
   'canvas.toneMapping': { default: 'standard', doc: "`'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`." },
-  'canvas.dynamicRange': { default: 'standard', doc: "`'auto'` picks `'rgba16float'` with `'extended'` tone mapping while `matchMedia('(dynamic-range: high)')` matches, the 8-bit path otherwise, and follows changes; `format` and `toneMapping` then stay at their defaults." },
+  'canvas.dynamicRange': { default: 'standard', doc: "`'auto'` picks `'rgba16float'` with `'extended'` tone mapping while `matchMedia('(dynamic-range: high)')` matches, the 8-bit path otherwise, and follows changes; `format` and `toneMapping` then stay at their defaults. `'standard'`: `format` and `toneMapping` as set." },
   'canvas.headroom': { default: 2, doc: "How many times SDR white the display can show, for `'extended'` tone mapping: the curve keeps the SDR picture and rolls highlights off up to this. Ignored with `'standard'`." },
   'canvas.screenshots': { default: false, doc: "Adds `COPY_SRC` to the canvas usage so frames can be read back (`screenshot()`)." },
   'msaa': { default: 4, doc: "Samples per pixel of the scene: 4 smooths the edges of geometry, 1 renders faster." },

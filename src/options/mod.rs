@@ -27,13 +27,11 @@ pub use table::{changes, reshapes};
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub use {
     schema::{Kind, Literal, OptionSpec},
-    table::schema,
-    types::PREDICTABLE,
+    table::{groups, schema},
 };
-pub use types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
-    GrainOptions, LensOptions, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
-};
+// The typed options and their parts, every one (`PREDICTABLE` stays in
+// the crate).
+pub use types::*;
 pub use value::Value;
 
 #[cfg(test)]

@@ -4,58 +4,8 @@
 
 use super::schema::{Allowed, OptionError};
 use super::table::{keys_of, schema, spec};
-use super::types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
-    GrainOptions, LensOptions, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
-};
+use super::types::{CanvasFormat, DynamicRange, Msaa, Options, Resolve, ToneMapping};
 use super::value::{decimal, quote_list, Value};
-
-impl Default for Options {
-    /// Every option at the default the schema gives it.
-    fn default() -> Self {
-        let mut o = super::types::PREDICTABLE;
-        for s in schema() {
-            (s.access.set)(&mut o, s.default);
-        }
-        o
-    }
-}
-
-/// `Default` for the parts of [`Options`]: their value in
-/// `Options::default()`, so the table stays the one place for defaults.
-macro_rules! default_from_table {
-    ($($t:ty => $($f:ident).+;)+) => {
-        $(
-            impl Default for $t {
-                fn default() -> Self {
-                    Options::default().$($f).+
-                }
-            }
-        )+
-    };
-}
-
-default_from_table! {
-    CanvasOptions => canvas;
-    CanvasFormat => canvas.format;
-    AlphaMode => canvas.alpha_mode;
-    ColorSpace => canvas.color_space;
-    ToneMapping => canvas.tone_mapping;
-    DynamicRange => canvas.dynamic_range;
-    Msaa => msaa;
-    Resolve => resolve;
-    Tonemapper => tonemapper;
-    BloomOptions => bloom;
-    BlurMode => bloom.blur;
-    BloomMode => bloom.mode;
-    DebugView => debug;
-    AutoExposureOptions => auto_exposure;
-    Metering => auto_exposure.metering;
-    GradingOptions => grading;
-    VignetteOptions => vignette;
-    LensOptions => lens;
-    GrainOptions => grain;
-}
 
 /// Options to and from the JavaScript-shaped [`Value`] tree: the web
 /// layer's conversions (and the tests'), kept out of the Rust API (a trait

@@ -202,6 +202,22 @@ pub struct OptionSpec {
     pub access: Access,
 }
 
+/// An object of options: the top level (path `""`) or a group of the
+/// table (`canvas`, `bloom`), as the TypeScript declarations name and
+/// document it. A group sits in the object its path names without its
+/// last key (`bloom` in the top level); its keys are the table's.
+#[derive(Clone, Copy)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub struct GroupSpec {
+    /// Dotted path in the JS object: `autoExposure`.
+    pub path: &'static str,
+    /// Its TypeScript interface: `AutoExposureOptions`.
+    pub interface: &'static str,
+    /// One line of documentation of the interface; empty in the wasm
+    /// build, where nothing reads it.
+    pub doc: &'static str,
+}
+
 /// Where the last `.` of an option path is. Paths are split by byte
 /// position throughout: a `char` pattern would bring the standard
 /// library's searcher into the wasm for these few dots.

@@ -4,19 +4,114 @@
 //! and [`reshapes`] are derived from it; tests hold the options guide, the
 //! TypeScript declarations and the demo's panel to it.
 
-use super::schema::{Access, Effect, Kind, Literal, OptionSpec};
+use super::schema::{Access, Effect, GroupSpec, Kind, Literal, OptionSpec};
 use super::types::{
-    AlphaMode, BloomMode, BlurMode, DebugView, Metering, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
-    ToneMapping, Tonemapper,
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
+    CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions,
+    LensOptions, Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
 
 use super::schema::{choice, doc_line, flag, number, whole};
+
+/// `Default` for the parts of [`Options`]: their value in
+/// `Options::default()`, so the table stays the one place for defaults.
+macro_rules! default_from_table {
+    ($($t:ty => $($f:ident).+;)+) => {
+        $(
+            impl Default for $t {
+                fn default() -> Self {
+                    Options::default().$($f).+
+                }
+            }
+        )+
+    };
+}
+
+/// [`GROUPS`] from the top level's interface and each group's path,
+/// struct, field and documentation, and `Default` for each struct.
+macro_rules! groups {
+    (
+        $top:ident: $top_doc:literal;
+        $($path:literal $t:ident = $($f:ident).+: $doc:literal;)+
+    ) => {
+        static GROUPS: &[GroupSpec] = &[
+            GroupSpec {
+                path: "",
+                interface: stringify!($top),
+                doc: doc_line!($top_doc),
+            },
+            $(GroupSpec {
+                path: $path,
+                interface: stringify!($t),
+                doc: doc_line!($doc),
+            },)+
+        ];
+        default_from_table! { $($t => $($f).+;)+ }
+    };
+}
 
 /// Every option, in the order the docs list them: the frame's own, then
 /// the built-in effects' (in the order of `crate::effects`), then the
 /// page's. The effects read their options; the table knows no effect.
 pub fn schema() -> &'static [OptionSpec] {
     ALL
+}
+
+/// The objects of options, in the order of their first option in the
+/// table: the top level, then each group with its struct in [`Options`]
+/// and the field that holds it (whose `Default` is its part of
+/// `Options::default()`). The TypeScript declarations are written from
+/// these and the table.
+#[cfg_attr(not(test), allow(dead_code))]
+pub fn groups() -> &'static [GroupSpec] {
+    GROUPS
+}
+
+groups! {
+    RendererOptions: "Options of `Renderer.create` and `setOptions`. Every field is optional.";
+    "canvas" CanvasOptions = canvas:
+        "Options of the canvas context, applied with `configure()`.";
+    "bloom" BloomOptions = bloom:
+        "Bloom: bright extract, blur, added back in the composite pass.";
+    "autoExposure" AutoExposureOptions = auto_exposure:
+        "Auto exposure: the exposure adapts to the scene, metered on the GPU (a histogram of \
+         log luminance averaged between two percentiles, aimed at mid grey).";
+    "lens" LensOptions = lens:
+        "The camera's lens.";
+    "vignette" VignetteOptions = vignette:
+        "Vignette: light darkened towards the corners, before the curve.";
+    "grading" GradingOptions = grading:
+        "Colour grading in scene-linear light, before the curve: one grade serves the SDR and \
+         the HDR (headroom) output alike. At the defaults the composite leaves it out.";
+    "grain" GrainOptions = grain:
+        "Film grain on the displayed picture.";
+}
+
+// `Default` for the options' enums: their option's default.
+default_from_table! {
+    CanvasFormat => canvas.format;
+    AlphaMode => canvas.alpha_mode;
+    ColorSpace => canvas.color_space;
+    ToneMapping => canvas.tone_mapping;
+    DynamicRange => canvas.dynamic_range;
+    Msaa => msaa;
+    Resolve => resolve;
+    Tonemapper => tonemapper;
+    BlurMode => bloom.blur;
+    BloomMode => bloom.mode;
+    Metering => auto_exposure.metering;
+    DebugView => debug;
+}
+
+impl Default for Options {
+    /// Every option at the default the table gives it.
+    fn default() -> Self {
+        let mut o = super::types::PREDICTABLE;
+        for s in schema() {
+            (s.access.set)(&mut o, s.default);
+        }
+        o
+    }
 }
 
 /// 0 to 1 (the vignette).
@@ -86,7 +181,8 @@ static ALL: &[OptionSpec] = &[
         doc: doc_line!(
             "`'auto'` picks `'rgba16float'` with `'extended'` tone mapping while \
               `matchMedia('(dynamic-range: high)')` matches, the 8-bit path otherwise, and \
-              follows changes; `format` and `toneMapping` then stay at their defaults."
+              follows changes; `format` and `toneMapping` then stay at their defaults. \
+              `'standard'`: `format` and `toneMapping` as set."
         ),
         access: choice!(DynamicRange, canvas.dynamic_range),
     },

@@ -331,7 +331,7 @@ impl Options {
 /// Options for exact image tests (the test suites' starting point;
 /// not part of the API): the defaults, except no MSAA, no
 /// dither, no bloom and no curve (a unit test keeps it so).
-pub const PREDICTABLE: Options = Options {
+pub(crate) const PREDICTABLE: Options = Options {
     canvas: CanvasOptions {
         format: CanvasFormat::Preferred,
         alpha_mode: AlphaMode::Opaque,

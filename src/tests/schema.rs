@@ -13,7 +13,9 @@ use crate::error::{
     ArgumentError, DeviceErrorKind, Error, ShaderError, StateErrorKind, TextureRuleError,
 };
 use crate::graph::GraphError;
-use crate::options::{schema, Allowed, Kind, Literal, OptionError, OptionSpec};
+use crate::options::table::{keys_of, spec};
+use crate::options::{groups, schema, Allowed, Kind, Literal, OptionError, OptionSpec};
+use crate::options::schema::GroupSpec;
 
 const OPTIONS_GUIDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/options.md"));
 const API_GUIDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md"));
@@ -208,28 +210,217 @@ fn ts_type(spec: &OptionSpec) -> String {
     }
 }
 
+/// The path of `key` in the object at `group`.
+fn joined(group: &str, key: &str) -> String {
+    if group.is_empty() {
+        key.to_string()
+    } else {
+        format!("{group}.{key}")
+    }
+}
+
+/// The object of options at `path`, if it is one.
+fn group_at(path: &str) -> Option<&'static GroupSpec> {
+    groups().iter().find(|g| g.path == path)
+}
+
+#[test]
+fn the_option_groups_are_the_tables() {
+    let mut interfaces = BTreeSet::new();
+    for g in groups() {
+        assert!(interfaces.insert(g.interface), "{} twice", g.interface);
+        assert!(!g.doc.is_empty(), "{} has no documentation", g.interface);
+        assert!(!keys_of(g.path).is_empty(), "no option in '{}'", g.path);
+        if !g.path.is_empty() {
+            let (parent, key) = g.path.rsplit_once('.').unwrap_or(("", g.path));
+            assert!(
+                group_at(parent).is_some() && keys_of(parent).contains(&key),
+                "'{}' sits in no declared group",
+                g.path
+            );
+        }
+    }
+    // Every object of the table is declared: each key is an option or a group.
+    for g in groups() {
+        for key in keys_of(g.path) {
+            let path = joined(g.path, key);
+            assert!(
+                spec(&path).is_some() || group_at(&path).is_some(),
+                "'{path}' is a group of the table that `groups!` (src/options/table.rs) lacks"
+            );
+        }
+    }
+    assert!(group_at("").is_some(), "the top level is not declared");
+}
+
+/// Columns of the generated declarations' documentation.
+const WIDTH: usize = 92;
+
+/// `words` as a `/** … */` comment at `indent`, wrapped at [`WIDTH`]
+/// columns (a word may hold spaces that do not break).
+fn doc_comment(words: &[String], indent: &str) -> String {
+    let columns = |s: &str| s.chars().count();
+    let fresh = format!("{indent} *");
+    let mut out = String::new();
+    let mut line = format!("{indent}/**");
+    let mut empty = true;
+    for (i, word) in words.iter().enumerate() {
+        // The last word carries the closing ` */`.
+        let tail = if i + 1 == words.len() { 3 } else { 0 };
+        if !empty && columns(&line) + 1 + columns(word) + tail > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = fresh.clone();
+        }
+        line.push(' ');
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push_str(" */\n");
+    out
+}
+
+/// The words of `text`.
+fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_string).collect()
+}
+
+/// An option's documentation in the declarations: the table's line, its
+/// range for a number, and its default (kept on one line).
+fn member_doc(spec: &OptionSpec) -> Vec<String> {
+    assert!(
+        spec.doc.ends_with('.'),
+        "the doc of {} is a sentence ending in a full stop: {:?}",
+        spec.path,
+        spec.doc
+    );
+    let mut doc = words(spec.doc);
+    if matches!(spec.kind, Kind::Number { .. } | Kind::Integer { .. }) {
+        doc.extend(words(&format!("{}.", capitalized(&spec.kind.describe()))));
+    }
+    doc.push(format!("Default `{}`.", spec.default.js()));
+    doc
+}
+
+/// `Required` all the way down the object at `group`.
+fn effective(group: &GroupSpec, indent: &str) -> String {
+    let subs: Vec<(&str, &GroupSpec)> = keys_of(group.path)
+        .into_iter()
+        .filter_map(|k| group_at(&joined(group.path, k)).map(|g| (k, g)))
+        .collect();
+    if subs.is_empty() {
+        return format!("Required<{}>", group.interface);
+    }
+    let keys: Vec<String> = subs.iter().map(|(k, _)| format!("'{k}'")).collect();
+    let mut out = format!(
+        "Required<Omit<{}, {}>> & {{\n",
+        group.interface,
+        keys.join(" | ")
+    );
+    let inner = format!("{indent}  ");
+    for (key, g) in subs {
+        out.push_str(&format!("{inner}{key}: {};\n", effective(g, &inner)));
+    }
+    out.push_str(&format!("{indent}}}"));
+    out
+}
+
+/// The option interfaces of `afterglow.d.ts` as the table writes them:
+/// one per object of options, each option with its type and its
+/// documentation, and `EffectiveOptions`.
+fn option_declarations() -> String {
+    let mut out = String::new();
+    for group in groups() {
+        out.push_str(&doc_comment(&words(group.doc), ""));
+        out.push_str(&format!("export interface {} {{\n", group.interface));
+        for key in keys_of(group.path) {
+            let path = joined(group.path, key);
+            match (spec(&path), group_at(&path)) {
+                (Some(spec), _) => {
+                    out.push_str(&doc_comment(&member_doc(spec), "  "));
+                    out.push_str(&format!("  {key}?: {};\n", ts_type(spec)));
+                }
+                (None, Some(sub)) => out.push_str(&format!("  {key}?: {};\n", sub.interface)),
+                (None, None) => panic!("'{path}' is a group that `groups!` lacks"),
+            }
+        }
+        out.push_str("}\n\n");
+    }
+    let top = group_at("").expect("the top level is declared");
+    out.push_str("/** Every option with its effective value. */\n");
+    out.push_str(&format!(
+        "export type EffectiveOptions = {};\n",
+        effective(top, "")
+    ));
+    out
+}
+
+/// The option interfaces as `npm/index.d.ts` re-exports them by name.
+fn option_exports() -> String {
+    let mut names: Vec<&str> = groups().iter().map(|g| g.interface).collect();
+    names.push("EffectiveOptions");
+    names.sort_unstable();
+    let list: String = names.iter().map(|n| format!("  {n},\n")).collect();
+    format!("export type {{\n{list}}} from './afterglow.js';\n")
+}
+
+const GENERATED: &str = "// Generated from the option table (src/options/table.rs) by src/tests/schema.rs;\n\
+                         // `AFTERGLOW_BLESS=1 cargo test --lib tests::schema` writes it again.\n";
+const GENERATED_END: &str = "// End of the part generated from the option table.\n";
+
+/// Holds the part of the file at `path` (from the repository's root)
+/// between the markers to `generated`, or, with `AFTERGLOW_BLESS`, writes
+/// it there.
+fn holds_generated(path: &str, generated: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let start = text
+        .find(GENERATED)
+        .unwrap_or_else(|| panic!("{} lacks the line {GENERATED:?}", path.display()))
+        + GENERATED.len();
+    let end = start
+        + text[start..]
+            .find(GENERATED_END)
+            .unwrap_or_else(|| panic!("{} lacks the line {GENERATED_END:?}", path.display()));
+    if std::env::var_os("AFTERGLOW_BLESS").is_some() {
+        let written = format!("{}{generated}{}", &text[..start], &text[end..]);
+        std::fs::write(&path, written).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        return;
+    }
+    let found = &text[start..end];
+    for (i, (f, w)) in found.lines().zip(generated.lines()).enumerate() {
+        assert_eq!(f, w, "line {} of the generated part of {}", i + 1, path.display());
+    }
+    assert!(
+        found == generated,
+        "the generated part of {} is not the option table's; write it again with \
+         AFTERGLOW_BLESS=1 cargo test --lib tests::schema",
+        path.display()
+    );
+}
+
+#[test]
+fn the_typescript_option_declarations_are_generated_from_the_table() {
+    holds_generated("src/web/afterglow.d.ts", &option_declarations());
+}
+
+#[test]
+fn the_package_exports_every_option_interface() {
+    holds_generated("npm/index.d.ts", &option_exports());
+}
+
+/// The declarations as written, held to the table member by member (the
+/// generator's own check).
 #[test]
 fn the_typescript_option_interfaces_are_the_schema() {
-    let groups = [
-        ("", "RendererOptions"),
-        ("canvas", "CanvasOptions"),
-        ("bloom", "BloomOptions"),
-        ("autoExposure", "AutoExposureOptions"),
-        ("grading", "GradingOptions"),
-        ("vignette", "VignetteOptions"),
-        ("lens", "LensOptions"),
-        ("grain", "GrainOptions"),
-    ];
     let mut seen = BTreeSet::new();
-    for (group, interface_name) in groups {
+    for group in groups() {
+        let interface_name = group.interface;
         for m in interface(interface_name) {
-            let path = if group.is_empty() {
-                m.name.clone()
-            } else {
-                format!("{group}.{}", m.name)
-            };
-            if let Some((_, sub)) = groups.iter().find(|(g, _)| *g == path) {
-                assert_eq!(m.ty, *sub, "{interface_name}.{}", m.name);
+            let path = joined(group.path, &m.name);
+            if let Some(sub) = group_at(&path) {
+                assert_eq!(m.ty, sub.interface, "{interface_name}.{}", m.name);
                 continue;
             }
             let spec = schema()

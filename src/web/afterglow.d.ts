@@ -1,124 +1,69 @@
+// Generated from the option table (src/options/table.rs) by src/tests/schema.rs;
+// `AFTERGLOW_BLESS=1 cargo test --lib tests::schema` writes it again.
+/** Options of `Renderer.create` and `setOptions`. Every field is optional. */
+export interface RendererOptions {
+  canvas?: CanvasOptions;
+  /** Samples per pixel of the scene: 4 smooths the edges of geometry, 1 renders faster.
+   * Default `4`. */
+  msaa?: 1 | 4;
+  /** `'tonemapped'` is a resolve pass that tonemaps each sample before averaging, so bright
+   * edges stay antialiased (needs msaa 4; keeps the multisampled color in memory).
+   * Default `'hardware'`. */
+  resolve?: 'hardware' | 'tonemapped';
+  /** Multiplier on the scene radiance. A number above 0 up to 10000. Default `1`. */
+  exposure?: number;
+  /** The curve from HDR to the display range. Default `'agx'`. */
+  tonemapper?: 'agx' | 'aces' | 'khronos-neutral' | 'reinhard' | 'none';
+  /** Noise of one 8-bit step against banding (8-bit canvases). Default `true`. */
+  dither?: boolean;
+  bloom?: BloomOptions;
+  autoExposure?: AutoExposureOptions;
+  lens?: LensOptions;
+  vignette?: VignetteOptions;
+  grading?: GradingOptions;
+  grain?: GrainOptions;
+  /** Size of the offscreen targets relative to the canvas. A number from 0.25 to 2.
+   * Default `1`. */
+  renderScale?: number;
+  /** Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement` in the
+   * page). Default `false`. */
+  autoResize?: boolean;
+  /** What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's
+   * histogram over the lower part, the metered range in white, its average in orange.
+   * Default `'none'`. */
+  debug?: 'none' | 'bloom' | 'exposure';
+}
+
 /** Options of the canvas context, applied with `configure()`. */
 export interface CanvasOptions {
   /** Canvas texture format. `'preferred'` is `navigator.gpu.getPreferredCanvasFormat()`;
    * `'rgba16float'` is for HDR displays. Default `'preferred'`. */
   format?: 'preferred' | 'rgba16float';
-  /** `'opaque'` shows the canvas as a solid picture; `'premultiplied'` blends it over the page by its alpha. Default `'opaque'`. */
+  /** `'opaque'` shows the canvas as a solid picture; `'premultiplied'` blends it over the
+   * page by its alpha. Default `'opaque'`. */
   alphaMode?: 'opaque' | 'premultiplied';
-  /** Color space the compositor reads the canvas in; a browser whose canvas keeps no 'display-p3' (Firefox) refuses it with a CanvasError. Default `'srgb'`. */
+  /** Color space the compositor reads the canvas in; a browser whose canvas keeps no
+   * 'display-p3' (Firefox) refuses it with a CanvasError. Default `'srgb'`. */
   colorSpace?: 'srgb' | 'display-p3';
   /** `'extended'` lets values above 1 reach HDR displays; needs `format: 'rgba16float'`.
    * Default `'standard'`. */
   toneMapping?: 'standard' | 'extended';
+  /** `'auto'` picks `'rgba16float'` with `'extended'` tone mapping while
+   * `matchMedia('(dynamic-range: high)')` matches, the 8-bit path otherwise, and follows
+   * changes; `format` and `toneMapping` then stay at their defaults. `'standard'`: `format`
+   * and `toneMapping` as set. Default `'standard'`. */
+  dynamicRange?: 'standard' | 'auto';
+  /** How many times SDR white the display can show, for `'extended'` tone mapping: the
+   * curve keeps the SDR picture and rolls highlights off up to this. Ignored with
+   * `'standard'`. A number from 1 to 100. Default `2`. */
+  headroom?: number;
   /** Adds `COPY_SRC` to the canvas usage so frames can be read back (`screenshot()`).
    * Default `false`. */
   screenshots?: boolean;
-  /** `'auto'` picks `'rgba16float'` with `'extended'` tone mapping while
-   * `matchMedia('(dynamic-range: high)')` matches, the 8-bit path otherwise, and
-   * follows changes; `format` and `toneMapping` then stay at their defaults.
-   * `'standard'`: `format` and `toneMapping` as set. Default `'standard'`. */
-  dynamicRange?: 'standard' | 'auto';
-  /** How many times SDR white the display can show, for `'extended'` tone mapping:
-   * the curve keeps the SDR picture and rolls highlights off up to this.
-   * Ignored with `'standard'`. A number from 1 to 100. Default `2`. */
-  headroom?: number;
-}
-
-/** Auto exposure: the exposure adapts to the scene, metered on the GPU (a histogram of
- * log luminance averaged between two percentiles, aimed at mid grey). */
-export interface AutoExposureOptions {
-  /** Adapts the exposure to the scene, metered on the GPU; `exposure` multiplies on top.
-   * Default `false`. */
-  enabled?: boolean;
-  /** The lowest exposure it may choose, in EV (log2 of the multiplier).
-   * A number from -20 to 0. Default `-10`. */
-  minEv?: number;
-  /** The highest exposure it may choose, in EV. A number from 0 to 20. Default `10`. */
-  maxEv?: number;
-  /** EV added to the metered exposure; positive is brighter. A number from -10 to 10.
-   * Default `0`. */
-  compensation?: number;
-  /** How fast it brightens when the scene darkens, in EV per second.
-   * A number above 0 up to 100. Default `3`. */
-  speedBrighten?: number;
-  /** How fast it darkens when the scene brightens, in EV per second.
-   * A number above 0 up to 100. Default `1`. */
-  speedDarken?: number;
-  /** Where in the histogram the average starts, as a fraction of the pixels from the
-   * darkest: 0.1 leaves out the darkest tenth. A number from 0 to 1. Default `0.1`. */
-  lowPercentile?: number;
-  /** Where in the histogram the average ends, as a fraction of the pixels from the
-   * darkest: 0.9 leaves out the brightest tenth (small lights). Above lowPercentile.
-   * A number from 0 to 1. Default `0.9`. */
-  highPercentile?: number;
-  /** `'average'` weighs every pixel alike; `'center'` weighs the centre up to four times
-   * the corners. Default `'average'`. */
-  metering?: 'average' | 'center';
-}
-
-/** Colour grading in scene-linear light, before the curve: one grade serves the SDR and
- * the HDR (headroom) output alike. At the defaults the composite leaves it out. */
-export interface GradingOptions {
-  /** White balance before the curve, -1 (cooler) to 1 (warmer): a chromatic adaptation
-   * (CAT02) to D65 from a white on the daylight locus between about 4 300 K and 9 800 K.
-   * A number from -1 to 1. Default `0`. */
-  temperature?: number;
-  /** White balance across the daylight locus, -1 (greener) to 1 (more magenta).
-   * A number from -1 to 1. Default `0`. */
-  tint?: number;
-  /** Saturation in scene-linear light: 0 is grey, 1 leaves colours, 2 doubles their distance from grey.
-   * A number from 0 to 2. Default `1`. */
-  saturation?: number;
-  /** Contrast of luminance in log space around mid grey (0.18), which stays where it is;
-   * hue and saturation are kept. A number from 0 to 2. Default `1`. */
-  contrast?: number;
-  /** How much of the 3D lookup table (`setLut`) is mixed in, after the curve in display
-   * space. No table, or 0: no cost. A number from 0 to 1. Default `1`. */
-  lutIntensity?: number;
-}
-
-/** Vignette: light darkened towards the corners, before the curve. */
-export interface VignetteOptions {
-  /** How much light the corners lose, before the curve (0: no vignette). Round on any
-   * aspect ratio. A number from 0 to 1. Default `0`. */
-  intensity?: number;
-  /** Where the darkening starts, as a fraction of the distance from the centre to a corner.
-   * A number from 0 to 1. Default `0.5`. */
-  radius?: number;
-  /** Over how much of that distance the darkening reaches its full strength.
-   * A number from 0 to 1. Default `0.5`. */
-  smoothness?: number;
-}
-
-/** The camera's lens. */
-export interface LensOptions {
-  /** Lens fringing, in output pixels at the corners: red is shifted outwards and blue
-   * inwards by this much there, less towards the centre. 0: none, and no cost.
-   * A number from 0 to 64. Default `0`. */
-  chromaticAberration?: number;
-}
-
-/** Film grain on the displayed picture. */
-export interface GrainOptions {
-  /** Film grain, animated by time and strongest in the mid-tones: at 1 a mid grey moves
-   * by up to ±0.2 of the encoded range. 0: none, and no cost. A number from 0 to 1.
-   * Default `0`. */
-  intensity?: number;
-  /** Size of a grain in output pixels: 1 is a grain per pixel at any resolution.
-   * A number from 1 to 8. Default `1`. */
-  size?: number;
 }
 
 /** Bloom: bright extract, blur, added back in the composite pass. */
 export interface BloomOptions {
-  /** `'additive'` adds the blur of the bright light; `'energy-conserving'` moves that light
-   * to its neighbours (mixing by `intensity`, at most 1), keeping the frame's total.
-   * Default `'additive'`. */
-  mode?: 'additive' | 'energy-conserving';
-  /** How much the lens dirt texture (`setLensDirt`) adds to the bloom where it is white:
-   * the bloom is multiplied by 1 + dirtIntensity × dirt. No dirt texture, or 0: no cost.
-   * A number from 0 to 16. Default `1`. */
-  dirtIntensity?: number;
   /** Whether light above the threshold glows; off, no bloom pass runs. Default `true`. */
   enabled?: boolean;
   /** Brightness (after exposure) above which light blooms. A number from 0 to 10000.
@@ -131,7 +76,8 @@ export interface BloomOptions {
   /** Spread of the blur relative to the default; independent of resolution and
    * devicePixelRatio. A number from 0.1 to 4. Default `1`. */
   radius?: number;
-  /** Most mip levels of the chain (a cost cap). A whole number from 1 to 12. Default `7`. */
+  /** Most mip levels of the chain (a cost cap). A whole number from 1 to 12.
+   * Default `7`. */
   levels?: number;
   /** `'mip'` (downsample/upsample chain) or `'gaussian'` (separable ping-pong).
    * Default `'mip'`. */
@@ -139,51 +85,112 @@ export interface BloomOptions {
   /** Gaussian mode: horizontal + vertical pass pairs. A whole number from 1 to 16.
    * Default `3`. */
   iterations?: number;
+  /** `'additive'` adds the blur of the bright light; `'energy-conserving'` moves that light
+   * to its neighbours (mixing by `intensity`, at most 1), keeping the frame's total.
+   * Default `'additive'`. */
+  mode?: 'additive' | 'energy-conserving';
+  /** How much the lens dirt texture (`setLensDirt`) adds to the bloom where it is white:
+   * the bloom is multiplied by 1 + dirtIntensity × dirt. No dirt texture, or 0: no cost. A
+   * number from 0 to 16. Default `1`. */
+  dirtIntensity?: number;
 }
 
-/** Options of `Renderer.create` and `setOptions`. Every field is optional. */
-export interface RendererOptions {
-  canvas?: CanvasOptions;
-  /** Samples per pixel of the scene: 4 smooths the edges of geometry, 1 renders faster. Default `4`. */
-  msaa?: 1 | 4;
-  /** `'tonemapped'` is a resolve pass that tonemaps each sample before averaging, so
-   * bright edges stay antialiased (needs msaa 4; keeps the multisampled color in memory).
-   * Default `'hardware'`. */
-  resolve?: 'hardware' | 'tonemapped';
-  /** Multiplier on the scene radiance. A number above 0 up to 10000. Default `1`. */
-  exposure?: number;
-  /** The curve from HDR to the display range. Default `'agx'`. */
-  tonemapper?: 'agx' | 'aces' | 'khronos-neutral' | 'reinhard' | 'none';
-  /** Noise of one 8-bit step against banding (8-bit canvases). Default `true`. */
-  dither?: boolean;
-  bloom?: BloomOptions;
-  autoExposure?: AutoExposureOptions;
-  grading?: GradingOptions;
-  vignette?: VignetteOptions;
-  lens?: LensOptions;
-  grain?: GrainOptions;
-  /** Size of the offscreen targets relative to the canvas. A number from 0.25 to 2.
-   * Default `1`. */
-  renderScale?: number;
-  /** Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement`
-   * in the page). Default `false`. */
-  autoResize?: boolean;
-  /** What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's histogram
-   * over the lower part, the metered range in white, its average in orange.
-   * Default `'none'`. */
-  debug?: 'none' | 'bloom' | 'exposure';
+/** Auto exposure: the exposure adapts to the scene, metered on the GPU (a histogram of log
+ * luminance averaged between two percentiles, aimed at mid grey). */
+export interface AutoExposureOptions {
+  /** Adapts the exposure to the scene, metered on the GPU; `exposure` multiplies on top.
+   * Default `false`. */
+  enabled?: boolean;
+  /** The lowest exposure it may choose, in EV (log2 of the multiplier). A number from -20
+   * to 0. Default `-10`. */
+  minEv?: number;
+  /** The highest exposure it may choose, in EV. A number from 0 to 20. Default `10`. */
+  maxEv?: number;
+  /** EV added to the metered exposure; positive is brighter. A number from -10 to 10.
+   * Default `0`. */
+  compensation?: number;
+  /** How fast it brightens when the scene darkens, in EV per second. A number above 0 up to
+   * 100. Default `3`. */
+  speedBrighten?: number;
+  /** How fast it darkens when the scene brightens, in EV per second. A number above 0 up to
+   * 100. Default `1`. */
+  speedDarken?: number;
+  /** Where in the histogram the average starts, as a fraction of the pixels from the
+   * darkest: 0.1 leaves out the darkest tenth. A number from 0 to 1. Default `0.1`. */
+  lowPercentile?: number;
+  /** Where in the histogram the average ends, as a fraction of the pixels from the darkest:
+   * 0.9 leaves out the brightest tenth (small lights). Above lowPercentile. A number from 0
+   * to 1. Default `0.9`. */
+  highPercentile?: number;
+  /** `'average'` weighs every pixel alike; `'center'` weighs the centre up to four times
+   * the corners. Default `'average'`. */
+  metering?: 'average' | 'center';
+}
+
+/** The camera's lens. */
+export interface LensOptions {
+  /** Lens fringing, in output pixels at the corners: red is shifted outwards and blue
+   * inwards by this much there, less towards the centre. 0: none, and no cost. A number
+   * from 0 to 64. Default `0`. */
+  chromaticAberration?: number;
+}
+
+/** Vignette: light darkened towards the corners, before the curve. */
+export interface VignetteOptions {
+  /** How much light the corners lose, before the curve (0: no vignette). Round on any
+   * aspect ratio. A number from 0 to 1. Default `0`. */
+  intensity?: number;
+  /** Where the darkening starts, as a fraction of the distance from the centre to a corner.
+   * A number from 0 to 1. Default `0.5`. */
+  radius?: number;
+  /** Over how much of that distance the darkening reaches its full strength. A number from
+   * 0 to 1. Default `0.5`. */
+  smoothness?: number;
+}
+
+/** Colour grading in scene-linear light, before the curve: one grade serves the SDR and the
+ * HDR (headroom) output alike. At the defaults the composite leaves it out. */
+export interface GradingOptions {
+  /** White balance before the curve, -1 (cooler) to 1 (warmer): a chromatic adaptation
+   * (CAT02) to D65 from a white on the daylight locus between about 4 300 K and 9 800 K. A
+   * number from -1 to 1. Default `0`. */
+  temperature?: number;
+  /** White balance across the daylight locus, -1 (greener) to 1 (more magenta). A number
+   * from -1 to 1. Default `0`. */
+  tint?: number;
+  /** Saturation in scene-linear light: 0 is grey, 1 leaves colours, 2 doubles their
+   * distance from grey. A number from 0 to 2. Default `1`. */
+  saturation?: number;
+  /** Contrast of luminance in log space around mid grey (0.18), which stays where it is;
+   * hue and saturation are kept. A number from 0 to 2. Default `1`. */
+  contrast?: number;
+  /** How much of the 3D lookup table (`setLut`) is mixed in, after the curve in display
+   * space. No table, or 0: no cost. A number from 0 to 1. Default `1`. */
+  lutIntensity?: number;
+}
+
+/** Film grain on the displayed picture. */
+export interface GrainOptions {
+  /** Film grain, animated by time and strongest in the mid-tones: at 1 a mid grey moves by
+   * up to ±0.2 of the encoded range. 0: none, and no cost. A number from 0 to 1.
+   * Default `0`. */
+  intensity?: number;
+  /** Size of a grain in output pixels: 1 is a grain per pixel at any resolution. A number
+   * from 1 to 8. Default `1`. */
+  size?: number;
 }
 
 /** Every option with its effective value. */
-export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure' | 'grading' | 'vignette' | 'lens' | 'grain'>> & {
+export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure' | 'lens' | 'vignette' | 'grading' | 'grain'>> & {
   canvas: Required<CanvasOptions>;
   bloom: Required<BloomOptions>;
   autoExposure: Required<AutoExposureOptions>;
-  grading: Required<GradingOptions>;
-  vignette: Required<VignetteOptions>;
   lens: Required<LensOptions>;
+  vignette: Required<VignetteOptions>;
+  grading: Required<GradingOptions>;
   grain: Required<GrainOptions>;
 };
+// End of the part generated from the option table.
 
 /** What the canvas context was configured with (from `getConfiguration()`),
  * plus the canvas size in device pixels. */
