@@ -6,9 +6,9 @@
 
 use super::schema::{Access, Effect, GroupSpec, Kind, Literal, OptionSpec};
 use super::types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
-    CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions,
-    LensOptions, Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions,
+    ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions, Metering, Msaa,
+    Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
 
 use super::schema::{choice, doc_line, flag, number, whole};

@@ -13,9 +13,9 @@ use crate::error::{
     ArgumentError, DeviceErrorKind, Error, ShaderError, StateErrorKind, TextureRuleError,
 };
 use crate::graph::GraphError;
+use crate::options::schema::GroupSpec;
 use crate::options::table::{keys_of, spec};
 use crate::options::{groups, schema, Allowed, Kind, Literal, OptionError, OptionSpec};
-use crate::options::schema::GroupSpec;
 
 const OPTIONS_GUIDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/options.md"));
 const API_GUIDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md"));
@@ -365,7 +365,8 @@ fn option_exports() -> String {
     format!("export type {{\n{list}}} from './afterglow.js';\n")
 }
 
-const GENERATED: &str = "// Generated from the option table (src/options/table.rs) by src/tests/schema.rs;\n\
+const GENERATED: &str =
+    "// Generated from the option table (src/options/table.rs) by src/tests/schema.rs;\n\
                          // `AFTERGLOW_BLESS=1 cargo test --lib tests::schema` writes it again.\n";
 const GENERATED_END: &str = "// End of the part generated from the option table.\n";
 
@@ -390,7 +391,13 @@ fn holds_generated(path: &str, generated: &str) {
     }
     let found = &text[start..end];
     for (i, (f, w)) in found.lines().zip(generated.lines()).enumerate() {
-        assert_eq!(f, w, "line {} of the generated part of {}", i + 1, path.display());
+        assert_eq!(
+            f,
+            w,
+            "line {} of the generated part of {}",
+            i + 1,
+            path.display()
+        );
     }
     assert!(
         found == generated,
