@@ -464,6 +464,78 @@ fn the_typescript_option_interfaces_are_the_schema() {
     );
 }
 
+// ---- The effects' switches ----
+
+/// Values of an option to try: every choice, the ends and middle of a range.
+fn samples(kind: Kind) -> Vec<Literal> {
+    match kind {
+        Kind::Bool => vec![Literal::Bool(false), Literal::Bool(true)],
+        Kind::Choice(names) => names.iter().map(|n| Literal::Str(n)).collect(),
+        Kind::Count { values, .. } => values.iter().map(|v| Literal::Num(*v as f64)).collect(),
+        Kind::Number {
+            min,
+            max,
+            above_min,
+        } => {
+            let low = if above_min {
+                min + (max - min) * 1e-3
+            } else {
+                min
+            };
+            vec![low, (min + max) / 2.0, max]
+                .into_iter()
+                .map(Literal::Num)
+                .collect()
+        }
+        Kind::Integer { min, max } => vec![Literal::Num(min as f64), Literal::Num(max as f64)],
+    }
+}
+
+/// A built-in effect that an option turns on or off changes the
+/// composite's shader, so that option must reshape the frame
+/// (`Effect::Rebuild`); one that only rewrites uniforms would leave the
+/// effect out, or in, until something else rebuilt it.
+#[test]
+fn every_option_that_turns_an_effect_on_or_off_reshapes_the_frame() {
+    use crate::effect::{Context, LutDomain};
+    let context = Context {
+        size: (64, 64),
+        output_size: (64, 64),
+        bloom: true,
+        lut: Some(LutDomain {
+            size: 2,
+            min: [0.0; 3],
+            max: [1.0; 3],
+        }),
+        dirt: Some((8, 8)),
+    };
+    let base = crate::options::Options::default();
+    let switches = |o: &crate::options::Options| -> Vec<bool> {
+        crate::effects::BUILTINS
+            .iter()
+            .map(|b| (b.on)(o, &context))
+            .collect()
+    };
+    let mut reshaping = 0;
+    for spec in schema() {
+        for value in samples(spec.kind) {
+            let mut o = base;
+            (spec.access.set)(&mut o, value);
+            if switches(&o) != switches(&base) {
+                assert_eq!(
+                    spec.effect,
+                    crate::options::Effect::Rebuild,
+                    "{} at {} turns an effect on or off",
+                    spec.path,
+                    value.js()
+                );
+                reshaping += 1;
+            }
+        }
+    }
+    assert!(reshaping > 0, "no option turned an effect on or off");
+}
+
 /// One error of each kind, and the fields its JS `Error` carries besides
 /// `name` and `message` (they are set in `src/web/interop.rs`; the browser
 /// tests check each thrown error against the declarations).
