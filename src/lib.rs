@@ -94,6 +94,8 @@ mod web;
 pub use wgpu;
 
 pub use lut::Lut;
+// The options and every struct and enum of their groups and values: a
+// new group's type is public by being declared in `options::types`.
 pub use options::types::*;
 pub use options::Allowed;
 pub use post::{

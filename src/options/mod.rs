@@ -29,8 +29,8 @@ pub use {
     schema::{Kind, Literal, OptionSpec},
     table::{groups, schema},
 };
-// The typed options and their parts, every one (`PREDICTABLE` stays in
-// the crate).
+// The typed options: every struct and enum of `types` (its
+// `PREDICTABLE` is the crate's own).
 pub use types::*;
 pub use value::Value;
 
