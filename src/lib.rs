@@ -95,6 +95,7 @@ internal! {
     mod timing;
     mod uniform;
     mod user_effect;
+    mod wgsl;
     #[cfg(target_arch = "wasm32")]
     mod web;
     /// The chain into an ordinary texture: the native tests and benchmarks.

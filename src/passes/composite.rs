@@ -235,6 +235,12 @@ pub fn fused_source(effects: &[Active<'_>]) -> String {
     s
 }
 
+/// The composite's WGSL with `e` alone fused in (what `addEffect` and
+/// `add_effect` compile before the effect runs).
+pub fn fused_alone(e: &UserEffect) -> String {
+    fused_source(&[Active::User(e)])
+}
+
 /// The lookup table: a 3D texture read with `textureLoad` (rgba32float,
 /// which WebGPU does not filter).
 const LUT_TEXTURE: wgpu::BindingType = wgpu::BindingType::Texture {
@@ -362,7 +368,7 @@ impl CompositePass {
 
     /// The composite for `effects`, made on first use. Lists with a user's
     /// effect that is gone are forgotten.
-    fn shape(&self, gpu: &Gpu, effects: &[Active<'_>], users: &[UserEffect]) -> std::sync::Arc<Shape> {
+    fn shape(&self, gpu: &Gpu, effects: &[Active<'_>], users: &[UserEffect]) -> Result<std::sync::Arc<Shape>, Error> {
         let key: Vec<EffectKey> = effects.iter().map(Active::key).collect();
         let mut shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         shapes.retain(|s| {
@@ -372,16 +378,13 @@ impl CompositePass {
             })
         });
         if let Some(s) = shapes.iter().find(|s| s.key == key) {
-            return s.clone();
+            return Ok(s.clone());
         }
         let mut entries = self.base.clone();
         entries.extend(effect_entries(effects));
         let layout = layout(gpu, "composite bind group layout", &entries);
         let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
-        let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("composite shader"),
-            source: wgpu::ShaderSource::Wgsl(fused_source(effects).into()),
-        });
+        let module = crate::user_effect::fused_module(gpu, fused_source(effects))?;
         let shape = std::sync::Arc::new(Shape {
             key,
             layout,
@@ -390,7 +393,7 @@ impl CompositePass {
             pipes: PipeCache::new(),
         });
         shapes.push(shape.clone());
-        shape
+        Ok(shape)
     }
 
     /// The pipeline specialised for `v`, made on first use.
@@ -516,7 +519,7 @@ impl Pass for CompositePass {
         let effects = active(f.settings, &f.info, users);
         self.fused
             .store(!effects.is_empty(), std::sync::atomic::Ordering::Relaxed);
-        let shape = self.shape(f.gpu, &effects, users);
+        let shape = self.shape(f.gpu, &effects, users)?;
         let (resources, images) = self.effect_resources(f, &effects)?;
         let own = [
             Resource::View(hdr.view.clone()),
