@@ -758,6 +758,25 @@ mod tests {
         }
     }
 
+    /// A composite that does not compile with an effect that does alone is
+    /// a `ShaderError` that says whose bug it is.
+    #[test]
+    fn a_fusing_failure_is_a_shader_error_of_afterglows() {
+        assert!(fused_result(None).is_ok());
+        let failed = Message {
+            text: "no definition in scope for identifier: `k_fx3`".into(),
+            line: 12,
+            column: 4,
+        };
+        match fused_result(Some(failed)) {
+            Err(Error::Shader(e)) => {
+                assert_eq!((e.line, e.column), (0, 0));
+                assert!(e.message.contains("a bug in afterglow") && e.message.contains("`k_fx3`"), "{e}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     /// An effect's textures are declared and renamed with it.
     #[test]
     fn an_effects_textures_are_its_own_in_the_composite() {

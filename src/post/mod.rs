@@ -260,8 +260,11 @@ impl PostChain {
     /// pixels). Its top-level names are its own: two effects may both
     /// define `fn effect` or a helper of the same name.
     ///
+    /// `name` is any string of 1 to 64 characters (`"film-look"`,
+    /// `"Tint 2"`); the effect's WGSL never sees it.
+    ///
     /// Fails, leaving the chain as it was, with [`Error::Argument`] naming
-    /// `name` (not a name, or one in use), `uniforms.<name>`,
+    /// `name` (empty, longer, or in use), `uniforms.<name>`,
     /// `textures.<name>` (not sampleable, or another device's) or `wgsl`
     /// (it declares bindings of its own), or
     /// with [`Error::Shader`] at the line and column of the WGSL that does
@@ -273,7 +276,7 @@ impl PostChain {
     /// # fn f(post: &mut afterglow::PostChain) -> Result<(), afterglow::Error> {
     /// use afterglow::{Effect, EffectStage, UniformValue};
     /// post.add_effect(
-    ///     "tint",
+    ///     "film-look",
     ///     &Effect {
     ///         wgsl: "fn effect(color: vec4f, uv: vec2f) -> vec4f {
     ///                    return vec4f(color.rgb * uniforms.tint, color.a);
@@ -283,7 +286,7 @@ impl PostChain {
     ///         textures: &[],
     ///     },
     /// )?;
-    /// post.set_effect_uniforms("tint", &[("tint", UniformValue::Vec3([0.6, 0.8, 1.0]))])?;
+    /// post.set_effect_uniforms("film-look", &[("tint", UniformValue::Vec3([0.6, 0.8, 1.0]))])?;
     /// # Ok(()) }
     /// ```
     pub fn add_effect(&mut self, name: &str, effect: &Effect<'_>) -> Result<(), Error> {

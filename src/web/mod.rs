@@ -305,7 +305,8 @@ impl Renderer {
     }
 
     /// Adds an effect of the page's own, fused into the composite after
-    /// the others of its stage: `wgsl` defines
+    /// the others of its stage, under `name`, any string of 1 to 64
+    /// characters (`'film-look'`, `'Tint 2'`): `wgsl` defines
     /// `fn effect(color: vec4f, uv: vec2f) -> vec4f` and may read
     /// `uniforms.<name>`, its textures by name, `time()` and
     /// `resolution()`. Resolves once the effect is in use; rejects with an
