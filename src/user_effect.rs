@@ -138,7 +138,7 @@ fn check_identifier(argument: &str, name: &str, what: &str) -> Result<(), Error>
         && b.len() <= 64
         && (b[0].is_ascii_alphabetic())
         && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
-        && !RESERVED.contains(&name);
+        && !RESERVED.split(' ').any(|w| w == name);
     if ok {
         Ok(())
     } else {
@@ -152,16 +152,14 @@ fn check_identifier(argument: &str, name: &str, what: &str) -> Result<(), Error>
     }
 }
 
-/// WGSL keywords and the names every effect's module already declares.
-/// An effect's uniforms and textures may not be named so.
-const RESERVED: &[&str] = &[
-    "alias", "array", "bitcast", "bool", "break", "case", "const", "const_assert", "continue",
-    "continuing", "default", "diagnostic", "discard", "else", "enable", "f16", "f32", "false",
-    "fn", "for", "i32", "if", "let", "loop", "mat2x2f", "mat3x3f", "mat4x4f", "override", "ptr",
-    "requires", "return", "sampler", "struct", "switch", "texture_2d", "true", "u32", "var",
-    "vec2f", "vec3f", "vec4f", "while", "uniforms", "Uniforms", "effect", "time", "resolution",
-    "effect_sampler", "effect_frame", "EffectFrame", "FullscreenOut", "vs_fullscreen",
-];
+/// WGSL keywords and the names every effect's module already declares,
+/// between spaces (one string: smaller than a table of them). An
+/// effect's uniforms and textures may not be named so.
+const RESERVED: &str = "alias array bitcast bool break case const const_assert continue \
+    continuing default diagnostic discard else enable f16 f32 false fn for i32 if let loop \
+    mat2x2f mat3x3f mat4x4f override ptr requires return sampler struct switch texture_2d true \
+    u32 var vec2f vec3f vec4f while uniforms Uniforms effect time resolution effect_sampler \
+    effect_frame EffectFrame FullscreenOut vs_fullscreen";
 
 /// The most characters (Unicode scalar values) an effect's name has.
 pub const MAX_NAME_CHARS: usize = 64;
@@ -169,19 +167,11 @@ pub const MAX_NAME_CHARS: usize = 64;
 /// Checks an effect's name, any string of 1 to [`MAX_NAME_CHARS`]
 /// characters (`'film-look'`, `'Tint 2'`), against the names in use.
 pub fn check_name(name: &str, taken: &[&str]) -> Result<(), Error> {
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS {
-        let given = if chars == 0 {
-            "empty".to_string()
-        } else {
-            format!("{chars} characters long")
-        };
+    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
         return Err(Error::argument(
             "name",
-            format!(
-                "is {given}; an effect's name is a string of 1 to {MAX_NAME_CHARS} characters, \
-                 any characters ('film-look', 'Tint 2')"
-            ),
+            "is empty or over 64 characters long; an effect's name is any string of 1 to 64 \
+             characters ('film-look', 'Tint 2')",
         ));
     }
     if taken.contains(&name) {
@@ -329,18 +319,33 @@ fn declarations(fields: &[Field], textures: &[&str], first: u32, suffix: &str) -
 /// sees, its declarations, the user's WGSL, and an entry point that calls
 /// `effect`. Returns it with the number of lines before the user's.
 pub fn check_source(source: &str, fields: &[Field], textures: &[&str]) -> (String, usize) {
+    check_module(&declarations(fields, textures, 8, ""), source, "effect")
+}
+
+/// What every effect sees, `declarations`, `source`, and an entry point
+/// that calls `function` as the composite calls an effect; with the
+/// number of lines before `source`.
+fn check_module(declarations: &str, source: &str, function: &str) -> (String, usize) {
     let prefix = format!(
-        "{}\n{}\n{}",
+        "{}\n{}\n{declarations}",
         crate::effect::FULLSCREEN_FOR_EFFECTS,
         crate::effect::EFFECT_PRELUDE,
-        declarations(fields, textures, 8, "")
     );
     let lines = line_count(&prefix);
     let text = format!(
         "{prefix}{source}\n@fragment\nfn afterglow_effect_check(in: FullscreenOut) -> @location(0) vec4f {{\n    \
-         return effect(vec4f(in.uv, 0.0, 1.0), in.uv);\n}}\n"
+         return {function}(vec4f(in.uv, 0.0, 1.0), in.uv);\n}}\n"
     );
     (text, lines)
+}
+
+/// The effect as the composite has it ([`fused_source`]), in a module
+/// with what every effect sees: the part of the composite that fusing
+/// makes. Its other names cannot meet the effect's, which all end in the
+/// effect's own suffix.
+pub fn fused_check_source(e: &UserEffect) -> String {
+    let (part, function) = fused_source(e, 8);
+    check_module("", &part, &function).0
 }
 
 /// Lines of `text` as `str::lines` counts them (a final line counts
@@ -418,11 +423,10 @@ pub fn make(gpu: &Gpu, spec: EffectSpec, serial: u64, taken: &[&str]) -> Result<
     })
 }
 
-/// The compilation of an effect's check module and of the composite with
-/// it fused in, under way.
+/// The compilation of an effect's check module and of the effect fused,
+/// under way.
 pub struct Check {
     first_error: Answer<Option<Message>>,
-    fused_error: Answer<Option<Message>>,
     prefix_lines: usize,
 }
 
@@ -430,12 +434,24 @@ pub struct Check {
 /// error reaches neither the device's error handler nor a frame: the first
 /// error, once the GPU has answered.
 pub fn compile(gpu: &Gpu, label: &str, text: String) -> Answer<Option<Message>> {
+    compile_with(gpu, label, text, None)
+}
+
+/// [`compile`], and `also` compiled under the same scope: its errors are
+/// the scope's alone ([`Message::scope_only`]).
+fn compile_with(gpu: &Gpu, label: &str, text: String, also: Option<String>) -> Answer<Option<Message>> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(text.into()),
     });
     let info = module.get_compilation_info();
+    if let Some(also) = also {
+        gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("effect fused check"),
+            source: wgpu::ShaderSource::Wgsl(also.into()),
+        });
+    }
     let popped = scope.pop();
     Box::pin(async move {
         let info = info.await;
@@ -444,15 +460,14 @@ pub fn compile(gpu: &Gpu, label: &str, text: String) -> Answer<Option<Message>> 
     })
 }
 
-/// Starts compiling `e`'s WGSL alone (see [`check_source`]), and `fused`,
-/// the composite's WGSL with `e` fused in: an error there, in WGSL that
-/// compiled alone, is afterglow's (see [`fused_result`]).
-pub fn start_check(gpu: &Gpu, e: &UserEffect, fused: String) -> Check {
+/// Starts compiling `e`'s WGSL alone (see [`check_source`]), and fused
+/// ([`fused_check_source`]) under the same scope: an error of the fused
+/// module alone, the WGSL having compiled alone, is afterglow's.
+pub fn start_check(gpu: &Gpu, e: &UserEffect) -> Check {
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
     let (text, prefix_lines) = check_source(&e.source, &e.fields, &textures);
     Check {
-        first_error: compile(gpu, "effect check", text),
-        fused_error: compile(gpu, "effect fused check", fused),
+        first_error: compile_with(gpu, "effect check", text, Some(fused_check_source(e))),
         prefix_lines,
     }
 }
@@ -461,24 +476,23 @@ pub fn start_check(gpu: &Gpu, e: &UserEffect, fused: String) -> Check {
 /// validation scope of its own, so that a module that does not compile (a
 /// bug in the fusing: each effect compiled alone and fused before it was
 /// added, see [`start_check`]) is an error of the frame, not an
-/// uncaptured GPU error. Natively wgpu has answered when this returns; a
-/// browser answers later, and then the frame goes on.
+/// uncaptured GPU error. Natively wgpu has answered when this returns.
 pub fn fused_module(gpu: &Gpu, text: String) -> Result<wgpu::ShaderModule, Error> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("composite shader"),
         source: wgpu::ShaderSource::Wgsl(text.into()),
     });
-    match answer_now(scope.pop()) {
-        Some(Some(e)) => Err(fusing_error(&e.to_string())),
-        _ => Ok(module),
+    // A browser answers later: each effect was compiled fused when it was
+    // added (`start_check`).
+    let popped = scope.pop();
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(Some(e)) = answer_now(popped) {
+        return Err(fusing_error(&e.to_string()));
     }
-}
-
-/// The outcome of compiling the composite with an effect fused in, the
-/// effect's WGSL having compiled alone.
-pub fn fused_result(first_error: Option<Message>) -> Result<(), Error> {
-    first_error.map_or(Ok(()), |m| Err(fusing_error(&m.text)))
+    #[cfg(target_arch = "wasm32")]
+    drop(popped);
+    Ok(module)
 }
 
 /// A composite that does not compile with effects that do alone.
@@ -508,8 +522,7 @@ pub fn answer_now<T>(future: impl std::future::Future<Output = T>) -> Option<T> 
 impl Check {
     /// Waits for the answer: `Ok`, or the error in the user's WGSL.
     pub async fn result(self, source: &str) -> Result<(), Error> {
-        compile_result(self.first_error.await, source, self.prefix_lines)?;
-        fused_result(self.fused_error.await)
+        compile_result(self.first_error.await, source, self.prefix_lines)
     }
 
     /// The answer if the GPU has given it already (see [`answer_now`]).
@@ -524,12 +537,19 @@ pub struct Message {
     /// Line and column in the check module (1-based; 0 when unknown).
     pub line: usize,
     pub column: usize,
+    /// Reported by the validation scope alone, not by the module's
+    /// compilation messages: another module's made under the scope.
+    pub scope_only: bool,
 }
 
 /// The outcome of compiling an effect's check module (`prefix_lines`
 /// before the user's text): `Ok`, or the error at its line and column in
 /// the user's own WGSL (see [`user_wgsl_result`]).
 pub fn compile_result(first_error: Option<Message>, source: &str, prefix_lines: usize) -> Result<(), Error> {
+    if let Some(m) = first_error.as_ref().filter(|m| m.scope_only) {
+        // The fused module's: the effect's WGSL compiled alone.
+        return Err(fusing_error(&m.text));
+    }
     let signature = "fn effect(color: vec4f, uv: vec2f) -> vec4f";
     user_wgsl_result(first_error, source, prefix_lines, ("effect", signature)).map_err(Error::Shader)
 }
@@ -597,12 +617,14 @@ pub fn first_error(info: &wgpu::CompilationInfo, scope: Option<&wgpu::Error>) ->
                 text: m.message.clone(),
                 line,
                 column,
+                scope_only: false,
             })
         }
         (None, Some(e)) => Some(Message {
             text: e.to_string(),
             line: 0,
             column: 0,
+            scope_only: true,
         }),
         (None, None) => None,
     }
@@ -657,7 +679,7 @@ mod tests {
             match check_name(bad, &[]) {
                 Err(Error::Argument(a)) => {
                     assert_eq!(a.argument, "name");
-                    assert!(a.message.contains("1 to 64 characters"), "{}", a.message);
+                    assert!(a.message.contains("any string of 1 to 64 characters"), "{}", a.message);
                 }
                 other => panic!("{bad}: {other:?}"),
             }
@@ -700,10 +722,10 @@ mod tests {
         // Attributes whose arguments are WGSL's own names, beside
         // constants named like them, and attributes of functions.
         "const position = 0.5;\nconst flat = 2u;\nconst ALIGN = 16;\n\
-         struct Varying { @builtin(position) p: vec4f, @location(0) @interpolate(flat) k: u32, @align(ALIGN) w: f32 }\n\
+         struct Varying { @builtin(position) p: vec4f, @location(0) @interpolate(flat) k: u32, @align(ALIGN) w: f32, position: f32 }\n\
          @must_use fn scale(x: f32) -> f32 { return x * position * f32(flat); }\n\
          @diagnostic(off, derivative_uniformity) fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
-         var v: Varying; v.w = scale(color.r); v.p = vec4f(v.w); return vec4f(v.p.xyz, color.a);\n}",
+         var v: Varying; v.w = scale(color.r); v.position = v.w; v.p = vec4f(v.position); return vec4f(v.p.xyz, color.a);\n}",
         // Nested comments hiding declarations, and a line comment ended
         // by U+2028 with code after it on the same line of `\n`s.
         "/* fn effect( /* nested */ fn helper() */\n// fn effect(color: vec4f) {\n\
@@ -747,6 +769,8 @@ mod tests {
         for (i, source) in CORPUS.iter().enumerate() {
             let (alone, _) = check_source(source, &effect(0, source, uniforms(i)).fields, &[]);
             naga_check(&format!("corpus effect {i} alone"), &alone);
+            let fused = fused_check_source(&effect(7, source, uniforms(i)));
+            naga_check(&format!("corpus effect {i} fused with what every effect sees"), &fused);
         }
         for (i, a) in CORPUS.iter().enumerate() {
             for (j, b) in CORPUS.iter().enumerate() {
@@ -762,14 +786,8 @@ mod tests {
     /// a `ShaderError` that says whose bug it is.
     #[test]
     fn a_fusing_failure_is_a_shader_error_of_afterglows() {
-        assert!(fused_result(None).is_ok());
-        let failed = Message {
-            text: "no definition in scope for identifier: `k_fx3`".into(),
-            line: 12,
-            column: 4,
-        };
-        match fused_result(Some(failed)) {
-            Err(Error::Shader(e)) => {
+        match fusing_error("no definition in scope for identifier: `k_fx3`") {
+            Error::Shader(e) => {
                 assert_eq!((e.line, e.column), (0, 0));
                 assert!(e.message.contains("a bug in afterglow") && e.message.contains("`k_fx3`"), "{e}");
             }

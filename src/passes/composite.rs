@@ -235,12 +235,6 @@ pub fn fused_source(effects: &[Active<'_>]) -> String {
     s
 }
 
-/// The composite's WGSL with `e` alone fused in (what `addEffect` and
-/// `add_effect` compile before the effect runs).
-pub fn fused_alone(e: &UserEffect) -> String {
-    fused_source(&[Active::User(e)])
-}
-
 /// The lookup table: a 3D texture read with `textureLoad` (rgba32float,
 /// which WebGPU does not filter).
 const LUT_TEXTURE: wgpu::BindingType = wgpu::BindingType::Texture {

@@ -321,8 +321,7 @@ impl PostChain {
         };
         let serial = self.chain.next_effect_serial();
         let made = crate::user_effect::make(&self.gpu, spec, serial, &self.chain.effect_names())?;
-        let fused = crate::passes::composite::fused_alone(&made);
-        let check = crate::user_effect::start_check(&self.gpu, &made, fused);
+        let check = crate::user_effect::start_check(&self.gpu, &made);
         if let Some(result) = check.now(&made.source) {
             result?;
         }

@@ -195,7 +195,7 @@ impl EffectSources {
         };
         let serial = chain.next_effect_serial();
         let effect = crate::user_effect::make(gpu, spec, serial, &chain.effect_names())?;
-        let check = start_check(gpu, &effect, crate::passes::composite::fused_alone(&effect));
+        let check = start_check(gpu, &effect);
         Ok(Pending {
             effect,
             check,

@@ -1,6 +1,6 @@
-//! WGSL's tokens, as the WGSL specification cuts them: blank space,
-//! comments (`//` to the line's end, `/* */` nested), identifiers,
-//! numbers and single characters of punctuation. Standard library only:
+//! WGSL's tokens, as the WGSL specification cuts them: identifiers,
+//! numbers and single characters of punctuation, between blank space and
+//! comments (`//` to the line's end, `/* */` nested). Standard library only:
 //! `build.rs` compiles this file too, to minify the shaders it ships.
 //!
 //! Identifiers: WGSL's are `XID_Start XID_Continue*` (or `_` and at least
@@ -14,17 +14,15 @@
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// Blank space: `' '`, tab, the line breaks, U+200E and U+200F.
-    Blank,
-    /// A `//` comment (without its line break) or a `/* */` comment,
-    /// nested ones included.
-    Comment,
     /// An identifier or a keyword.
     Ident,
-    /// A number with its suffix (`1`, `0.5f`, `1e-5`, `0x1p+4h`).
+    /// A number's digits and letters (`1`, `0x1f`, `5f`, `1e`): a number is
+    /// cut at its `.` and at its exponent's sign (`1.5e-3` is `1`, `.`,
+    /// `5e`, `-`, `3`), which no caller needs joined, as none looks into
+    /// numbers or puts blank space inside them.
     Number,
-    /// Any other character.
-    Punct,
+    /// Any other character (all are ASCII): the byte.
+    Punct(u8),
 }
 
 /// A token: its kind, its text and the byte offset of its start.
@@ -36,94 +34,88 @@ pub struct Token<'a> {
 }
 
 impl Token<'_> {
-    /// Neither blank space nor a comment.
-    pub fn solid(&self) -> bool {
-        !matches!(self.kind, Kind::Blank | Kind::Comment)
-    }
-
     pub fn is(&self, text: &str) -> bool {
         self.text == text
     }
-}
 
-/// WGSL's blank space.
-pub fn is_blank(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\u{200e}' | '\u{200f}') || is_line_break(c)
-}
-
-/// WGSL's line breaks, which end a `//` comment.
-pub fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\u{b}' | '\u{c}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
-}
-
-/// A character an identifier may start with (see the module's note on
-/// non-ASCII characters).
-pub fn starts_ident(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_' || (!c.is_ascii() && !is_blank(c))
-}
-
-/// A character an identifier may go on with.
-pub fn continues_ident(c: char) -> bool {
-    starts_ident(c) || c.is_ascii_digit()
-}
-
-/// The tokens of `src`, in order; together they are the whole text.
-pub fn tokens(src: &str) -> Tokens<'_> {
-    Tokens { src, at: 0 }
-}
-
-/// An iterator over the tokens of a text (see [`tokens`]).
-pub struct Tokens<'a> {
-    src: &'a str,
-    at: usize,
-}
-
-impl<'a> Iterator for Tokens<'a> {
-    type Item = Token<'a>;
-
-    fn next(&mut self) -> Option<Token<'a>> {
-        let rest = &self.src[self.at..];
-        let c = rest.chars().next()?;
-        let (kind, len) = if is_blank(c) {
-            (Kind::Blank, prefix_len(rest, is_blank))
-        } else if rest.starts_with("//") {
-            (
-                Kind::Comment,
-                rest.find(is_line_break).unwrap_or(rest.len()),
-            )
-        } else if rest.starts_with("/*") {
-            (Kind::Comment, block_comment_len(rest))
-        } else if starts_ident(c) {
-            (Kind::Ident, prefix_len(rest, continues_ident))
-        } else if c.is_ascii_digit()
-            || (c == '.' && rest[1..].starts_with(|d: char| d.is_ascii_digit()))
-        {
-            (Kind::Number, number_len(rest))
-        } else {
-            (Kind::Punct, c.len_utf8())
-        };
-        let token = Token {
-            kind,
-            text: &rest[..len],
-            at: self.at,
-        };
-        self.at += len;
-        Some(token)
+    /// Whether it is one of `texts` (a table: smaller code than a match).
+    pub fn is_one_of(&self, texts: &[&str]) -> bool {
+        texts.contains(&self.text)
     }
 }
 
-/// The length of the longest prefix of `s` whose characters all pass.
-fn prefix_len(s: &str, pass: impl Fn(char) -> bool) -> usize {
-    s.find(|c: char| !pass(c)).unwrap_or(s.len())
+/// The length of the blank character `b` starts with, 0 if none, and
+/// whether it is a line break. WGSL's blank space is `' '`, tab, U+200E,
+/// U+200F and the line breaks: LF, VT, FF, CR, U+0085, U+2028 and U+2029;
+/// a line break ends a `//` comment.
+fn blank(b: &[u8]) -> (usize, bool) {
+    match b {
+        [b' ' | b'\t', ..] => (1, false),
+        [b'\n' | 0x0b | 0x0c | b'\r', ..] => (1, true),
+        [0xc2, 0x85, ..] => (2, true),
+        [0xe2, 0x80, c, ..] if matches!(c, 0x8e | 0x8f | 0xa8 | 0xa9) => (3, *c > 0x8f),
+        _ => (0, false),
+    }
 }
 
-/// The length of the block comment `s` starts with, nested comments
+/// Whether `b` starts with a byte of an identifier (see the module's note
+/// on non-ASCII characters: any byte of one that is not blank space).
+fn in_ident(b: &[u8]) -> bool {
+    b.first()
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_' || (c >= 0x80 && blank(b).0 == 0))
+}
+
+/// The tokens of `src`, in order, but blank space and comments (`//` to
+/// the line's end, `/* */` nested), which only separate them. Byte by
+/// byte: every token ends before an ASCII byte, before a blank character
+/// or at the end, so always at a character's end.
+pub fn solid(src: &str) -> Vec<Token<'_>> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let rest = &b[i..];
+        let c = rest[0];
+        let (kind, len) = if let (n @ 1.., _) = blank(rest) {
+            i += n;
+            continue;
+        } else if rest.starts_with(b"//") {
+            i += 2;
+            while i < b.len() && !blank(&b[i..]).1 {
+                i += 1;
+            }
+            continue;
+        } else if rest.starts_with(b"/*") {
+            i += block_comment_len(rest);
+            continue;
+        } else if in_ident(rest) {
+            let mut n = 1;
+            while in_ident(&rest[n..]) {
+                n += 1;
+            }
+            (
+                if c.is_ascii_digit() {
+                    Kind::Number
+                } else {
+                    Kind::Ident
+                },
+                n,
+            )
+        } else {
+            (Kind::Punct(c), 1)
+        };
+        // Always: the token ends at a character's end.
+        if let Some(text) = src.get(i..i + len) {
+            out.push(Token { kind, text, at: i });
+        }
+        i += len;
+    }
+    out
+}
+
+/// The length of the block comment `b` starts with, nested comments
 /// included; an unclosed one runs to the end.
-fn block_comment_len(s: &str) -> usize {
-    let b = s.as_bytes();
+fn block_comment_len(b: &[u8]) -> usize {
     let (mut depth, mut i) = (0usize, 0usize);
     while i < b.len() {
         if b[i..].starts_with(b"/*") {
@@ -142,86 +134,50 @@ fn block_comment_len(s: &str) -> usize {
     b.len()
 }
 
-/// The length of the number `s` starts with: digits, letters (hex digits,
-/// `x`, exponents, suffixes), `_` and `.`, and a sign right after an
-/// exponent's letter (`e` in decimal, `p` in hexadecimal).
-fn number_len(s: &str) -> usize {
-    let b = s.as_bytes();
-    let hex = b.len() > 1 && b[0] == b'0' && matches!(b[1], b'x' | b'X');
-    let exponent = |c: u8| {
-        if hex {
-            matches!(c, b'p' | b'P')
-        } else {
-            matches!(c, b'e' | b'E')
-        }
-    };
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let sign = matches!(c, b'+' | b'-') && i > 0 && exponent(b[i - 1]);
-        if !(c.is_ascii_alphanumeric() || c == b'.' || c == b'_' || sign) {
-            break;
-        }
-        i += 1;
-    }
-    i
-}
-
-/// The tokens of `src` that are neither blank space nor comments.
-pub fn solid(src: &str) -> Vec<Token<'_>> {
-    tokens(src).filter(Token::solid).collect()
-}
-
-/// For each of `solid`'s tokens, whether it is an identifier that can name
-/// something a module declares (a function, type, constant, variable,
-/// parameter), that is any identifier but
+/// Says of each of a module's tokens, read in order, whether it is an
+/// identifier that can name something the module declares (a function,
+/// type, constant, variable, parameter): any identifier but
 ///
 /// - a member: after `.`, or declared in a struct's body (`name:`);
 /// - an attribute's name (after `@`);
-/// - one of WGSL's context-dependent names: the arguments of
-///   `@builtin(…)`, `@interpolate(…)` and `@diagnostic(…)`, of a
-///   `diagnostic(…)` directive, and what `enable` and `requires` list.
+/// - one of WGSL's context-dependent names that attributes take: the
+///   arguments of `@builtin(…)`, `@interpolate(…)` and `@diagnostic(…)`.
 ///
-/// Keywords and built-in functions count as names here: callers look for
-/// the names they know.
-pub fn names_a_declaration(solid: &[Token<'_>]) -> Vec<bool> {
-    let mut out = vec![false; solid.len()];
-    let mut struct_body = false;
-    let mut pending_struct = false;
-    // Inside context-dependent names: the parentheses open (0 before the
-    // first, or in a directive, which ends at `;`).
-    let mut context: Option<usize> = None;
-    for (i, t) in solid.iter().enumerate() {
-        let prev = i.checked_sub(1).map_or("", |k| solid[k].text);
-        let next = solid.get(i + 1).map_or("", |n| n.text);
-        if let Some(depth) = context {
-            context = match t.text {
-                "(" => Some(depth + 1),
-                ")" if depth == 1 => None,
-                ")" => Some(depth - 1),
-                ";" if depth == 0 => None,
-                _ => context,
-            };
-            continue;
-        }
-        match t.text {
-            "struct" => pending_struct = true,
-            "{" if pending_struct => (struct_body, pending_struct) = (true, false),
-            "}" => struct_body = false,
-            "builtin" | "interpolate" | "diagnostic"
-                if next == "(" && (prev == "@" || t.is("diagnostic")) =>
-            {
-                context = Some(0);
-                continue;
+/// (The directives `enable`, `requires` and `diagnostic(…);` come before
+/// any declaration, so never in WGSL compiled after afterglow's own, as
+/// effects are, nor in afterglow's shaders.) Keywords and built-in
+/// functions count as names here: callers look for the names they know.
+#[derive(Default)]
+pub struct References {
+    struct_body: bool,
+    enumerants: bool,
+}
+
+impl References {
+    /// Whether `solid[i]` names a declaration; asked of every `i` in turn.
+    pub fn at(&mut self, solid: &[Token<'_>], i: usize) -> bool {
+        let punct = |k: usize| match solid.get(k) {
+            Some(Token {
+                kind: Kind::Punct(c),
+                ..
+            }) => *c,
+            _ => 0,
+        };
+        let back = |k: usize| i.checked_sub(k).and_then(|k| solid.get(k));
+        let prev = punct(i.wrapping_sub(1));
+        match punct(i) {
+            b'{' => self.struct_body = back(2).is_some_and(|t| t.is("struct")),
+            b'}' => self.struct_body = false,
+            b'(' => {
+                let attribute =
+                    back(1).is_some_and(|t| t.is_one_of(&["builtin", "interpolate", "diagnostic"]));
+                self.enumerants = attribute && punct(i.wrapping_sub(2)) == b'@';
             }
-            "enable" | "requires" if prev != "@" && prev != "." => {
-                context = Some(0);
-                continue;
-            }
+            b')' => self.enumerants = false,
             _ => {}
         }
-        let member = prev == "." || (struct_body && next == ":");
-        out[i] = t.kind == Kind::Ident && !member && prev != "@";
+        let member = prev == b'.' || (self.struct_body && punct(i + 1) == b':');
+        let ident = solid.get(i).is_some_and(|t| t.kind == Kind::Ident);
+        ident && !self.enumerants && !member && prev != b'@'
     }
-    out
 }

@@ -7,10 +7,11 @@
 
 use super::lex::{self, Kind, Token};
 
-/// Characters of identifiers and numbers, which must not run together
+/// Characters of identifiers and numbers (outside blank space, every
+/// non-ASCII character is an identifier's), which must not run together
 /// where blank space kept them apart.
 fn is_word(c: char) -> bool {
-    lex::continues_ident(c) || c == '.'
+    c.is_ascii_alphanumeric() || c == '_' || c == '.' || !c.is_ascii()
 }
 
 /// Characters of operators, which must not run together where a space
@@ -24,22 +25,18 @@ fn is_operator(c: char) -> bool {
 /// tokens as a space does.
 pub fn minify_wgsl(src: &str) -> String {
     let mut out = String::with_capacity(src.len());
-    let mut gap = false;
-    for t in lex::tokens(src) {
-        if !t.solid() {
-            gap = true;
-            continue;
-        }
-        if gap {
-            let first = t.text.chars().next().unwrap_or(' ');
-            if let Some(prev) = out.chars().next_back() {
+    let mut end = 0;
+    for t in lex::solid(src) {
+        // Blank space or a comment before it.
+        if t.at > end {
+            if let (Some(prev), Some(first)) = (out.chars().next_back(), t.text.chars().next()) {
                 if (is_word(prev) && is_word(first)) || (is_operator(prev) && is_operator(first)) {
                     out.push(' ');
                 }
             }
-            gap = false;
         }
         out.push_str(t.text);
+        end = t.at + t.text.len();
     }
     out
 }
@@ -118,7 +115,13 @@ fn private_names<'a>(solid: &[Token<'a>]) -> Vec<&'a str> {
 pub fn shorten_names(files: &[String], internal: &[usize]) -> Vec<String> {
     use std::collections::{BTreeMap, BTreeSet};
     let solid: Vec<Vec<Token<'_>>> = files.iter().map(|f| lex::solid(f)).collect();
-    let refs: Vec<Vec<bool>> = solid.iter().map(|s| lex::names_a_declaration(s)).collect();
+    let refs: Vec<Vec<bool>> = solid
+        .iter()
+        .map(|s| {
+            let mut refs = lex::References::default();
+            (0..s.len()).map(|i| refs.at(s, i)).collect()
+        })
+        .collect();
     let idents = |i: usize| {
         solid[i]
             .iter()
@@ -182,7 +185,7 @@ pub fn shorten_names(files: &[String], internal: &[usize]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{minify_wgsl as min, shorten_names};
+    use super::{lex, minify_wgsl as min, shorten_names};
 
     #[test]
     fn minified_wgsl_keeps_every_token_apart() {

@@ -27,28 +27,25 @@ pub fn has_attribute(source: &str, names: &[&str]) -> bool {
 }
 
 /// The names `solid` declares at module scope (functions, structs,
-/// constants, variables, aliases, overrides).
+/// constants, variables, aliases, overrides): the first identifier after
+/// the keyword, past a `var`'s address space (`var<private> name`).
 pub fn top_level_names<'a>(solid: &[Token<'a>]) -> Vec<&'a str> {
     let mut names = Vec::new();
     let mut depth = 0usize;
-    for (i, t) in solid.iter().enumerate() {
-        match t.text {
-            "{" => depth += 1,
-            "}" => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        if depth > 0 {
-            continue;
-        }
-        let last = i.checked_sub(1).map(|k| solid[k].text);
-        if t.kind == Kind::Ident && matches!(last, Some("fn" | "struct" | "const" | "var" | "alias" | "override")) {
-            names.push(t.text);
-        } else if t.is("var") && solid.get(i + 1).is_some_and(|n| n.is("<")) {
-            // `var<private> name`: the name after the address space.
-            let close = solid[i..].iter().position(|n| n.is(">")).map(|k| i + k);
-            if let Some(name) = close.and_then(|k| solid.get(k + 1)).filter(|n| n.kind == Kind::Ident) {
-                names.push(name.text);
+    let (mut declaring, mut template) = (false, false);
+    const DECLARING: &[&str] = &["fn", "struct", "const", "var", "alias", "override"];
+    for t in solid {
+        match t.kind {
+            Kind::Punct(b'{') => depth += 1,
+            Kind::Punct(b'}') => depth = depth.saturating_sub(1),
+            Kind::Punct(b'<') => template = declaring,
+            Kind::Punct(b'>') => template = false,
+            Kind::Ident if depth == 0 && t.is_one_of(DECLARING) => declaring = true,
+            Kind::Ident if declaring && !template => {
+                names.push(t.text);
+                declaring = false;
             }
+            _ => {}
         }
     }
     names
@@ -56,12 +53,16 @@ pub fn top_level_names<'a>(solid: &[Token<'a>]) -> Vec<&'a str> {
 
 /// Whether `name` ends with `_fx` and digits, as renamed names do.
 fn has_rename_suffix(name: &str) -> bool {
-    let digits = name.trim_end_matches(|c: char| c.is_ascii_digit());
-    digits.len() < name.len() && digits.ends_with("_fx")
+    let b = name.as_bytes();
+    let mut end = b.len();
+    while end > 0 && b[end - 1].is_ascii_digit() {
+        end -= 1;
+    }
+    end < b.len() && b[..end].ends_with(b"_fx")
 }
 
 /// `source` with its top-level names and `more` made its own: every
-/// reference to one of them (see [`lex::names_a_declaration`]: never a
+/// reference to one of them (see [`lex::References`]: never a
 /// member, an attribute or a context-dependent name such as
 /// `@builtin(position)`'s) gets `suffix`, `_fx<n>`. So do the names that
 /// end like a renamed one already (`x_fx3`), so that a renamed name can
@@ -72,11 +73,11 @@ pub fn rename_top_level(source: &str, more: &[&str], suffix: &str) -> String {
     let solid = lex::solid(source);
     let mut names = top_level_names(&solid);
     names.extend_from_slice(more);
-    let refs = lex::names_a_declaration(&solid);
+    let mut refs = lex::References::default();
     let mut out = String::with_capacity(source.len() + 64);
     let mut copied = 0;
-    for (t, &r) in solid.iter().zip(&refs) {
-        if r && (names.contains(&t.text) || has_rename_suffix(t.text)) {
+    for (i, t) in solid.iter().enumerate() {
+        if refs.at(&solid, i) && (names.contains(&t.text) || has_rename_suffix(t.text)) {
             let end = t.at + t.text.len();
             out.push_str(&source[copied..end]);
             out.push_str(suffix);

@@ -2,41 +2,36 @@ use super::lex::{self, Kind};
 use super::*;
 
 fn kinds(src: &str) -> Vec<(Kind, &str)> {
-    lex::tokens(src).map(|t| (t.kind, t.text)).collect()
+    lex::solid(src).into_iter().map(|t| (t.kind, t.text)).collect()
 }
 
 #[test]
 fn the_lexer_cuts_tokens_as_wgsl_does() {
     use Kind::*;
+    // Nested block comments; a line comment ends at any WGSL line break.
     assert_eq!(
-        kinds("a/* x /* y */ z */b // c\u{2028}d"),
-        [
-            (Ident, "a"),
-            (Comment, "/* x /* y */ z */"),
-            (Ident, "b"),
-            (Blank, " "),
-            (Comment, "// c"),
-            (Blank, "\u{2028}"),
-            (Ident, "d"),
-        ]
+        kinds("a/* x /* y */ z */b // c\u{2028}d // e\u{85}f\rg"),
+        [(Ident, "a"), (Ident, "b"), (Ident, "d"), (Ident, "f"), (Ident, "g")]
     );
     // Every WGSL blank character separates identifiers; other non-ASCII
     // characters are part of them.
-    for blank in ["\u{85}", "\u{200e}", "\u{200f}", "\u{2028}", "\u{2029}", "\u{b}", "\u{c}", "\r"] {
-        assert_eq!(kinds(&format!("é{blank}Δx")), [(Ident, "é"), (Blank, blank), (Ident, "Δx")]);
+    for blank in ["\u{85}", "\u{200e}", "\u{200f}", "\u{2028}", "\u{2029}", "\u{b}", "\u{c}", "\r", "\t"] {
+        assert_eq!(kinds(&format!("é{blank}Δx")), [(Ident, "é"), (Ident, "Δx")], "{blank:?}");
     }
+    assert_eq!(kinds("a\u{a0}b €"), [(Ident, "a\u{a0}b"), (Ident, "€")]);
+    // Numbers are cut at their points and signs (see `Kind::Number`).
     assert_eq!(
-        kinds("1e-5+0x1p+4h-.5f"),
-        [(Number, "1e-5"), (Punct, "+"), (Number, "0x1p+4h"), (Punct, "-"), (Number, ".5f")]
+        kinds("1.5e-5+0x1fu"),
+        [(Number, "1"), (Punct(b'.'), "."), (Number, "5e"), (Punct(b'-'), "-"), (Number, "5"), (Punct(b'+'), "+"), (Number, "0x1fu")]
     );
-    // A hexadecimal `e` is a digit: the sign after it is an operator.
-    assert_eq!(kinds("0x1e+2"), [(Number, "0x1e"), (Punct, "+"), (Number, "2")]);
-    assert_eq!(kinds("v.x"), [(Ident, "v"), (Punct, "."), (Ident, "x")]);
-    // An unclosed comment runs to the end; the tokens are the whole text.
-    assert_eq!(kinds("a /* /* */"), [(Ident, "a"), (Blank, " "), (Comment, "/* /* */")]);
-    let text = "fn é(x: f32) -> f32 { return x * 1.5e3; } /* ✓ */\u{2029}";
-    assert_eq!(lex::tokens(text).map(|t| t.text).collect::<String>(), text);
-    assert!(lex::tokens(text).all(|t| &text[t.at..t.at + t.text.len()] == t.text));
+    assert_eq!(kinds("v.x"), [(Ident, "v"), (Punct(b'.'), "."), (Ident, "x")]);
+    // An unclosed comment runs to the end.
+    assert_eq!(kinds("a /* /* */ b"), [(Ident, "a")]);
+    // Each token is the text at its offset.
+    let text = "fn é(x: f32) -> f32 { return x * 1.5e-3; } /* ✓ */\u{2029}";
+    let tokens = lex::solid(text);
+    assert!(tokens.iter().all(|t| &text[t.at..t.at + t.text.len()] == t.text));
+    assert_eq!(tokens.iter().map(|t| t.text).collect::<String>(), "fné(x:f32)->f32{returnx*1.5e-3;}");
 }
 
 #[test]
