@@ -690,98 +690,6 @@ mod tests {
         }
     }
 
-    /// An effect's WGSL compiled by naga as the composite's module is.
-    fn naga_check(what: &str, text: &str) {
-        let module = naga::front::wgsl::parse_str(text)
-            .unwrap_or_else(|e| panic!("{what}: {}\n{text}", e.emit_to_string(text)));
-        let flags = naga::valid::ValidationFlags::all();
-        naga::valid::Validator::new(flags, naga::valid::Capabilities::empty())
-            .validate(&module)
-            .unwrap_or_else(|e| panic!("{what}: {}\n{text}", e.emit_to_string(text)));
-    }
-
-    /// A user's effect as the chain keeps it, without GPU resources (none
-    /// of the fusing reads them).
-    fn effect(serial: u64, source: &str, uniforms: &[(&str, UniformValue)]) -> UserEffect {
-        let uniforms: Vec<(String, UniformValue)> = uniforms.iter().map(|(n, v)| (n.to_string(), *v)).collect();
-        let (fields, values) = layout(&uniforms).unwrap();
-        UserEffect {
-            name: format!("effect {serial}"),
-            serial,
-            stage: if serial % 2 == 0 { EffectStage::Display } else { EffectStage::Scene },
-            source: source.into(),
-            fields,
-            values,
-            buffer: None,
-            textures: Vec::new(),
-        }
-    }
-
-    /// Awkward effects: each compiles alone, as `addEffect` checks it.
-    const CORPUS: &[&str] = &[
-        // Attributes whose arguments are WGSL's own names, beside
-        // constants named like them, and attributes of functions.
-        "const position = 0.5;\nconst flat = 2u;\nconst ALIGN = 16;\n\
-         struct Varying { @builtin(position) p: vec4f, @location(0) @interpolate(flat) k: u32, @align(ALIGN) w: f32, position: f32 }\n\
-         @must_use fn scale(x: f32) -> f32 { return x * position * f32(flat); }\n\
-         @diagnostic(off, derivative_uniformity) fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
-         var v: Varying; v.w = scale(color.r); v.position = v.w; v.p = vec4f(v.position); return vec4f(v.p.xyz, color.a);\n}",
-        // Nested comments hiding declarations, and a line comment ended
-        // by U+2028 with code after it on the same line of `\n`s.
-        "/* fn effect( /* nested */ fn helper() */\n// fn effect(color: vec4f) {\n\
-         const K = 0.5; // a comment\u{2028}const J = 0.25;\n\
-         fn effect(color: vec4f, uv: vec2f) -> vec4f { return color * K + J; /* } */ }",
-        // Non-ASCII identifiers and every WGSL blank character.
-        "const Δ = 0.25;\nfn éclat(c: vec3f) -> vec3f { return c * (1.0 + Δ); }\n\
-         fn\u{2028}effect(\u{85}color: vec4f,\u{200e}uv: vec2f\u{200f}) -> vec4f\u{2029}{\n\
-         let naïve = éclat(color.rgb);\u{b}return vec4f(naïve, color.a);\u{c}}\r\n",
-        // Shadowed names: locals and parameters named like the effect's
-        // own top-level names, and locals named like what renaming makes
-        // of them (this effect is fused with serials 4 and 13 below).
-        "const k = 0.5;\nfn helper(k: f32) -> f32 { return k * 2.0; }\n\
-         fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
-         let helper_fx4 = 0.5; let k_fx13 = vec2f(0.25); var effect = color; \
-         { let k = 3.0; effect.r = effect.r * k; }\n\
-         return effect * helper(k) * helper_fx4 * k_fx13.x * k;\n}",
-        // A helper named like a built-in function, which the composite's
-        // own WGSL calls too; names like the composite's short names.
-        "fn smoothstep(x: f32) -> f32 { return x * x; }\nconst a = 1.0;\nfn b(x: f32) -> f32 { return x + a; }\n\
-         fn effect(color: vec4f, uv: vec2f) -> vec4f { return vec4f(smoothstep(color.r), b(color.g), color.b, color.a); }",
-        // Uniforms named like WGSL's own names and members, aliases,
-        // overrides, structs, private variables.
-        "alias V = vec4f;\nstruct Uniforms2 { position: f32 }\noverride gain: f32 = 1.0;\nvar<private> seen: f32;\n\
-         fn effect(color: vec4f, uv: vec2f) -> V { seen = uniforms.position * gain; \
-         let u = Uniforms2(uniforms.flat.x); return V(color.rgb * seen * u.position, color.a); }",
-    ];
-
-    const CORPUS_UNIFORMS: &[(&str, UniformValue)] =
-        &[("position", UniformValue::F32(1.0)), ("flat", UniformValue::Vec2([1.0, 2.0]))];
-
-    /// Every built-in effect and every corpus effect, fused into one
-    /// composite in every pairing (two effects with the same helper names
-    /// included), validated by naga.
-    #[test]
-    fn awkward_effects_fuse_into_a_composite_naga_accepts() {
-        use crate::passes::composite::{fused_source, Active};
-        let builtins: Vec<Active<'_>> = crate::effects::BUILTINS.iter().enumerate().map(|(i, b)| Active::Builtin(i, b)).collect();
-        naga_check("every built-in effect", &fused_source(&builtins));
-        let uniforms = |i: usize| if i == 5 { CORPUS_UNIFORMS } else { &[] };
-        for (i, source) in CORPUS.iter().enumerate() {
-            let (alone, _) = check_source(source, &effect(0, source, uniforms(i)).fields, &[]);
-            naga_check(&format!("corpus effect {i} alone"), &alone);
-            let fused = fused_check_source(&effect(7, source, uniforms(i)));
-            naga_check(&format!("corpus effect {i} fused with what every effect sees"), &fused);
-        }
-        for (i, a) in CORPUS.iter().enumerate() {
-            for (j, b) in CORPUS.iter().enumerate() {
-                let (first, second) = (effect(1 + i as u64, a, uniforms(i)), effect(10 + j as u64, b, uniforms(j)));
-                let mut all = builtins.clone();
-                all.extend([Active::User(&first), Active::User(&second)]);
-                naga_check(&format!("corpus effects {i} and {j} with every built-in"), &fused_source(&all));
-            }
-        }
-    }
-
     /// A composite that does not compile with an effect that does alone is
     /// a `ShaderError` that says whose bug it is.
     #[test]
@@ -795,19 +703,117 @@ mod tests {
         }
     }
 
-    /// An effect's textures are declared and renamed with it.
-    #[test]
-    fn an_effects_textures_are_its_own_in_the_composite() {
-        let source = "fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
-                      return color * textureSampleLevel(mask, effect_sampler, uv, 0.0) * uniforms.k;\n}";
-        let (fields, _) = layout(&[("k".into(), UniformValue::F32(1.0))]).unwrap();
-        let mut text = format!("{}\n{}\n", crate::effect::FULLSCREEN_FOR_EFFECTS, crate::effect::EFFECT_PRELUDE);
-        for serial in [3, 4] {
-            let (part, function) = fused_parts(source, &fields, &["mask"], serial, 10 * serial as u32);
-            assert!(part.contains(&format!("textureSampleLevel(mask_fx{serial}, effect_sampler")), "{part}");
-            text.push_str(&part);
-            text.push_str(&format!("fn call{serial}() -> vec4f {{ return {function}(vec4f(1.0), vec2f(0.5)); }}\n"));
+    /// Fusing, checked by naga (a native dev-dependency).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod fused {
+        use super::*;
+
+        /// An effect's WGSL compiled by naga as the composite's module is.
+        fn naga_check(what: &str, text: &str) {
+            let module = naga::front::wgsl::parse_str(text)
+                .unwrap_or_else(|e| panic!("{what}: {}\n{text}", e.emit_to_string(text)));
+            let flags = naga::valid::ValidationFlags::all();
+            naga::valid::Validator::new(flags, naga::valid::Capabilities::empty())
+                .validate(&module)
+                .unwrap_or_else(|e| panic!("{what}: {}\n{text}", e.emit_to_string(text)));
         }
-        naga_check("two effects reading a texture of the same name", &text);
+
+        /// A user's effect as the chain keeps it, without GPU resources (none
+        /// of the fusing reads them).
+        fn effect(serial: u64, source: &str, uniforms: &[(&str, UniformValue)]) -> UserEffect {
+            let uniforms: Vec<(String, UniformValue)> = uniforms.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+            let (fields, values) = layout(&uniforms).unwrap();
+            UserEffect {
+                name: format!("effect {serial}"),
+                serial,
+                stage: if serial % 2 == 0 { EffectStage::Display } else { EffectStage::Scene },
+                source: source.into(),
+                fields,
+                values,
+                buffer: None,
+                textures: Vec::new(),
+            }
+        }
+
+        /// Awkward effects: each compiles alone, as `addEffect` checks it.
+        const CORPUS: &[&str] = &[
+            // Attributes whose arguments are WGSL's own names, beside
+            // constants named like them, and attributes of functions.
+            "const position = 0.5;\nconst flat = 2u;\nconst ALIGN = 16;\n\
+             struct Varying { @builtin(position) p: vec4f, @location(0) @interpolate(flat) k: u32, @align(ALIGN) w: f32, position: f32 }\n\
+             @must_use fn scale(x: f32) -> f32 { return x * position * f32(flat); }\n\
+             @diagnostic(off, derivative_uniformity) fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
+             var v: Varying; v.w = scale(color.r); v.position = v.w; v.p = vec4f(v.position); return vec4f(v.p.xyz, color.a);\n}",
+            // Nested comments hiding declarations, and a line comment ended
+            // by U+2028 with code after it on the same line of `\n`s.
+            "/* fn effect( /* nested */ fn helper() */\n// fn effect(color: vec4f) {\n\
+             const K = 0.5; // a comment\u{2028}const J = 0.25;\n\
+             fn effect(color: vec4f, uv: vec2f) -> vec4f { return color * K + J; /* } */ }",
+            // Non-ASCII identifiers and every WGSL blank character.
+            "const Δ = 0.25;\nfn éclat(c: vec3f) -> vec3f { return c * (1.0 + Δ); }\n\
+             fn\u{2028}effect(\u{85}color: vec4f,\u{200e}uv: vec2f\u{200f}) -> vec4f\u{2029}{\n\
+             let naïve = éclat(color.rgb);\u{b}return vec4f(naïve, color.a);\u{c}}\r\n",
+            // Shadowed names: locals and parameters named like the effect's
+            // own top-level names, and locals named like what renaming makes
+            // of them (this effect is fused with serials 4 and 13 below).
+            "const k = 0.5;\nfn helper(k: f32) -> f32 { return k * 2.0; }\n\
+             fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
+             let helper_fx4 = 0.5; let k_fx13 = vec2f(0.25); var effect = color; \
+             { let k = 3.0; effect.r = effect.r * k; }\n\
+             return effect * helper(k) * helper_fx4 * k_fx13.x * k;\n}",
+            // A helper named like a built-in function, which the composite's
+            // own WGSL calls too; names like the composite's short names.
+            "fn smoothstep(x: f32) -> f32 { return x * x; }\nconst a = 1.0;\nfn b(x: f32) -> f32 { return x + a; }\n\
+             fn effect(color: vec4f, uv: vec2f) -> vec4f { return vec4f(smoothstep(color.r), b(color.g), color.b, color.a); }",
+            // Uniforms named like WGSL's own names and members, aliases,
+            // overrides, structs, private variables.
+            "alias V = vec4f;\nstruct Uniforms2 { position: f32 }\noverride gain: f32 = 1.0;\nvar<private> seen: f32;\n\
+             fn effect(color: vec4f, uv: vec2f) -> V { seen = uniforms.position * gain; \
+             let u = Uniforms2(uniforms.flat.x); return V(color.rgb * seen * u.position, color.a); }",
+        ];
+
+        const CORPUS_UNIFORMS: &[(&str, UniformValue)] =
+            &[("position", UniformValue::F32(1.0)), ("flat", UniformValue::Vec2([1.0, 2.0]))];
+
+        /// Every built-in effect and every corpus effect, fused into one
+        /// composite in every pairing (two effects with the same helper names
+        /// included), validated by naga.
+        #[test]
+        fn awkward_effects_fuse_into_a_composite_naga_accepts() {
+            use crate::passes::composite::{fused_source, Active};
+            let builtins: Vec<Active<'_>> = crate::effects::BUILTINS.iter().enumerate().map(|(i, b)| Active::Builtin(i, b)).collect();
+            naga_check("every built-in effect", &fused_source(&builtins));
+            let uniforms = |i: usize| if i == 5 { CORPUS_UNIFORMS } else { &[] };
+            for (i, source) in CORPUS.iter().enumerate() {
+                let (alone, _) = check_source(source, &effect(0, source, uniforms(i)).fields, &[]);
+                naga_check(&format!("corpus effect {i} alone"), &alone);
+                let fused = fused_check_source(&effect(7, source, uniforms(i)));
+                naga_check(&format!("corpus effect {i} fused with what every effect sees"), &fused);
+            }
+            for (i, a) in CORPUS.iter().enumerate() {
+                for (j, b) in CORPUS.iter().enumerate() {
+                    let (first, second) = (effect(1 + i as u64, a, uniforms(i)), effect(10 + j as u64, b, uniforms(j)));
+                    let mut all = builtins.clone();
+                    all.extend([Active::User(&first), Active::User(&second)]);
+                    naga_check(&format!("corpus effects {i} and {j} with every built-in"), &fused_source(&all));
+                }
+            }
+        }
+
+        /// An effect's textures are declared and renamed with it.
+        #[test]
+        fn an_effects_textures_are_its_own_in_the_composite() {
+            let source = "fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
+                          return color * textureSampleLevel(mask, effect_sampler, uv, 0.0) * uniforms.k;\n}";
+            let (fields, _) = layout(&[("k".into(), UniformValue::F32(1.0))]).unwrap();
+            let mut text = format!("{}\n{}\n", crate::effect::FULLSCREEN_FOR_EFFECTS, crate::effect::EFFECT_PRELUDE);
+            for serial in [3, 4] {
+                let (part, function) = fused_parts(source, &fields, &["mask"], serial, 10 * serial as u32);
+                assert!(part.contains(&format!("textureSampleLevel(mask_fx{serial}, effect_sampler")), "{part}");
+                text.push_str(&part);
+                text.push_str(&format!("fn call{serial}() -> vec4f {{ return {function}(vec4f(1.0), vec2f(0.5)); }}\n"));
+            }
+            naga_check("two effects reading a texture of the same name", &text);
+        }
     }
 }
