@@ -150,12 +150,58 @@ fn check_identifier(argument: &str, name: &str, what: &str) -> Result<(), Error>
 
 /// WGSL keywords and the names every effect's module already declares.
 const RESERVED: &[&str] = &[
-    "alias", "array", "bitcast", "bool", "break", "case", "const", "const_assert", "continue",
-    "continuing", "default", "diagnostic", "discard", "else", "enable", "f16", "f32", "false",
-    "fn", "for", "i32", "if", "let", "loop", "mat2x2f", "mat3x3f", "mat4x4f", "override", "ptr",
-    "requires", "return", "sampler", "struct", "switch", "texture_2d", "true", "u32", "var",
-    "vec2f", "vec3f", "vec4f", "while", "uniforms", "Uniforms", "effect", "time", "resolution",
-    "effect_sampler", "effect_frame", "EffectFrame", "FullscreenOut", "vs_fullscreen",
+    "alias",
+    "array",
+    "bitcast",
+    "bool",
+    "break",
+    "case",
+    "const",
+    "const_assert",
+    "continue",
+    "continuing",
+    "default",
+    "diagnostic",
+    "discard",
+    "else",
+    "enable",
+    "f16",
+    "f32",
+    "false",
+    "fn",
+    "for",
+    "i32",
+    "if",
+    "let",
+    "loop",
+    "mat2x2f",
+    "mat3x3f",
+    "mat4x4f",
+    "override",
+    "ptr",
+    "requires",
+    "return",
+    "sampler",
+    "struct",
+    "switch",
+    "texture_2d",
+    "true",
+    "u32",
+    "var",
+    "vec2f",
+    "vec3f",
+    "vec4f",
+    "while",
+    "uniforms",
+    "Uniforms",
+    "effect",
+    "time",
+    "resolution",
+    "effect_sampler",
+    "effect_frame",
+    "EffectFrame",
+    "FullscreenOut",
+    "vs_fullscreen",
 ];
 
 /// Checks an effect's name against the names in use.
@@ -164,7 +210,9 @@ pub fn check_name(name: &str, taken: &[&str]) -> Result<(), Error> {
     if taken.contains(&name) {
         return Err(Error::argument(
             "name",
-            format!("is '{name}', which is already an effect; remove it first or choose another name"),
+            format!(
+                "is '{name}', which is already an effect; remove it first or choose another name"
+            ),
         ));
     }
     Ok(())
@@ -175,7 +223,10 @@ pub fn layout(uniforms: &[(String, UniformValue)]) -> Result<(Vec<Field>, Vec<u8
     if uniforms.len() > MAX_UNIFORMS {
         return Err(Error::argument(
             "uniforms",
-            format!("has {} entries; an effect may declare at most {MAX_UNIFORMS}", uniforms.len()),
+            format!(
+                "has {} entries; an effect may declare at most {MAX_UNIFORMS}",
+                uniforms.len()
+            ),
         ));
     }
     let mut fields: Vec<Field> = Vec::new();
@@ -201,7 +252,12 @@ pub fn layout(uniforms: &[(String, UniformValue)]) -> Result<(Vec<Field>, Vec<u8
 
 /// Writes `value` into the block at `field`'s offset; refused when it is
 /// not finite or not of the declared type.
-fn write_value(bytes: &mut [u8], field: &Field, name: &str, value: &UniformValue) -> Result<(), Error> {
+fn write_value(
+    bytes: &mut [u8],
+    field: &Field,
+    name: &str,
+    value: &UniformValue,
+) -> Result<(), Error> {
     let floats = value.floats();
     if floats.len() != field.components {
         return Err(Error::argument(
@@ -216,7 +272,10 @@ fn write_value(bytes: &mut [u8], field: &Field, name: &str, value: &UniformValue
     if let Some(bad) = floats.iter().find(|x| !x.is_finite()) {
         return Err(Error::argument(
             &format!("uniforms.{name}"),
-            format!("must be finite, got {}", crate::options::value::format_number(f64::from(*bad))),
+            format!(
+                "must be finite, got {}",
+                crate::options::value::format_number(f64::from(*bad))
+            ),
         ));
     }
     let at = field.offset;
@@ -230,21 +289,25 @@ impl UserEffect {
     pub fn set_uniforms(&mut self, values: &[(String, UniformValue)]) -> Result<(), Error> {
         let mut bytes = self.values.clone();
         for (name, value) in values {
-            let field = self.fields.iter().find(|f| f.name == *name).ok_or_else(|| {
-                let declared: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
-                Error::argument(
-                    &format!("uniforms.{name}"),
-                    format!(
-                        "is not a uniform of effect '{}'; it declared {}",
-                        self.name,
-                        if declared.is_empty() {
-                            "none".to_string()
-                        } else {
-                            crate::options::value::quote_list(&declared)
-                        }
-                    ),
-                )
-            })?;
+            let field = self
+                .fields
+                .iter()
+                .find(|f| f.name == *name)
+                .ok_or_else(|| {
+                    let declared: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
+                    Error::argument(
+                        &format!("uniforms.{name}"),
+                        format!(
+                            "is not a uniform of effect '{}'; it declared {}",
+                            self.name,
+                            if declared.is_empty() {
+                                "none".to_string()
+                            } else {
+                                crate::options::value::quote_list(&declared)
+                            }
+                        ),
+                    )
+                })?;
             write_value(&mut bytes, field, name, value)?;
         }
         self.values = bytes;
@@ -254,11 +317,18 @@ impl UserEffect {
 
 /// Checks what an effect declares besides its uniforms: its textures'
 /// names, and no bindings of its own in the WGSL.
-pub fn check_declarations(source: &str, textures: &[&str], uniforms: &[Field]) -> Result<(), Error> {
+pub fn check_declarations(
+    source: &str,
+    textures: &[&str],
+    uniforms: &[Field],
+) -> Result<(), Error> {
     if textures.len() > MAX_TEXTURES {
         return Err(Error::argument(
             "textures",
-            format!("has {} entries; an effect may read at most {MAX_TEXTURES}", textures.len()),
+            format!(
+                "has {} entries; an effect may read at most {MAX_TEXTURES}",
+                textures.len()
+            ),
         ));
     }
     for (i, name) in textures.iter().enumerate() {
@@ -271,7 +341,9 @@ pub fn check_declarations(source: &str, textures: &[&str], uniforms: &[Field]) -
         }
     }
     let toks = tokens(source);
-    let binds = toks.windows(2).any(|w| w[0].text == "@" && matches!(w[1].text, "group" | "binding"));
+    let binds = toks
+        .windows(2)
+        .any(|w| w[0].text == "@" && matches!(w[1].text, "group" | "binding"));
     if binds {
         return Err(Error::argument(
             "wgsl",
@@ -339,7 +411,9 @@ fn tokens(source: &str) -> Vec<Token<'_>> {
 }
 
 fn blank(t: &Token<'_>) -> bool {
-    t.text.starts_with(|c: char| c.is_ascii_whitespace()) || t.text.starts_with("//") || t.text.starts_with("/*")
+    t.text.starts_with(|c: char| c.is_ascii_whitespace())
+        || t.text.starts_with("//")
+        || t.text.starts_with("/*")
 }
 
 /// The names `source` declares at module scope (functions, structs,
@@ -358,7 +432,12 @@ fn top_level_names<'a>(toks: &[Token<'a>]) -> Vec<&'a str> {
             continue;
         }
         let last = i.checked_sub(1).map(|k| solid[k].text);
-        if t.ident && matches!(last, Some("fn" | "struct" | "const" | "var" | "alias" | "override")) {
+        if t.ident
+            && matches!(
+                last,
+                Some("fn" | "struct" | "const" | "var" | "alias" | "override")
+            )
+        {
             names.push(t.text);
         } else if t.text == "var" && solid.get(i + 1).is_some_and(|n| n.text == "<") {
             // `var<private> name`: the name after the address space.
@@ -401,7 +480,10 @@ fn renamed(source: &str, toks: &[Token<'_>], names: &[&str], suffix: &str) -> St
             "struct" => pending_struct = true,
             _ => {}
         }
-        let next = toks[i + 1..].iter().find(|t| !blank(t)).map_or("", |t| t.text);
+        let next = toks[i + 1..]
+            .iter()
+            .find(|t| !blank(t))
+            .map_or("", |t| t.text);
         let member = struct_body.is_some() && next == ":";
         if t.ident && names.contains(&t.text) && prev != "." && prev != "@" && !member {
             out.push_str(t.text);
@@ -422,7 +504,16 @@ fn uniforms_struct(fields: &[Field], suffix: &str) -> String {
     if !fields.is_empty() {
         push_all(&mut s, &["struct Uniforms", suffix, " {\n"]);
         for f in fields {
-            push_all(&mut s, &["    ", &f.name, ": ", UniformValue::wgsl(f.components).0, ",\n"]);
+            push_all(
+                &mut s,
+                &[
+                    "    ",
+                    &f.name,
+                    ": ",
+                    UniformValue::wgsl(f.components).0,
+                    ",\n",
+                ],
+            );
         }
         s.push_str("}\n");
     }
@@ -434,7 +525,10 @@ fn uniforms_struct(fields: &[Field], suffix: &str) -> String {
 fn bindings_of(fields: &[Field], textures: &[&str], suffix: &str) -> Vec<Binding> {
     let mut out = Vec::new();
     if !fields.is_empty() {
-        out.push(Binding::uniform(format!("uniforms{suffix}"), format!("Uniforms{suffix}").into()));
+        out.push(Binding::uniform(
+            format!("uniforms{suffix}"),
+            format!("Uniforms{suffix}").into(),
+        ));
     }
     for name in textures {
         out.push(Binding {
@@ -618,9 +712,14 @@ pub struct Message {
 /// The outcome of compiling an effect's check module (`prefix_lines`
 /// before the user's text): `Ok`, or the error at its line and column in
 /// the user's own WGSL (see [`user_wgsl_result`]).
-pub fn compile_result(first_error: Option<Message>, source: &str, prefix_lines: usize) -> Result<(), Error> {
+pub fn compile_result(
+    first_error: Option<Message>,
+    source: &str,
+    prefix_lines: usize,
+) -> Result<(), Error> {
     let signature = "fn effect(color: vec4f, uv: vec2f) -> vec4f";
-    user_wgsl_result(first_error, source, prefix_lines, ("effect", signature)).map_err(Error::Shader)
+    user_wgsl_result(first_error, source, prefix_lines, ("effect", signature))
+        .map_err(Error::Shader)
 }
 
 /// The outcome of compiling a module made of `prefix_lines` lines of
@@ -638,7 +737,10 @@ pub fn user_wgsl_result(
 ) -> Result<(), ShaderError> {
     let Some(m) = first_error else { return Ok(()) };
     let user_lines = line_count(source).max(1);
-    let line = m.line.checked_sub(prefix_lines).filter(|l| (1..=user_lines).contains(l));
+    let line = m
+        .line
+        .checked_sub(prefix_lines)
+        .filter(|l| (1..=user_lines).contains(l));
     if let Some(line) = line {
         return Err(ShaderError::new(line as u32, m.column as u32, &m.text));
     }
@@ -666,7 +768,10 @@ pub fn in_user_lines(m: &Message, source: &str, prefix_lines: usize) -> bool {
 fn line_and_column(text: &str, at: usize) -> (u32, u32) {
     let before = &text.as_bytes()[..at];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     (line as u32, (at - start + 1) as u32)
 }
 
@@ -679,9 +784,9 @@ pub fn first_error(info: &wgpu::CompilationInfo, scope: Option<&wgpu::Error>) ->
         .find(|m| m.message_type == wgpu::CompilationMessageType::Error);
     match (first, scope) {
         (Some(m), _) => {
-            let (line, column) = m
-                .location
-                .map_or((0, 0), |l| (l.line_number as usize, l.line_position as usize));
+            let (line, column) = m.location.map_or((0, 0), |l| {
+                (l.line_number as usize, l.line_position as usize)
+            });
             Some(Message {
                 text: m.message.clone(),
                 line,
@@ -716,14 +821,23 @@ mod tests {
         let mut all = names.clone();
         all.extend(["uniforms", "tex"]);
         let out = renamed(src, &toks, &all, "_fx7");
-        assert!(out.contains("struct S_fx7 { effect: f32, k: vec2f }"), "{out}");
+        assert!(
+            out.contains("struct S_fx7 { effect: f32, k: vec2f }"),
+            "{out}"
+        );
         assert!(out.contains("const K_fx7 = 2.0; // effect\n"), "{out}");
         assert!(out.contains("var<private> state_fx7: f32;"), "{out}");
         assert!(out.contains("fn helper_fx7(x: f32)"), "{out}");
         assert!(out.contains("let k = x * K_fx7;"), "{out}");
         assert!(out.contains("fn effect_fx7(color"), "{out}");
-        assert!(out.contains("var s: S_fx7; s.effect = helper_fx7(uniforms_fx7.k) + state_fx7;"), "{out}");
-        assert!(out.contains("s.effect * textureSampleLevel(tex_fx7, effect_sampler"), "{out}");
+        assert!(
+            out.contains("var s: S_fx7; s.effect = helper_fx7(uniforms_fx7.k) + state_fx7;"),
+            "{out}"
+        );
+        assert!(
+            out.contains("s.effect * textureSampleLevel(tex_fx7, effect_sampler"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -757,7 +871,14 @@ mod tests {
         assert_eq!(e(bad), "uniforms.x y");
         let nan = layout(&[("k".into(), UniformValue::F32(f32::NAN))]).map(|_| ());
         assert_eq!(e(nan), "uniforms.k");
-        assert_eq!(e(check_declarations("@group(0) @binding(0) var t: texture_2d<f32>;", &[], &[])), "wgsl");
+        assert_eq!(
+            e(check_declarations(
+                "@group(0) @binding(0) var t: texture_2d<f32>;",
+                &[],
+                &[]
+            )),
+            "wgsl"
+        );
         assert_eq!(e(check_declarations("", &["t", "t"], &[])), "textures.t");
     }
 }

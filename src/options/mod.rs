@@ -24,17 +24,18 @@ pub use parse::OptionsValue;
 pub use schema::{Allowed, Effect, OptionError};
 pub use table::{changes, reshapes};
 // For the schema and property tests.
+pub use types::{
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions,
+    ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions, Metering, Msaa,
+    Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
+};
+pub use value::Value;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub use {
     schema::{Kind, Literal, OptionSpec},
     table::schema,
     types::PREDICTABLE,
 };
-pub use types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
-    GrainOptions, LensOptions, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
-};
-pub use value::Value;
 
 #[cfg(test)]
 mod dynamic_range_tests;

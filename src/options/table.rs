@@ -6,8 +6,8 @@
 
 use super::schema::{Access, Effect, Kind, Literal, OptionSpec};
 use super::types::{
-    AlphaMode, BloomMode, BlurMode, DebugView, Metering, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
-    ToneMapping, Tonemapper,
+    AlphaMode, BloomMode, BlurMode, CanvasFormat, ColorSpace, DebugView, DynamicRange, Metering,
+    Msaa, Options, Resolve, ToneMapping, Tonemapper,
 };
 
 use super::schema::{choice, doc_line, flag, number, whole};

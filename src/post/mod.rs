@@ -11,15 +11,15 @@
 mod error;
 mod lut;
 
-pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
 pub use crate::user_effect::{EffectStage, UniformValue};
+pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
 
 use crate::chain::{Chain, Content, ExternalInput};
-use crate::lut::Lut;
-use crate::passes::look::DirtTexture;
 use crate::gpu::Gpu;
+use crate::lut::Lut;
 use crate::options::{AlphaMode, ColorSpace, Options, ToneMapping};
 use crate::output::OutputSpec;
+use crate::passes::look::DirtTexture;
 
 /// An effect of the program's own, for [`PostChain::add_effect`].
 #[derive(Clone, Copy, Debug)]
@@ -553,5 +553,11 @@ fn output_spec(view_format: wgpu::TextureFormat, options: &Options) -> Result<Ou
     }
     let alpha: AlphaMode = options.canvas.alpha_mode;
     let tone: ToneMapping = options.canvas.tone_mapping;
-    Ok(OutputSpec::with_view(base, view_format, alpha, tone, ColorSpace::Srgb)?)
+    Ok(OutputSpec::with_view(
+        base,
+        view_format,
+        alpha,
+        tone,
+        ColorSpace::Srgb,
+    )?)
 }
