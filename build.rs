@@ -32,17 +32,7 @@ const SHARED_WITH_USERS: &[&str] = &[
 
 fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    // The crate's own test suites compile these sources a second time as
-    // `afterglow-testing` (testing/, never published), in which the
-    // internals are reachable: `cfg(afterglow_internals)`. The package
-    // itself never has it.
-    println!("cargo::rustc-check-cfg=cfg(afterglow_internals)");
-    let testing = std::env::var("CARGO_PKG_NAME").is_ok_and(|n| n == "afterglow-testing");
-    if testing {
-        println!("cargo::rustc-cfg=afterglow_internals");
-        // The sources are one folder up.
-        std::env::set_current_dir("..").expect("the repository root");
-    }
+    // Cargo runs the build script in the package folder.
     let root = std::env::current_dir().expect("the package folder");
     let watch = |path: &str| println!("cargo:rerun-if-changed={}", root.join(path).display());
     watch("shaders");

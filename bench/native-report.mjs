@@ -92,7 +92,7 @@ for (const b of builds) {
 }
 lines.push(
   `- command: \`${manifest.command}\``,
-  `- adapter: ${last.rounds[0].adapter ?? 'unknown'} (examples/bench.rs: wgpu on Vulkan, timestamp queries)`,
+  `- adapter: ${last.rounds[0].adapter ?? 'unknown'} (the crate's tests::bench: wgpu on Vulkan, timestamp queries)`,
   `- machine: ${machine.join('; ')}`,
   `- method: ${manifest.frames} frames per configuration after 30 unmeasured ones; each binary run ${manifest.rounds} time(s), `
     + `${two ? 'interleaved (before, after, before, …); ' : ''}each figure is the better of the rounds' medians, in ms; `

@@ -75,7 +75,7 @@ ${discCalls('vec2', 'vec3')}
 }`;
 
 // The small-light scene (bench/dot.mjs; the same dot as the tests'
-// tests/common/dot.rs): black, and one dot of radius 0.8 px and linear
+// src/tests/common/dot.rs): black, and one dot of radius 0.8 px and linear
 // radiance `radiance` whose centre moves from (160, 90) px by (0.37, 0.23)
 // px per unit of time, so frame i (time i) lights 1 to 4 pixels depending
 // on where it falls on the grid. Pixel centres are lit, not antialiased.

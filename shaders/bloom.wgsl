@@ -20,7 +20,7 @@
 // five overlapping 2x2 boxes suppress aliasing, and a 3x3 tent upsample
 // added onto the next larger mip.
 //
-// BloomParams is checked against src/passes/bloom.rs by tests/shaders.rs.
+// BloomParams is checked against src/passes/bloom.rs by src/tests/shaders.rs.
 
 struct BloomParams {
     // Threshold and knee width (threshold * knee), after exposure.

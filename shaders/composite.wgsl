@@ -5,7 +5,7 @@
 // (rgba16float). The bloom is added here, so the full-resolution HDR target
 // is read once and never written back.
 // The FLAG_* bits are generated from src/output.rs; CompositeParams is
-// checked against src/passes/composite.rs by tests/shaders.rs.
+// checked against src/passes/composite.rs by src/tests/shaders.rs.
 
 // Linear sRGB (Rec. 709 primaries, D65) to linear Display P3 (D65). Content
 // is authored in sRGB primaries; a 'display-p3' canvas reads P3 values, so

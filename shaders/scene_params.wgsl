@@ -1,5 +1,5 @@
 // The uniform block of every scene content, the user's WGSL included.
-// SceneParams is checked against src/passes/scene.rs by tests/shaders.rs.
+// SceneParams is checked against src/passes/scene.rs by src/tests/shaders.rs.
 
 struct SceneParams {
     // Premultiplied linear colour of the solid and shape content.

@@ -6,22 +6,53 @@
 //! is off leaves no code in that shader.
 //!
 //! A built-in effect is one module of `crate::effects` and one WGSL file:
-//! a [`Builtin`] with its function, its uniform block, the look textures
-//! it reads and its entries in the option table. A user's effect
+//! a [`Builtin`] with its function, its uniform block and the look
+//! textures it reads. Its options are in the option table, below it: the
+//! effect reads them, the table knows no effect. A user's effect
 //! (`addEffect`, [`crate::PostChain::add_effect`]) is the same thing made
 //! at run time (`crate::user_effect`).
 //!
-//! A leaf of the crate: the option table gathers the effects' entries, so
-//! nothing here may reach the table back.
+//! Every binding an effect takes in the composite's bind group is a
+//! [`Binding`]: its WGSL name and what it holds. The composite declares
+//! each in WGSL, lays it out and binds it from one list of them.
 
-use crate::options::schema::OptionSpec;
+use std::borrow::Cow;
+use std::fmt::Write;
+
 use crate::options::types::Options;
+use crate::pipeline::{FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM};
+use crate::uniform::{uniform, Uniform};
 
 /// What every effect's WGSL sees besides its own declarations: the
 /// full-screen stage's output struct, and `time()`, `resolution()` and
-/// `effect_sampler`.
+/// `effect_sampler` (declared with [`shared_bindings`]).
 pub const FULLSCREEN_FOR_EFFECTS: &str = wgsl!("fullscreen.wgsl");
 pub const EFFECT_PRELUDE: &str = wgsl!("effect_prelude.wgsl");
+
+uniform! {
+    /// `EffectFrame` in effect_prelude.wgsl: what every effect reads.
+    struct EffectFrame {
+        time: f32,
+        _pad: f32,
+        resolution: [f32; 2],
+    }
+}
+
+/// The bindings every effect shares, before the effects' own: the frame
+/// ([`EffectFrame`], read by `time()` and `resolution()`) and the linear,
+/// clamping `effect_sampler`.
+pub fn shared_bindings() -> [Binding; 2] {
+    [
+        Binding {
+            name: Cow::Borrowed("effect_frame"),
+            kind: BindingKind::Uniform(Cow::Borrowed(EffectFrame::WGSL_NAME)),
+        },
+        Binding {
+            name: Cow::Borrowed("effect_sampler"),
+            kind: BindingKind::Sampler,
+        },
+    ]
+}
 
 /// Where in the composite an effect runs, in frame order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -57,10 +88,20 @@ impl Place {
 /// `setLensDirt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LookTexture {
-    /// The 3D lookup table (`texture_3d<f32>`, read with `textureLoad`).
+    /// The 3D lookup table (rgba32float, read with `textureLoad`).
     Lut,
-    /// The lens dirt (`texture_2d<f32>`, sampled).
+    /// The lens dirt (sampled).
     Dirt,
+}
+
+impl LookTexture {
+    /// How it is bound.
+    pub fn kind(self) -> BindingKind {
+        match self {
+            LookTexture::Lut => BindingKind::Texture3d,
+            LookTexture::Dirt => BindingKind::Texture2d,
+        }
+    }
 }
 
 /// A lookup table's entries per side and its domain.
@@ -69,6 +110,32 @@ pub struct LutDomain {
     pub size: u32,
     pub min: [f32; 3],
     pub max: [f32; 3],
+}
+
+/// The look's textures as the effects' switches and uniforms see them
+/// (set by the chain, in the frame's info).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LookInfo {
+    pub lut: Option<LutDomain>,
+    /// The dirt texture's size in texels.
+    pub dirt: Option<(u32, u32)>,
+}
+
+/// The views of the look's textures a frame binds (set by the chain).
+#[derive(Clone, Default)]
+pub struct LookViews {
+    pub lut: Option<wgpu::TextureView>,
+    pub dirt: Option<wgpu::TextureView>,
+}
+
+impl LookViews {
+    /// The view of `texture`, if it is set.
+    pub fn get(&self, texture: LookTexture) -> Option<&wgpu::TextureView> {
+        match texture {
+            LookTexture::Lut => self.lut.as_ref(),
+            LookTexture::Dirt => self.dirt.as_ref(),
+        }
+    }
 }
 
 /// What an effect's switch and uniforms depend on besides the options.
@@ -88,42 +155,143 @@ pub struct Context {
 
 /// The layout of an effect's uniform block as Rust declares it: its WGSL
 /// struct name, size and fields' offsets (compared to the WGSL by
-/// `tests/shaders.rs`).
-#[cfg(afterglow_internals)]
+/// `src/tests/shaders.rs`).
+#[cfg(test)]
 pub type ParamsLayout = (&'static str, usize, Vec<(&'static str, usize)>);
 
 /// A built-in effect, as its module registers it (`crate::effects::BUILTINS`).
 pub struct Builtin {
-    /// Its name: the label of its uniform, and its WGSL function
-    /// `fx_<name>(color: vec4f, uv: vec2f) -> vec4f`.
+    /// Its name, which its WGSL names are made of: the function
+    /// `fx_<name>` ([`Builtin::function`]) and its uniform
+    /// `fx_<name>_params` ([`Builtin::params_binding`]). Also the label of
+    /// its uniform buffer.
     pub name: &'static str,
     pub place: Place,
     /// Its WGSL: the function, its helpers and its uniform struct. Its
-    /// uniform is bound as `fx_<name>_params`, its textures by the names in
-    /// `textures`; the composite's own helpers (`srgb_encode`, `LUMA`,
-    /// `effect_sampler`, `time()`, `resolution()`, `fx_light_at`) are in
-    /// scope.
+    /// bindings are declared before it; the composite's own helpers
+    /// (`srgb_encode`, `LUMA`, `effect_sampler`, `time()`, `resolution()`,
+    /// `fx_light_at`) are in scope.
     pub wgsl: &'static str,
-    /// The WGSL struct of its uniform and its size in bytes.
-    pub params: Option<(&'static str, usize)>,
+    /// Its uniform block.
+    pub params: Option<Params>,
     /// The look textures it reads, with their WGSL names.
     pub textures: &'static [(&'static str, LookTexture)],
-    /// Its entries in the option table.
-    pub options: &'static [OptionSpec],
     /// Whether it runs for these options and this frame. Off, it leaves no
     /// code in the composite.
     pub on: fn(&Options, &Context) -> bool,
     /// Its uniform block's bytes.
     pub write: fn(&Options, &Context) -> Vec<u8>,
-    /// Its uniform block's layout, for the tests.
-    #[cfg(afterglow_internals)]
+}
+
+/// A built-in effect's uniform block, from its Rust type.
+pub struct Params {
+    /// The WGSL struct, named as the Rust one.
+    pub struct_name: &'static str,
+    /// Its size in bytes.
+    pub size: usize,
+    /// Its layout, for the tests.
+    #[cfg(test)]
     pub layout: fn() -> ParamsLayout,
 }
 
-/// The layout of `U` (see [`Builtin::layout`]).
-#[cfg(afterglow_internals)]
-pub fn params_layout<U: crate::uniform::Uniform>() -> ParamsLayout {
+impl Params {
+    /// The block of `U` (declared with `uniform!`).
+    pub const fn of<U: Uniform>() -> Params {
+        Params {
+            struct_name: U::WGSL_NAME,
+            size: std::mem::size_of::<U>(),
+            #[cfg(test)]
+            layout: params_layout::<U>,
+        }
+    }
+}
+
+#[cfg(test)]
+fn params_layout<U: Uniform>() -> ParamsLayout {
     (U::WGSL_NAME, std::mem::size_of::<U>(), U::offsets())
+}
+
+impl Builtin {
+    /// Its WGSL function, `fx_<name>`.
+    pub fn function(&self) -> String {
+        format!("fx_{}", self.name)
+    }
+
+    /// The binding of its uniform block, `fx_<name>_params`.
+    pub fn params_binding(&self) -> Option<Binding> {
+        let p = self.params.as_ref()?;
+        Some(Binding::uniform(
+            format!("fx_{}_params", self.name),
+            Cow::Borrowed(p.struct_name),
+        ))
+    }
+}
+
+/// What a binding holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BindingKind {
+    /// A uniform block of this WGSL struct.
+    Uniform(Cow<'static, str>),
+    /// A linear, filtering sampler.
+    Sampler,
+    /// A 2D texture, sampled with filtering.
+    Texture2d,
+    /// A 3D texture read with `textureLoad` (rgba32float, which WebGPU
+    /// does not filter).
+    Texture3d,
+}
+
+/// One binding of an effect in the composite's bind group: its WGSL name
+/// and what it holds, which give its declaration and its layout entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binding {
+    pub name: Cow<'static, str>,
+    pub kind: BindingKind,
+}
+
+impl Binding {
+    /// A uniform block `name` of the WGSL struct `struct_name`.
+    pub fn uniform(name: String, struct_name: Cow<'static, str>) -> Binding {
+        Binding {
+            name: name.into(),
+            kind: BindingKind::Uniform(struct_name),
+        }
+    }
+
+    /// The look texture `texture`, named `name`.
+    pub fn look(name: &'static str, texture: LookTexture) -> Binding {
+        Binding {
+            name: Cow::Borrowed(name),
+            kind: texture.kind(),
+        }
+    }
+
+    /// Appends its WGSL declaration as binding `binding` of group 0.
+    pub fn declare(&self, s: &mut String, binding: u32) {
+        let (space, ty) = match &self.kind {
+            BindingKind::Uniform(name) => ("<uniform>", &**name),
+            BindingKind::Sampler => ("", "sampler"),
+            BindingKind::Texture2d => ("", "texture_2d<f32>"),
+            BindingKind::Texture3d => ("", "texture_3d<f32>"),
+        };
+        let name = &self.name;
+        // Writing to a String cannot fail.
+        let _ = writeln!(s, "@group(0) @binding({binding}) var{space} {name}: {ty};");
+    }
+
+    /// Its entry's type in the bind group layout.
+    pub fn layout(&self) -> wgpu::BindingType {
+        match self.kind {
+            BindingKind::Uniform(_) => UNIFORM,
+            BindingKind::Sampler => FILTERING_SAMPLER,
+            BindingKind::Texture2d => FILTERABLE_TEXTURE,
+            BindingKind::Texture3d => wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                view_dimension: wgpu::TextureViewDimension::D3,
+                multisampled: false,
+            },
+        }
+    }
 }
 
 /// Appends `parts` to `s`: generated WGSL, pieced without the formatter.
@@ -131,12 +299,4 @@ pub fn push_all(s: &mut String, parts: &[&str]) {
     for p in parts {
         s.push_str(p);
     }
-}
-
-/// Appends the declaration of binding `binding` of group 0: `var` and
-/// then `rest` (`<uniform> name: Type`, ` name: texture_2d<f32>`).
-pub fn declare_binding(s: &mut String, binding: u32, rest: &[&str]) {
-    push_all(s, &["@group(0) @binding(", &binding.to_string(), ") var"]);
-    push_all(s, rest);
-    s.push_str(";\n");
 }

@@ -12,9 +12,9 @@
 use crate::error::Error;
 use crate::gpu::Gpu;
 use crate::graph::{ColorDecl, DepthDecl, Graph, Owner, PassDecl, TextureDecl, ViewDecl};
+use crate::options::Options;
 use crate::output::OutputSpec;
 use crate::pipeline::Pipe;
-use crate::options::Options;
 
 /// Format of the offscreen HDR targets: 16-bit float, filterable,
 /// renderable and multisample-capable everywhere WebGPU runs.
@@ -135,7 +135,7 @@ pub struct FrameInfo {
     /// Frame texels the bloom texture covers per axis (`size` without bloom).
     pub bloom_extent: (u32, u32),
     /// The lookup table and lens dirt the composite reads, if set.
-    pub look: crate::passes::look::LookInfo,
+    pub look: crate::effect::LookInfo,
 }
 
 /// How a frame gives its textures back when it is replaced.
@@ -194,7 +194,7 @@ pub struct FrameBuilder<'a> {
     /// Copies for the next step added.
     copies: Vec<BufferCopy>,
     /// The lookup table's and the lens dirt's views (set by the chain).
-    pub look: crate::passes::look::LookViews,
+    pub look: crate::effect::LookViews,
     /// The user's effects, in the order they were added (set by the chain).
     pub user_effects: &'a [crate::user_effect::UserEffect],
 }
@@ -433,7 +433,7 @@ impl<'a> FrameBuilder<'a> {
     /// The second target is allocated on first use in the frame. The two
     /// alternate after that; a caller's image (external input) is only
     /// read, never handed out to be written.
-    #[cfg_attr(not(afterglow_internals), allow(dead_code))] // the seam for HDR effects
+    #[cfg_attr(not(test), allow(dead_code))] // the seam for HDR effects
     pub fn swap_hdr(&mut self, pass: &str) -> Result<(Image, Image), Error> {
         let read = self.hdr(pass)?;
         let write = match self.spare_hdr.take() {

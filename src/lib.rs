@@ -33,13 +33,13 @@
 //! ARCHITECTURE.md.
 
 // Dead code is reported by the wasm build, which compiles everything the
-// package ships (the web boundary and `PostChain`); a native build has no
-// web boundary, so what only the web uses would be reported there. `cargo xtask test` denies the wasm build's
-// warnings.
-#![cfg_attr(
-    all(not(target_arch = "wasm32"), not(afterglow_internals)),
-    allow(dead_code, unused_imports)
-)]
+// package ships (the web boundary and `PostChain`); `cargo xtask test`
+// denies its warnings. A native build has no web boundary, so what only
+// the web uses would be reported there; and a test build holds the test
+// hooks of both test builds, the native suites' and the browser suites',
+// each unused by the other.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
+#![cfg_attr(test, allow(dead_code))]
 
 /// The wasm build's allocator: talc, smaller than dlmalloc in the shipped
 /// wasm. Single-threaded (no atomics), as the web build is.
@@ -55,53 +55,40 @@ macro_rules! wgsl {
     };
 }
 
-/// The crate's modules. Only the items re-exported below are its API: the
-/// modules are private. The crate's own test suites compile these sources
-/// a second time as `afterglow-testing` (testing/, never published), with
-/// `cfg(afterglow_internals)`, which makes the modules reachable for them
-/// and adds their test content and hooks.
-macro_rules! internal {
-    ($($(#[$meta:meta])* mod $name:ident;)*) => {$(
-        $(#[$meta])*
-        #[cfg(afterglow_internals)]
-        #[doc(hidden)]
-        pub mod $name;
-        $(#[$meta])*
-        #[cfg(not(afterglow_internals))]
-        mod $name;
-    )*};
-}
-
-internal! {
-    mod arguments;
-    mod chain;
-    mod effect;
-    mod effects;
-    mod error;
-    mod formats;
-    mod frame;
-    mod gpu;
-    mod graph;
-    mod lut;
-    mod options;
-    mod output;
-    mod pass;
-    mod passes;
-    mod pipeline;
-    mod post;
-    mod readback;
-    mod shaders;
-    mod texture_rules;
-    mod timing;
-    mod uniform;
-    mod user_effect;
-    mod wgsl;
-    #[cfg(target_arch = "wasm32")]
-    mod web;
-    /// The chain into an ordinary texture: the native tests and benchmarks.
-    #[cfg(all(not(target_arch = "wasm32"), afterglow_internals))]
-    mod headless;
-}
+// The crate's modules. Only the items re-exported below are its API: the
+// modules are private. Their tests sit beside them, and the suites that
+// drive the whole chain are in `tests` (`cargo test --lib`; in a browser,
+// `wasm-pack test`).
+mod arguments;
+mod chain;
+mod effect;
+mod effects;
+mod error;
+mod formats;
+mod frame;
+mod gpu;
+mod graph;
+/// The chain into an ordinary texture: the native tests and benchmarks.
+#[cfg(all(not(target_arch = "wasm32"), test))]
+mod headless;
+#[cfg(target_arch = "wasm32")]
+mod js;
+mod lut;
+mod options;
+mod output;
+mod pass;
+mod passes;
+mod pipeline;
+mod post;
+mod readback;
+mod shaders;
+mod texture_rules;
+mod timing;
+mod uniform;
+mod user_effect;
+#[cfg(target_arch = "wasm32")]
+mod web;
+mod wgsl;
 
 /// The wgpu this crate is built with: name its types through
 /// `afterglow::wgpu` and the versions cannot disagree.
@@ -118,13 +105,9 @@ pub use post::{
     UniformValue,
 };
 
-// What the crate's own test suites reach by name (see `internal!`).
-#[cfg(afterglow_internals)]
-#[doc(hidden)]
-pub use chain::{Chain, Content};
-#[cfg(afterglow_internals)]
-#[doc(hidden)]
-pub use passes::content::PixelImage;
+// What the crate's suites reach by name.
+#[cfg(test)]
+use {chain::Content, passes::content::PixelImage};
 
 /// The Rust snippet of the README's "Quick start: Rust with wgpu"
 /// section, run by `cargo test --doc` as written, inside a hidden program
@@ -133,3 +116,16 @@ pub use passes::content::PixelImage;
 #[cfg(all(doctest, not(target_arch = "wasm32")))]
 #[doc = include_str!(concat!(env!("OUT_DIR"), "/readme_post_chain.md"))]
 pub struct ReadmePostChain;
+
+/// The suites that drive the whole chain through the crate's internals:
+/// natively on Vulkan (lavapipe in `cargo test`), and in a browser
+/// (`wasm-pack test`), where they run in one wasm instance. The one test
+/// that panics on purpose, which leaves its instance unusable, is
+/// `#[ignore]`d there and run alone in an instance of its own
+/// (`wasm-pack test --headless --chrome -- --lib -- --include-ignored
+/// tests::panic_browser`): it stays in the crate, with its hook under
+/// `cfg(test)`, so the package exports nothing for it. The benchmark, the
+/// snapshot and the plots are `#[ignore]`d native tests too
+/// (docs/developing.md).
+#[cfg(test)]
+mod tests;

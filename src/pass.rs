@@ -6,8 +6,8 @@
 use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
-use crate::output::OutputSpec;
 use crate::options::Options;
+use crate::output::OutputSpec;
 
 pub use crate::pipeline::*;
 pub use crate::shaders::shader_module;
@@ -56,9 +56,8 @@ pub struct PassReport {
 }
 
 pub(crate) use crate::uniform::uniform;
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub use crate::uniform::Uniform;
-
 
 /// Where a pass sits in the frame. The chain runs the scene first, then
 /// the registered passes by stage, in registration order within a stage.
@@ -69,7 +68,7 @@ pub enum Stage {
     /// Reads the current HDR image and writes the next one
     /// ([`FrameBuilder::swap_hdr`]): colour effects before the bloom sees it.
     /// (No shipped pass is one yet; the tests' example effect is.)
-    #[cfg_attr(not(afterglow_internals), allow(dead_code))]
+    #[cfg_attr(not(test), allow(dead_code))]
     HdrEffect,
     /// Measures the final HDR image (auto exposure) before anything
     /// applies the exposure.
@@ -88,20 +87,20 @@ pub struct Registration {
     /// holds itself (it draws the content the chain is given).
     pub make: Option<fn(&Gpu) -> Box<dyn Pass>>,
     /// Its shader modules, each by name as the GPU receives it.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub shaders: fn() -> Vec<(&'static str, String)>,
     /// Its uniform blocks, with the WGSL that declares each.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub uniforms: fn() -> Vec<UniformLayout>,
 }
 
 /// A uniform block as Rust lays it out: the WGSL source that declares it,
 /// the struct name, its size and its fields' offsets.
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub type UniformLayout = (String, &'static str, usize, Vec<(&'static str, usize)>);
 
 /// The layout of `U`, declared in the shader made of `parts`.
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub fn uniform_layout<U: Uniform>(parts: &[&str]) -> UniformLayout {
     (
         crate::shaders::compose(parts),

@@ -191,7 +191,10 @@ impl FrameUniform {
 
     /// The buffer of the frame built last.
     pub fn current(&self) -> wgpu::Buffer {
-        self.current.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.current
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     pub fn write(&self, queue: &wgpu::Queue, bytes: &[u8]) {
@@ -237,12 +240,12 @@ impl<K: PartialEq + Copy> PipeCache<K> {
         pipe
     }
 
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.pipes.lock().map_or(0, |p| p.len())
     }
 
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.pipes.lock().map_or(true, |p| p.is_empty())
     }

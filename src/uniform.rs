@@ -1,12 +1,13 @@
 //! Uniform blocks declared once in Rust with a layout a test compares to
-//! their WGSL (`tests/shaders.rs`). A leaf: passes and effects both
+//! their WGSL (`src/tests/shaders.rs`). A leaf: passes and effects both
 //! declare their blocks with [`uniform!`].
 
-/// A uniform block shared with WGSL: its WGSL struct name and the byte
-/// offset of every Rust field, so a test can compare both layouts.
-#[cfg(afterglow_internals)]
+/// A uniform block shared with WGSL: its WGSL struct name (the Rust
+/// struct's, so the name is written once) and the byte offset of every
+/// Rust field, so a test can compare both layouts.
 pub trait Uniform: bytemuck::Pod {
     const WGSL_NAME: &'static str;
+    #[cfg(test)]
     fn offsets() -> Vec<(&'static str, usize)>;
 }
 
@@ -17,9 +18,9 @@ macro_rules! uniform {
         #[repr(C)]
         #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
         pub struct $name { $(pub $field: $ty),* }
-        #[cfg(afterglow_internals)]
         impl $crate::uniform::Uniform for $name {
             const WGSL_NAME: &'static str = stringify!($name);
+            #[cfg(test)]
             fn offsets() -> Vec<(&'static str, usize)> {
                 vec![$((stringify!($field), std::mem::offset_of!($name, $field))),*]
             }

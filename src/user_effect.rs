@@ -13,7 +13,7 @@
 //! may both define `fn effect`; the names it gets come from its serial,
 //! never from its name, which may be any string of 1 to 64 characters.
 
-use crate::effect::Place;
+use crate::effect::{Binding, BindingKind, Place};
 use crate::error::{Error, ShaderError};
 use crate::gpu::{Answer, Gpu};
 
@@ -177,7 +177,9 @@ pub fn check_name(name: &str, taken: &[&str]) -> Result<(), Error> {
     if taken.contains(&name) {
         return Err(Error::argument(
             "name",
-            format!("is '{name}', which is already an effect; remove it first or choose another name"),
+            format!(
+                "is '{name}', which is already an effect; remove it first or choose another name"
+            ),
         ));
     }
     Ok(())
@@ -188,7 +190,10 @@ pub fn layout(uniforms: &[(String, UniformValue)]) -> Result<(Vec<Field>, Vec<u8
     if uniforms.len() > MAX_UNIFORMS {
         return Err(Error::argument(
             "uniforms",
-            format!("has {} entries; an effect may declare at most {MAX_UNIFORMS}", uniforms.len()),
+            format!(
+                "has {} entries; an effect may declare at most {MAX_UNIFORMS}",
+                uniforms.len()
+            ),
         ));
     }
     let mut fields: Vec<Field> = Vec::new();
@@ -214,7 +219,12 @@ pub fn layout(uniforms: &[(String, UniformValue)]) -> Result<(Vec<Field>, Vec<u8
 
 /// Writes `value` into the block at `field`'s offset; refused when it is
 /// not finite or not of the declared type.
-fn write_value(bytes: &mut [u8], field: &Field, name: &str, value: &UniformValue) -> Result<(), Error> {
+fn write_value(
+    bytes: &mut [u8],
+    field: &Field,
+    name: &str,
+    value: &UniformValue,
+) -> Result<(), Error> {
     let floats = value.floats();
     if floats.len() != field.components {
         return Err(Error::argument(
@@ -229,7 +239,10 @@ fn write_value(bytes: &mut [u8], field: &Field, name: &str, value: &UniformValue
     if let Some(bad) = floats.iter().find(|x| !x.is_finite()) {
         return Err(Error::argument(
             &format!("uniforms.{name}"),
-            format!("must be finite, got {}", crate::options::value::format_number(f64::from(*bad))),
+            format!(
+                "must be finite, got {}",
+                crate::options::value::format_number(f64::from(*bad))
+            ),
         ));
     }
     let at = field.offset;
@@ -243,21 +256,25 @@ impl UserEffect {
     pub fn set_uniforms(&mut self, values: &[(String, UniformValue)]) -> Result<(), Error> {
         let mut bytes = self.values.clone();
         for (name, value) in values {
-            let field = self.fields.iter().find(|f| f.name == *name).ok_or_else(|| {
-                let declared: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
-                Error::argument(
-                    &format!("uniforms.{name}"),
-                    format!(
-                        "is not a uniform of effect '{}'; it declared {}",
-                        self.name,
-                        if declared.is_empty() {
-                            "none".to_string()
-                        } else {
-                            crate::options::value::quote_list(&declared)
-                        }
-                    ),
-                )
-            })?;
+            let field = self
+                .fields
+                .iter()
+                .find(|f| f.name == *name)
+                .ok_or_else(|| {
+                    let declared: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
+                    Error::argument(
+                        &format!("uniforms.{name}"),
+                        format!(
+                            "is not a uniform of effect '{}'; it declared {}",
+                            self.name,
+                            if declared.is_empty() {
+                                "none".to_string()
+                            } else {
+                                crate::options::value::quote_list(&declared)
+                            }
+                        ),
+                    )
+                })?;
             write_value(&mut bytes, field, name, value)?;
         }
         self.values = bytes;
@@ -267,11 +284,18 @@ impl UserEffect {
 
 /// Checks what an effect declares besides its uniforms: its textures'
 /// names, and no bindings of its own in the WGSL.
-pub fn check_declarations(source: &str, textures: &[&str], uniforms: &[Field]) -> Result<(), Error> {
+pub fn check_declarations(
+    source: &str,
+    textures: &[&str],
+    uniforms: &[Field],
+) -> Result<(), Error> {
     if textures.len() > MAX_TEXTURES {
         return Err(Error::argument(
             "textures",
-            format!("has {} entries; an effect may read at most {MAX_TEXTURES}", textures.len()),
+            format!(
+                "has {} entries; an effect may read at most {MAX_TEXTURES}",
+                textures.len()
+            ),
         ));
     }
     for (i, name) in textures.iter().enumerate() {
@@ -293,44 +317,96 @@ pub fn check_declarations(source: &str, textures: &[&str], uniforms: &[Field]) -
     Ok(())
 }
 
-/// The declarations of an effect's uniform block and textures, from
-/// binding `first` on, with `suffix` on their names.
-fn declarations(fields: &[Field], textures: &[&str], first: u32, suffix: &str) -> String {
-    use crate::effect::{declare_binding, push_all};
+/// The struct of an effect's uniform block (nothing without uniforms),
+/// with `suffix` on its name.
+fn uniforms_struct(fields: &[Field], suffix: &str) -> String {
+    use crate::effect::push_all;
     let mut s = String::new();
-    let mut binding = first;
     if !fields.is_empty() {
         push_all(&mut s, &["struct Uniforms", suffix, " {\n"]);
         for f in fields {
-            push_all(&mut s, &["    ", &f.name, ": ", UniformValue::wgsl(f.components).0, ",\n"]);
+            push_all(
+                &mut s,
+                &[
+                    "    ",
+                    &f.name,
+                    ": ",
+                    UniformValue::wgsl(f.components).0,
+                    ",\n",
+                ],
+            );
         }
         s.push_str("}\n");
-        declare_binding(&mut s, binding, &["<uniform> uniforms", suffix, ": Uniforms", suffix]);
-        binding += 1;
-    }
-    for name in textures {
-        declare_binding(&mut s, binding, &[" ", name, suffix, ": texture_2d<f32>"]);
-        binding += 1;
     }
     s
+}
+
+/// The bindings of an effect's uniform block (none without uniforms), then
+/// of its textures, with `suffix` on their names.
+fn bindings_of(fields: &[Field], textures: &[&str], suffix: &str) -> Vec<Binding> {
+    let mut out = Vec::new();
+    if !fields.is_empty() {
+        out.push(Binding::uniform(
+            format!("uniforms{suffix}"),
+            format!("Uniforms{suffix}").into(),
+        ));
+    }
+    for name in textures {
+        out.push(Binding {
+            name: format!("{name}{suffix}").into(),
+            kind: BindingKind::Texture2d,
+        });
+    }
+    out
+}
+
+/// The effect's bindings in the composite, as its fused WGSL names them
+/// ([`fused_source`]): its uniform block (none without uniforms), then its
+/// textures.
+pub fn bindings(e: &UserEffect) -> Vec<Binding> {
+    let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
+    bindings_of(&e.fields, &textures, &suffix(e))
+}
+
+/// What ends the effect's names in the composite: `_fx<serial>`.
+fn suffix(e: &UserEffect) -> String {
+    format!("_fx{}", e.serial)
 }
 
 /// The module an effect is first compiled in, alone: what every effect
 /// sees, its declarations, the user's WGSL, and an entry point that calls
 /// `effect`. Returns it with the number of lines before the user's.
 pub fn check_source(source: &str, fields: &[Field], textures: &[&str]) -> (String, usize) {
-    check_module(&declarations(fields, textures, 8, ""), source, "effect")
+    check_module(
+        &bindings_of(fields, textures, ""),
+        &uniforms_struct(fields, ""),
+        source,
+        "effect",
+    )
 }
 
-/// What every effect sees, `declarations`, `source`, and an entry point
-/// that calls `function` as the composite calls an effect; with the
-/// number of lines before `source`.
-fn check_module(declarations: &str, source: &str, function: &str) -> (String, usize) {
-    let prefix = format!(
+/// What every effect sees, the declarations of `bindings` after the
+/// shared ones, `declarations`, `source`, and an entry point that calls
+/// `function` as the composite calls an effect; with the number of lines
+/// before `source`.
+fn check_module(
+    bindings: &[Binding],
+    declarations: &str,
+    source: &str,
+    function: &str,
+) -> (String, usize) {
+    let mut prefix = format!(
         "{}\n{}\n{declarations}",
         crate::effect::FULLSCREEN_FOR_EFFECTS,
         crate::effect::EFFECT_PRELUDE,
     );
+    let shared = crate::effect::shared_bindings();
+    for (i, b) in shared.iter().enumerate() {
+        b.declare(&mut prefix, i as u32);
+    }
+    for (i, b) in bindings.iter().enumerate() {
+        b.declare(&mut prefix, (shared.len() + i) as u32);
+    }
     let lines = line_count(&prefix);
     let text = format!(
         "{prefix}{source}\n@fragment\nfn afterglow_effect_check(in: FullscreenOut) -> @location(0) vec4f {{\n    \
@@ -344,8 +420,8 @@ fn check_module(declarations: &str, source: &str, function: &str) -> (String, us
 /// makes. Its other names cannot meet the effect's, which all end in the
 /// effect's own suffix.
 pub fn fused_check_source(e: &UserEffect) -> String {
-    let (part, function) = fused_source(e, 8);
-    check_module("", &part, &function).0
+    let (part, function) = fused_source(e);
+    check_module(&bindings(e), "", &part, &function).0
 }
 
 /// Lines of `text` as `str::lines` counts them (a final line counts
@@ -355,33 +431,27 @@ pub fn line_count(text: &str) -> usize {
     newlines + usize::from(text.as_bytes().last().is_some_and(|&b| b != b'\n'))
 }
 
-/// The effect's part of the composite's module, its bindings from `first`
-/// on: its declarations and WGSL with its names made its own, and
-/// `fn fx_user<serial>` calling its `effect`. Returns the WGSL and the
-/// function's name.
-pub fn fused_source(e: &UserEffect, first: u32) -> (String, String) {
+/// The effect's part of the composite's module after the declarations of
+/// its [`bindings`]: its uniform struct and WGSL with its names made its
+/// own, and `fn fx_user<serial>` calling its `effect`. Returns the WGSL and
+/// the function's name.
+pub fn fused_source(e: &UserEffect) -> (String, String) {
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
-    fused_parts(&e.source, &e.fields, &textures, e.serial, first)
+    fused_parts(&e.source, &e.fields, &textures, e.serial)
 }
 
 /// [`fused_source`] of an effect's WGSL, uniforms and textures' names.
-fn fused_parts(source: &str, fields: &[Field], textures: &[&str], serial: u64, first: u32) -> (String, String) {
+fn fused_parts(source: &str, fields: &[Field], textures: &[&str], serial: u64) -> (String, String) {
     let suffix = format!("_fx{serial}");
     let mut names = vec!["uniforms", "Uniforms"];
     names.extend_from_slice(textures);
     let function = format!("fx_user{serial}");
     let text = format!(
         "{}{}\nfn {function}(color: vec4f, uv: vec2f) -> vec4f {{\n    return effect{suffix}(color, uv);\n}}\n",
-        declarations(fields, textures, first, &suffix),
+        uniforms_struct(fields, &suffix),
         crate::wgsl::rename_top_level(source, &names, &suffix),
     );
     (text, function)
-}
-
-/// The bindings an effect takes in the composite: its uniform block (when
-/// it declared uniforms) and its textures.
-pub fn binding_count(e: &UserEffect) -> u32 {
-    u32::from(!e.fields.is_empty()) + e.textures.len() as u32
 }
 
 /// An effect as the caller gave it, its textures already checked.
@@ -439,7 +509,12 @@ pub fn compile(gpu: &Gpu, label: &str, text: String) -> Answer<Option<Message>> 
 
 /// [`compile`], and `also` compiled under the same scope: its errors are
 /// the scope's alone ([`Message::scope_only`]).
-fn compile_with(gpu: &Gpu, label: &str, text: String, also: Option<String>) -> Answer<Option<Message>> {
+fn compile_with(
+    gpu: &Gpu,
+    label: &str,
+    text: String,
+    also: Option<String>,
+) -> Answer<Option<Message>> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
@@ -545,13 +620,18 @@ pub struct Message {
 /// The outcome of compiling an effect's check module (`prefix_lines`
 /// before the user's text): `Ok`, or the error at its line and column in
 /// the user's own WGSL (see [`user_wgsl_result`]).
-pub fn compile_result(first_error: Option<Message>, source: &str, prefix_lines: usize) -> Result<(), Error> {
+pub fn compile_result(
+    first_error: Option<Message>,
+    source: &str,
+    prefix_lines: usize,
+) -> Result<(), Error> {
     if let Some(m) = first_error.as_ref().filter(|m| m.scope_only) {
         // The fused module's: the effect's WGSL compiled alone.
         return Err(fusing_error(&m.text));
     }
     let signature = "fn effect(color: vec4f, uv: vec2f) -> vec4f";
-    user_wgsl_result(first_error, source, prefix_lines, ("effect", signature)).map_err(Error::Shader)
+    user_wgsl_result(first_error, source, prefix_lines, ("effect", signature))
+        .map_err(Error::Shader)
 }
 
 /// The outcome of compiling a module made of `prefix_lines` lines of
@@ -569,7 +649,10 @@ pub fn user_wgsl_result(
 ) -> Result<(), ShaderError> {
     let Some(m) = first_error else { return Ok(()) };
     let user_lines = line_count(source).max(1);
-    let line = m.line.checked_sub(prefix_lines).filter(|l| (1..=user_lines).contains(l));
+    let line = m
+        .line
+        .checked_sub(prefix_lines)
+        .filter(|l| (1..=user_lines).contains(l));
     if let Some(line) = line {
         return Err(ShaderError::new(line as u32, m.column as u32, &m.text));
     }
@@ -597,7 +680,10 @@ pub fn in_user_lines(m: &Message, source: &str, prefix_lines: usize) -> bool {
 fn line_and_column(text: &str, at: usize) -> (u32, u32) {
     let before = &text.as_bytes()[..at];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     (line as u32, (at - start + 1) as u32)
 }
 
@@ -610,9 +696,9 @@ pub fn first_error(info: &wgpu::CompilationInfo, scope: Option<&wgpu::Error>) ->
         .find(|m| m.message_type == wgpu::CompilationMessageType::Error);
     match (first, scope) {
         (Some(m), _) => {
-            let (line, column) = m
-                .location
-                .map_or((0, 0), |l| (l.line_number as usize, l.line_position as usize));
+            let (line, column) = m.location.map_or((0, 0), |l| {
+                (l.line_number as usize, l.line_position as usize)
+            });
             Some(Message {
                 text: m.message.clone(),
                 line,
@@ -663,14 +749,31 @@ mod tests {
         assert_eq!(e(bad), "uniforms.x y");
         let nan = layout(&[("k".into(), UniformValue::F32(f32::NAN))]).map(|_| ());
         assert_eq!(e(nan), "uniforms.k");
-        assert_eq!(e(check_declarations("@group(0) @binding(0) var t: texture_2d<f32>;", &[], &[])), "wgsl");
+        assert_eq!(
+            e(check_declarations(
+                "@group(0) @binding(0) var t: texture_2d<f32>;",
+                &[],
+                &[]
+            )),
+            "wgsl"
+        );
         assert_eq!(e(check_declarations("", &["t", "t"], &[])), "textures.t");
     }
 
     #[test]
     fn an_effects_name_is_any_string_of_1_to_64_characters() {
         let (long, long_wide) = ("x".repeat(64), "é".repeat(64));
-        let fine = ["film-look", "Tint 2", "1abc", "fn", "effect", "✓ ünïcödé", "a\u{2028}b", &long, &long_wide];
+        let fine = [
+            "film-look",
+            "Tint 2",
+            "1abc",
+            "fn",
+            "effect",
+            "✓ ünïcödé",
+            "a\u{2028}b",
+            &long,
+            &long_wide,
+        ];
         for name in fine {
             assert!(check_name(name, &["other"]).is_ok(), "{name}");
         }
@@ -679,13 +782,19 @@ mod tests {
             match check_name(bad, &[]) {
                 Err(Error::Argument(a)) => {
                     assert_eq!(a.argument, "name");
-                    assert!(a.message.contains("any string of 1 to 64 characters"), "{}", a.message);
+                    assert!(
+                        a.message.contains("any string of 1 to 64 characters"),
+                        "{}",
+                        a.message
+                    );
                 }
                 other => panic!("{bad}: {other:?}"),
             }
         }
         match check_name("film-look", &["film-look"]) {
-            Err(Error::Argument(a)) => assert!(a.message.contains("already an effect"), "{}", a.message),
+            Err(Error::Argument(a)) => {
+                assert!(a.message.contains("already an effect"), "{}", a.message)
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -697,7 +806,10 @@ mod tests {
         match fusing_error("no definition in scope for identifier: `k_fx3`") {
             Error::Shader(e) => {
                 assert_eq!((e.line, e.column), (0, 0));
-                assert!(e.message.contains("a bug in afterglow") && e.message.contains("`k_fx3`"), "{e}");
+                assert!(
+                    e.message.contains("a bug in afterglow") && e.message.contains("`k_fx3`"),
+                    "{e}"
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -721,12 +833,17 @@ mod tests {
         /// A user's effect as the chain keeps it, without GPU resources (none
         /// of the fusing reads them).
         fn effect(serial: u64, source: &str, uniforms: &[(&str, UniformValue)]) -> UserEffect {
-            let uniforms: Vec<(String, UniformValue)> = uniforms.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+            let uniforms: Vec<(String, UniformValue)> =
+                uniforms.iter().map(|(n, v)| (n.to_string(), *v)).collect();
             let (fields, values) = layout(&uniforms).unwrap();
             UserEffect {
                 name: format!("effect {serial}"),
                 serial,
-                stage: if serial % 2 == 0 { EffectStage::Display } else { EffectStage::Scene },
+                stage: if serial % 2 == 0 {
+                    EffectStage::Display
+                } else {
+                    EffectStage::Scene
+                },
                 source: source.into(),
                 fields,
                 values,
@@ -772,30 +889,48 @@ mod tests {
              let u = Uniforms2(uniforms.flat.x); return V(color.rgb * seen * u.position, color.a); }",
         ];
 
-        const CORPUS_UNIFORMS: &[(&str, UniformValue)] =
-            &[("position", UniformValue::F32(1.0)), ("flat", UniformValue::Vec2([1.0, 2.0]))];
+        const CORPUS_UNIFORMS: &[(&str, UniformValue)] = &[
+            ("position", UniformValue::F32(1.0)),
+            ("flat", UniformValue::Vec2([1.0, 2.0])),
+        ];
 
         /// Every built-in effect and every corpus effect, fused into one
         /// composite in every pairing (two effects with the same helper names
         /// included), validated by naga.
         #[test]
         fn awkward_effects_fuse_into_a_composite_naga_accepts() {
-            use crate::passes::composite::{fused_source, Active};
-            let builtins: Vec<Active<'_>> = crate::effects::BUILTINS.iter().enumerate().map(|(i, b)| Active::Builtin(i, b)).collect();
-            naga_check("every built-in effect", &fused_source(&builtins));
+            use crate::passes::composite::{fused_source, plan, Active};
+            let builtins: Vec<Active<'_>> = crate::effects::BUILTINS
+                .iter()
+                .enumerate()
+                .map(|(i, b)| Active::Builtin(i, b))
+                .collect();
+            naga_check(
+                "every built-in effect",
+                &fused_source(&builtins, &plan(&builtins)),
+            );
             let uniforms = |i: usize| if i == 5 { CORPUS_UNIFORMS } else { &[] };
             for (i, source) in CORPUS.iter().enumerate() {
                 let (alone, _) = check_source(source, &effect(0, source, uniforms(i)).fields, &[]);
                 naga_check(&format!("corpus effect {i} alone"), &alone);
                 let fused = fused_check_source(&effect(7, source, uniforms(i)));
-                naga_check(&format!("corpus effect {i} fused with what every effect sees"), &fused);
+                naga_check(
+                    &format!("corpus effect {i} fused with what every effect sees"),
+                    &fused,
+                );
             }
             for (i, a) in CORPUS.iter().enumerate() {
                 for (j, b) in CORPUS.iter().enumerate() {
-                    let (first, second) = (effect(1 + i as u64, a, uniforms(i)), effect(10 + j as u64, b, uniforms(j)));
+                    let (first, second) = (
+                        effect(1 + i as u64, a, uniforms(i)),
+                        effect(10 + j as u64, b, uniforms(j)),
+                    );
                     let mut all = builtins.clone();
                     all.extend([Active::User(&first), Active::User(&second)]);
-                    naga_check(&format!("corpus effects {i} and {j} with every built-in"), &fused_source(&all));
+                    naga_check(
+                        &format!("corpus effects {i} and {j} with every built-in"),
+                        &fused_source(&all, &plan(&all)),
+                    );
                 }
             }
         }
@@ -806,12 +941,32 @@ mod tests {
             let source = "fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
                           return color * textureSampleLevel(mask, effect_sampler, uv, 0.0) * uniforms.k;\n}";
             let (fields, _) = layout(&[("k".into(), UniformValue::F32(1.0))]).unwrap();
-            let mut text = format!("{}\n{}\n", crate::effect::FULLSCREEN_FOR_EFFECTS, crate::effect::EFFECT_PRELUDE);
+            let mut text = format!(
+                "{}\n{}\n",
+                crate::effect::FULLSCREEN_FOR_EFFECTS,
+                crate::effect::EFFECT_PRELUDE
+            );
+            let shared = crate::effect::shared_bindings();
+            for (i, b) in shared.iter().enumerate() {
+                b.declare(&mut text, i as u32);
+            }
+            let mut next = shared.len() as u32;
             for serial in [3, 4] {
-                let (part, function) = fused_parts(source, &fields, &["mask"], serial, 10 * serial as u32);
-                assert!(part.contains(&format!("textureSampleLevel(mask_fx{serial}, effect_sampler")), "{part}");
+                for b in bindings_of(&fields, &["mask"], &format!("_fx{serial}")) {
+                    b.declare(&mut text, next);
+                    next += 1;
+                }
+                let (part, function) = fused_parts(source, &fields, &["mask"], serial);
+                assert!(
+                    part.contains(&format!(
+                        "textureSampleLevel(mask_fx{serial}, effect_sampler"
+                    )),
+                    "{part}"
+                );
                 text.push_str(&part);
-                text.push_str(&format!("fn call{serial}() -> vec4f {{ return {function}(vec4f(1.0), vec2f(0.5)); }}\n"));
+                text.push_str(&format!(
+                    "fn call{serial}() -> vec4f {{ return {function}(vec4f(1.0), vec2f(0.5)); }}\n"
+                ));
             }
             naga_check("two effects reading a texture of the same name", &text);
         }

@@ -2,22 +2,31 @@
 //! - no module imports a module that imports it back, directly or through
 //!   others, by any form of path (`use crate::a::{b, c::d}`, `use super::x`,
 //!   `self::`, a child module named by its bare name, a path in code);
-//! - no function in `src/` is longer than 100 lines (test modules aside),
-//!   nor in the JavaScript of `www/` and `npm/`;
-//! - the program of `tests/post_contract.rs` names only the public API.
+//! - every module of `src/` is in one of the layers of [`LAYERS`], and
+//!   imports only from its own layer or lower ones;
+//! - no function in `src/` or `xtask/src/` is longer than 100 lines (test
+//!   modules aside), nor in the JavaScript of `www/` and `npm/`;
+//! - the program of `tests/post_contract.rs` names only the public API;
+//! - xtask's modules keep to the layers of [`XTASK_LAYERS`]: no circle, no
+//!   import of a higher layer, nothing imported from `main.rs`;
+//! - ARCHITECTURE.md's layer table is [`LAYERS`].
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// `src/a/b.rs` and `src/a/b/mod.rs` → `a::b`; `src/lib.rs` → ``.
+/// `src/a/b.rs` and `src/a/b/mod.rs` → `a::b`; `src/lib.rs` (or a
+/// program's `src/main.rs`) → ``.
 fn module_name(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
     let mut parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+    if parts
+        .last()
+        .is_some_and(|p| p == "mod" || p == "lib" || p == "main")
+    {
         parts.pop();
     }
     parts.join("::")
@@ -214,8 +223,9 @@ fn use_paths(toks: &[&str], prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> 
     i
 }
 
-/// The crate modules a module's code names, by any form of path.
-fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
+/// Every path `code` names: each of its `use` trees, expanded, and each
+/// path in code (`a::b::c(…)`), as their segments.
+fn named_paths(code: &str) -> Vec<Vec<String>> {
     let toks = tokens(code);
     let mut paths: Vec<Vec<String>> = vec![];
     let mut i = 0;
@@ -244,6 +254,12 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
         }
         i += 1;
     }
+    paths
+}
+
+/// The crate modules a module's code names, by any form of path.
+fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
+    let paths = named_paths(code);
     let here: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
     let mut out = BTreeSet::new();
     for path in paths {
@@ -274,8 +290,9 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
             None => continue,
         }
         segs.extend(rest.iter().cloned());
-        // The longest prefix of the path that is a module.
-        while !segs.is_empty() {
+        // The longest prefix of the path that is a module: the crate root
+        // (``) when none is shorter (`crate::Error`, an item of `lib.rs`).
+        loop {
             let candidate = segs.join("::");
             if known.contains(&candidate) {
                 if candidate != module {
@@ -283,7 +300,9 @@ fn imports(module: &str, code: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
                 }
                 break;
             }
-            segs.pop();
+            if segs.pop().is_none() {
+                break;
+            }
         }
     }
     out
@@ -314,21 +333,41 @@ fn find_circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>
     None
 }
 
+/// Whether module `name` is test code: a module named `tests` or `…_tests`,
+/// or one inside it (`tests::native` is `src/tests/native.rs`). Test code
+/// may reach anywhere; shipped code never reaches into it.
+fn is_test_module(name: &str) -> bool {
+    name.split("::")
+        .any(|s| s == "tests" || s.ends_with("_tests"))
+}
+
+/// The shipped modules and the crate modules each names; test modules,
+/// in files of their own or inline, left out.
 fn src_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut all = vec![];
-    files(&src, &mut all);
-    let texts: BTreeMap<String, String> = all
-        .iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(f).unwrap();
-            (module_name(&src, f), without_test_modules(&strip(&text)))
-        })
-        .collect();
+    module_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// The modules of the crate whose sources are in `src` (its root `` as
+/// well), each with the modules it imports, its test modules aside.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let texts = module_texts(src);
     let known: BTreeSet<String> = texts.keys().cloned().collect();
     texts
         .iter()
         .map(|(m, t)| (m.clone(), imports(m, t, &known)))
+        .collect()
+}
+
+/// Each module of `src` with its code, stripped, test modules blanked.
+fn module_texts(src: &Path) -> BTreeMap<String, String> {
+    let mut all = vec![];
+    files(src, &mut all);
+    all.iter()
+        .filter(|f| !is_test_module(&module_name(src, f)))
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            (module_name(src, f), without_test_modules(&strip(&text)))
+        })
         .collect()
 }
 
@@ -343,8 +382,17 @@ fn src_has_no_import_circles() {
     if let Some(circle) = find_circle(&graph) {
         panic!("import circle: {}", circle.join(" → "));
     }
-    // The detector sees real imports of each form.
+    // The detector sees real imports of each form, and only shipped code.
     assert!(graph["chain"].contains("frame"), "use crate::a::B");
+    assert!(
+        graph.contains_key("passes::bloom") && !graph.keys().any(|m| is_test_module(m)),
+        "test modules in the graph"
+    );
+    assert!(
+        is_test_module("tests::native") && is_test_module("passes::bloom_tests"),
+        "a test module's file"
+    );
+    assert!(!is_test_module("passes::tested") && !is_test_module("testsuite"));
     assert!(
         graph["passes::scene"].contains("passes::content"),
         "super::"
@@ -399,6 +447,159 @@ fn the_circle_detector_sees_every_form_of_path() {
         find_circle(&graph),
         Some(vec!["a".to_string(), "a::b".to_string(), "a".to_string()])
     );
+}
+
+/// The layers of `src/`, lowest first. A module imports only modules of
+/// its own layer or of a lower one; the crate root (`lib.rs`, which
+/// declares and re-exports everything) is above them all. A name stands
+/// for that module and every module under it, unless one of those is
+/// named itself. Test modules (`tests`, `*_tests`) may reach anywhere.
+///
+/// - words: texture format names, uniform blocks' layouts, WGSL's tokens, JavaScript
+///   property access; nothing of the renderer.
+/// - options: what a caller may set, the table of its rules, its parsing.
+/// - rules: the crate's errors and the rules checked on plain data before
+///   the GPU sees anything: the frame's pass graph, textures, arguments,
+///   `.cube` lookup tables.
+/// - gpu: the device and what is made on it: pipelines, shader modules,
+///   the output's encoding, readbacks, timing.
+/// - effects: what runs fused inside the composite, built-in and the
+///   user's, and the look textures they read.
+/// - frame: the frame as data, its steps and slots, built by the passes.
+/// - passes: the `Pass` trait and each pass.
+/// - chain: the passes in order, the frame rebuilt when the shape changes.
+/// - facades: the ways in: the JavaScript renderer (`web`), the Rust API
+///   (`post`), the headless chain of the native tests.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("words", &["formats", "uniform", "js", "wgsl"]),
+    ("options", &["options"]),
+    (
+        "rules",
+        &["error", "graph", "texture_rules", "arguments", "lut"],
+    ),
+    (
+        "gpu",
+        &["gpu", "pipeline", "shaders", "output", "readback", "timing"],
+    ),
+    ("effects", &["effect", "effects", "user_effect"]),
+    ("frame", &["frame"]),
+    ("passes", &["pass", "passes"]),
+    ("chain", &["chain"]),
+    ("facades", &["post", "web", "headless"]),
+];
+
+/// The layer of `module`: the index in `layers` of the longest name that
+/// is the module or one above it; `layers.len()` for the crate root.
+fn layer_of(module: &str, layers: &[(&str, &[&str])]) -> Option<usize> {
+    if module.is_empty() {
+        return Some(layers.len());
+    }
+    let mut best: Option<(usize, usize)> = None;
+    for (i, (_, names)) in layers.iter().enumerate() {
+        for name in *names {
+            let covers = module == *name
+                || module
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with("::"));
+            if covers && best.is_none_or(|(len, _)| name.len() > len) {
+                best = Some((name.len(), i));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// What is wrong with `graph` against `layers`: names given twice or
+/// naming no module, modules in no layer, and every import that runs up
+/// (`from → to`, with their layers).
+fn layer_faults(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    layers: &[(&str, &[&str])],
+) -> Vec<String> {
+    let mut faults = vec![];
+    let mut seen = BTreeSet::new();
+    for (_, names) in layers {
+        for name in *names {
+            if !seen.insert(*name) {
+                faults.push(format!("`{name}` is in two layers"));
+            }
+            if !graph.contains_key(*name) {
+                faults.push(format!("`{name}` names no module"));
+            }
+        }
+    }
+    let label = |i: usize| layers.get(i).map_or("the crate root", |l| l.0);
+    for (module, deps) in graph {
+        if is_test_module(module) {
+            continue;
+        }
+        let Some(at) = layer_of(module, layers) else {
+            faults.push(format!("`{module}` is in no layer"));
+            continue;
+        };
+        for dep in deps {
+            match layer_of(dep, layers) {
+                Some(to) if to > at => faults.push(format!(
+                    "`{module}` ({}) imports `{dep}` ({}), a higher layer",
+                    label(at),
+                    label(to)
+                )),
+                _ => {}
+            }
+        }
+    }
+    faults
+}
+
+#[test]
+fn src_imports_run_down_the_layers() {
+    let graph = src_graph();
+    let faults = layer_faults(&graph, LAYERS);
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    // The layers are read from real imports.
+    assert!(graph["passes::composite"].contains("effect"));
+    assert!(graph.contains_key(""), "the crate root is a module");
+}
+
+#[test]
+fn the_layer_check_finds_arrows_up_and_modules_left_out() {
+    let layers: &[(&str, &[&str])] = &[("low", &["a", "a::b"]), ("high", &["c", "a::x"])];
+    let graph: BTreeMap<String, BTreeSet<String>> = [
+        ("", vec!["c"]),
+        ("a", vec![]),
+        ("a::b", vec!["a", "c"]),
+        ("a::b::d", vec!["a::x"]),
+        ("a::x", vec!["a"]),
+        ("c", vec!["a::b", ""]),
+        ("e", vec![]),
+        ("a::tests", vec!["c"]),
+    ]
+    .into_iter()
+    .map(|(m, d)| (m.to_string(), d.into_iter().map(String::from).collect()))
+    .collect();
+    assert_eq!(
+        layer_faults(&graph, layers),
+        [
+            "`a::b` (low) imports `c` (high), a higher layer",
+            "`a::b::d` (low) imports `a::x` (high), a higher layer",
+            "`c` (high) imports `` (the crate root), a higher layer",
+            "`e` is in no layer",
+        ]
+    );
+    let twice: &[(&str, &[&str])] = &[("low", &["a", "gone"]), ("high", &["a"])];
+    let faults = layer_faults(&graph, twice);
+    assert!(
+        faults.contains(&"`a` is in two layers".to_string()),
+        "{faults:?}"
+    );
+    assert!(
+        faults.contains(&"`gone` names no module".to_string()),
+        "{faults:?}"
+    );
+    // `crate::Error` names the crate root.
+    let known: BTreeSet<String> = ["", "a"].into_iter().map(String::from).collect();
+    let found = imports("a", &strip("fn f() -> crate::Error { todo!() }"), &known);
+    assert_eq!(found, [String::new()].into_iter().collect());
 }
 
 /// Functions of `code` longer than `limit` lines, with their first line;
@@ -476,14 +677,17 @@ fn long_functions(code: &str, limit: usize) -> Vec<(String, usize, usize)> {
 }
 
 #[test]
-fn no_function_in_src_is_over_100_lines() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+fn no_function_in_src_or_xtask_is_over_100_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = vec![];
-    files(&src, &mut all);
+    files(&root.join("src"), &mut all);
+    files(&root.join("xtask/src"), &mut all);
+    assert!(all.iter().any(|f| f.ends_with("xtask/src/main.rs")));
     let mut long = vec![];
     for f in &all {
-        let name = f.file_stem().unwrap().to_string_lossy();
-        if name == "tests" || name.ends_with("_tests") {
+        // A test module's own file (`src/tests/native.rs`, `src/a/tests.rs`).
+        let rel = f.strip_prefix(root).unwrap().with_extension("");
+        if is_test_module(&rel.to_string_lossy().replace('/', "::")) {
             continue;
         }
         let code = strip(&std::fs::read_to_string(f).unwrap());
@@ -876,4 +1080,130 @@ fn the_javascript_reader_sees_functions_and_skips_text() {
     assert_eq!(code.matches('{').count(), 5, "{code}");
     assert_eq!(code.matches('}').count(), 5, "{code}");
     assert_eq!(code.lines().count(), tricky.lines().count());
+}
+
+// ---- xtask: its layers ----
+
+/// xtask's modules (`xtask/src/`), lowest layer first, as [`LAYERS`] is
+/// for `src/`; `main.rs`, the commands and the web build, is the root
+/// above them all, and nothing imports from it.
+const XTASK_LAYERS: &[(&str, &[&str])] = &[
+    ("running a command", &["exec"]),
+    ("installing a tool with cargo", &["locked_install"]),
+    (
+        "the steps the commands take",
+        &["setup", "before", "pack", "serve", "driver", "shrink"],
+    ),
+    ("the native benchmark", &["native_bench"]),
+];
+
+/// The paths in `module`'s code that name an item of the crate root
+/// rather than a module: `crate::run`, or `super::run` from a top-level
+/// module. The root's own are none.
+fn root_items(module: &str, code: &str, known: &BTreeSet<String>) -> Vec<String> {
+    if module.is_empty() {
+        return vec![];
+    }
+    let top_level = !module.contains("::");
+    named_paths(code)
+        .into_iter()
+        .filter(|path| {
+            let first = path.get(1).filter(|n| !known.contains(*n) && *n != "super");
+            match path.first().map(String::as_str) {
+                Some("crate") => first.is_some(),
+                Some("super") => top_level && first.is_some(),
+                _ => false,
+            }
+        })
+        .map(|path| path.join("::"))
+        .collect()
+}
+
+#[test]
+fn xtask_keeps_to_its_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("xtask/src");
+    let graph = module_graph(&src);
+    if let Some(circle) = find_circle(&graph) {
+        panic!("import circle in xtask: {}", circle.join(" → "));
+    }
+    let faults = layer_faults(&graph, XTASK_LAYERS);
+    assert!(faults.is_empty(), "XTASK_LAYERS: {}", faults.join("\n"));
+    let known: BTreeSet<String> = graph.keys().cloned().collect();
+    for (module, code) in module_texts(&src) {
+        let named = root_items(&module, &code, &known);
+        assert!(
+            named.is_empty(),
+            "xtask/src/{module}.rs takes {named:?} from main.rs: move it to the layer that needs it"
+        );
+    }
+    // The graph holds xtask's real imports.
+    assert!(graph[""].contains("setup"), "{graph:?}");
+    assert!(graph["setup"].contains("locked_install"), "{graph:?}");
+    assert!(graph["native_bench"].contains("before"), "{graph:?}");
+}
+
+#[test]
+fn an_item_of_the_root_is_found() {
+    let known: BTreeSet<String> = ["", "a", "b", "c"].into_iter().map(String::from).collect();
+    assert_eq!(
+        root_items(
+            "a",
+            &strip("use crate::{b, run, Result}; fn f() { super::go() }"),
+            &known
+        ),
+        ["crate::run", "crate::Result", "super::go"]
+    );
+    assert!(root_items("", &strip("fn f() { crate::run() }"), &known).is_empty());
+    assert!(root_items("a", &strip("use crate::b::run; use super::c;"), &known).is_empty());
+}
+
+// ---- ARCHITECTURE.md names the same layers ----
+
+/// The layer table of ARCHITECTURE.md's "Layers" section: each row's
+/// layer name and the modules of its second cell, lowest first.
+fn documented_layers(page: &str) -> Vec<(String, Vec<String>)> {
+    let section = page
+        .split("\n## Layers\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap_or_default();
+    section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| layer "))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            let modules = cells
+                .get(1)?
+                .split(',')
+                .map(|m| m.trim().trim_matches('`').to_string())
+                .collect();
+            Some((cells[0].to_string(), modules))
+        })
+        .collect()
+}
+
+#[test]
+fn the_architecture_page_lists_the_layers_of_the_tree() {
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"))
+            .unwrap();
+    let declared: Vec<(String, Vec<String>)> = LAYERS
+        .iter()
+        .map(|(name, modules)| {
+            (
+                name.to_string(),
+                modules.iter().map(|m| m.to_string()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        documented_layers(&page),
+        declared,
+        "ARCHITECTURE.md's layer table and LAYERS in tests/structure.rs"
+    );
+    let planted = "# A\n\n## Layers\n\n| layer | modules | what |\n|---|---|---|\n| low | `a`, `b` | x |\n\n## Next\n| no | `c` | y |\n";
+    assert_eq!(
+        documented_layers(planted),
+        [("low".to_string(), vec!["a".to_string(), "b".to_string()])]
+    );
 }

@@ -1,7 +1,7 @@
-// Generated from the option table (src/options/table.rs) by tests/schema.rs:
+// Generated from the option table (src/options/table.rs) by src/tests/schema.rs:
 // each option's default and line of documentation, for the demo panel's
 // tooltips and descriptions. Do not edit; after a change of the table,
-// `AFTERGLOW_BLESS=1 cargo test --test schema` writes it again.
+// `AFTERGLOW_BLESS=1 cargo test --lib tests::schema` writes it again.
 export const OPTION_TABLE = {
   'canvas.format': { default: 'preferred', doc: "Canvas texture format. `'preferred'` is `navigator.gpu.getPreferredCanvasFormat()`; `'rgba16float'` is for HDR displays." },
   'canvas.alphaMode': { default: 'opaque', doc: "`'opaque'` shows the canvas as a solid picture; `'premultiplied'` blends it over the page by its alpha." },

@@ -5,8 +5,7 @@
 //! shift is in pixels of the output whatever its size or the render
 //! scale.
 
-use crate::effect::{Builtin, Context, Place};
-use crate::options::schema::{doc_line, number, Effect, Kind, Literal, OptionSpec};
+use crate::effect::{Builtin, Context, Params, Place};
 use crate::options::types::Options;
 use crate::uniform::uniform;
 
@@ -24,30 +23,10 @@ pub const EFFECT: Builtin = Builtin {
     name: "chromatic_aberration",
     place: Place::Scene,
     wgsl: wgsl!("effect_chromatic_aberration.wgsl"),
-    params: Some((
-        "ChromaticAberrationParams",
-        std::mem::size_of::<ChromaticAberrationParams>(),
-    )),
+    params: Some(Params::of::<ChromaticAberrationParams>()),
     textures: &[],
-    options: &[OptionSpec {
-        path: "lens.chromaticAberration",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 64.0,
-            above_min: false,
-        },
-        default: Literal::Num(0.0),
-        effect: Effect::Rebuild,
-        doc: doc_line!(
-            "Lens fringing, in output pixels at the corners: red is shifted outwards and blue \
-              inwards by this much there, less towards the centre. 0: none, and no cost."
-        ),
-        access: number!(lens.chromatic_aberration),
-    }],
     on: |o, _| o.lens.chromatic_aberration > 0.0,
     write,
-    #[cfg(afterglow_internals)]
-    layout: crate::effect::params_layout::<ChromaticAberrationParams>,
 };
 
 fn write(o: &Options, c: &Context) -> Vec<u8> {

@@ -1,8 +1,7 @@
 //! Grading in scene-linear light, before the curve: white balance
 //! (`grading.temperature`, `grading.tint`), contrast and saturation.
 
-use crate::effect::{Builtin, Context, Place};
-use crate::options::schema::{doc_line, number, Effect, Kind, Literal, OptionSpec};
+use crate::effect::{Builtin, Context, Params, Place};
 use crate::options::types::{GradingOptions, Options};
 use crate::uniform::uniform;
 
@@ -17,68 +16,14 @@ uniform! {
     }
 }
 
-/// -1 to 1 (the white balance) and 0 to 2 (saturation, contrast).
-const SIGNED: Kind = Kind::Number {
-    min: -1.0,
-    max: 1.0,
-    above_min: false,
-};
-const UP_TO_TWO: Kind = Kind::Number {
-    min: 0.0,
-    max: 2.0,
-    above_min: false,
-};
-
 pub const EFFECT: Builtin = Builtin {
     name: "grading",
     place: Place::Scene,
     wgsl: wgsl!("effect_grading.wgsl"),
-    params: Some(("GradingParams", std::mem::size_of::<GradingParams>())),
+    params: Some(Params::of::<GradingParams>()),
     textures: &[],
-    options: &[
-        OptionSpec {
-            path: "grading.temperature",
-            kind: SIGNED,
-            default: Literal::Num(0.0),
-            effect: Effect::Rebuild,
-            doc: doc_line!(
-                "White balance before the curve, -1 (cooler) to 1 (warmer): a chromatic adaptation \
-                  (CAT02) to D65 from a white on the daylight locus between about 4 300 K and 9 800 K."
-            ),
-            access: number!(grading.temperature),
-        },
-        OptionSpec {
-            path: "grading.tint",
-            kind: SIGNED,
-            default: Literal::Num(0.0),
-            effect: Effect::Rebuild,
-            doc: doc_line!("White balance across the daylight locus, -1 (greener) to 1 (more magenta)."),
-            access: number!(grading.tint),
-        },
-        OptionSpec {
-            path: "grading.saturation",
-            kind: UP_TO_TWO,
-            default: Literal::Num(1.0),
-            effect: Effect::Rebuild,
-            doc: doc_line!("Saturation in scene-linear light: 0 is grey, 1 leaves colours, 2 doubles their distance from grey."),
-            access: number!(grading.saturation),
-        },
-        OptionSpec {
-            path: "grading.contrast",
-            kind: UP_TO_TWO,
-            default: Literal::Num(1.0),
-            effect: Effect::Rebuild,
-            doc: doc_line!(
-                "Contrast of luminance in log space around mid grey (0.18), which stays where it is; \
-                  hue and saturation are kept."
-            ),
-            access: number!(grading.contrast),
-        },
-    ],
     on: |o, _| graded(&o.grading),
     write,
-    #[cfg(afterglow_internals)]
-    layout: crate::effect::params_layout::<GradingParams>,
 };
 
 fn write(o: &Options, _: &Context) -> Vec<u8> {
@@ -198,7 +143,10 @@ mod tests {
         let cool = apply(white_balance(-1.0, 0.0), grey);
         assert!(cool[0] < 0.47 && cool[2] > 0.53, "{cool:?}");
         let magenta = apply(white_balance(0.0, 1.0), grey);
-        assert!(magenta[1] < magenta[0] && magenta[1] < magenta[2], "{magenta:?}");
+        assert!(
+            magenta[1] < magenta[0] && magenta[1] < magenta[2],
+            "{magenta:?}"
+        );
         // Any grey stays a grey of the same hue family: the matrix is linear.
         let bright = apply(white_balance(1.0, 0.0), [5.0, 5.0, 5.0]);
         assert!((bright[0] / warm[0] - 10.0).abs() < 1e-9);

@@ -2,8 +2,7 @@
 //! texture (`setLensDirt`, [`crate::PostChain::set_lens_dirt`]), only
 //! where there is bloom.
 
-use crate::effect::{Builtin, Context, LookTexture, Place};
-use crate::options::schema::{doc_line, number, Effect, Kind, Literal, OptionSpec};
+use crate::effect::{Builtin, Context, LookTexture, Params, Place};
 use crate::options::types::Options;
 use crate::uniform::uniform;
 
@@ -21,27 +20,10 @@ pub const EFFECT: Builtin = Builtin {
     name: "lens_dirt",
     place: Place::Bloom,
     wgsl: wgsl!("effect_lens_dirt.wgsl"),
-    params: Some(("LensDirtParams", std::mem::size_of::<LensDirtParams>())),
+    params: Some(Params::of::<LensDirtParams>()),
     textures: &[("fx_lens_dirt_texture", LookTexture::Dirt)],
-    options: &[OptionSpec {
-        path: "bloom.dirtIntensity",
-        kind: Kind::Number {
-            min: 0.0,
-            max: 16.0,
-            above_min: false,
-        },
-        default: Literal::Num(1.0),
-        effect: Effect::Rebuild,
-        doc: doc_line!(
-            "How much the lens dirt texture (`setLensDirt`) adds to the bloom where it is white: \
-              the bloom is multiplied by 1 + dirtIntensity × dirt. No dirt texture, or 0: no cost."
-        ),
-        access: number!(bloom.dirt_intensity),
-    }],
     on: |o, c| c.bloom && c.dirt.is_some() && o.bloom.dirt_intensity > 0.0,
     write,
-    #[cfg(afterglow_internals)]
-    layout: crate::effect::params_layout::<LensDirtParams>,
 };
 
 fn write(o: &Options, c: &Context) -> Vec<u8> {

@@ -1,8 +1,7 @@
 //! The 3D lookup table (`setLut`, [`crate::PostChain::set_lut`]), mixed in
 //! by `grading.lutIntensity` after the curve, on encoded display values.
 
-use crate::effect::{Builtin, Context, LookTexture, LutDomain, Place};
-use crate::options::schema::{doc_line, number, Effect, Kind, Literal, OptionSpec};
+use crate::effect::{Builtin, Context, LookTexture, LutDomain, Params, Place};
 use crate::options::types::Options;
 use crate::uniform::uniform;
 
@@ -22,29 +21,10 @@ pub const EFFECT: Builtin = Builtin {
     name: "lut",
     place: Place::Encoded,
     wgsl: wgsl!("effect_lut.wgsl"),
-    params: Some(("LutParams", std::mem::size_of::<LutParams>())),
+    params: Some(Params::of::<LutParams>()),
     textures: &[("fx_lut_table", LookTexture::Lut)],
-    options: &[
-        OptionSpec {
-            path: "grading.lutIntensity",
-            kind: Kind::Number {
-                min: 0.0,
-                max: 1.0,
-                above_min: false,
-            },
-            default: Literal::Num(1.0),
-            effect: Effect::Rebuild,
-            doc: doc_line!(
-                "How much of the 3D lookup table (`setLut`) is mixed in, after the curve in display \
-                  space. No table, or 0: no cost."
-            ),
-            access: number!(grading.lut_intensity),
-        },
-    ],
     on: |o, c| c.lut.is_some() && o.grading.lut_intensity > 0.0,
     write,
-    #[cfg(afterglow_internals)]
-    layout: crate::effect::params_layout::<LutParams>,
 };
 
 fn write(o: &Options, c: &Context) -> Vec<u8> {

@@ -1,7 +1,8 @@
 //! The built-in effects fused into the composite, one module each (see
 //! `crate::effect`). This module lists them, in the order they run within
 //! their place; a new effect is its module, its WGSL file and one line
-//! here.
+//! here, and its options, if it has its own, in the option table
+//! (`crate::options`), which the effect reads.
 
 pub mod chromatic_aberration;
 pub mod film_grain;

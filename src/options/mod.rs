@@ -19,22 +19,23 @@ pub mod types;
 pub mod value;
 
 pub use parse::extended_needs_rgba16float;
-#[cfg_attr(not(any(test, afterglow_internals, target_arch = "wasm32")), allow(unused_imports))]
+#[cfg_attr(not(any(test, target_arch = "wasm32")), allow(unused_imports))]
 pub use parse::OptionsValue;
 pub use schema::{Allowed, Effect, OptionError};
 pub use table::{changes, reshapes};
 // For the schema and property tests.
-#[cfg(afterglow_internals)]
+pub use types::{
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions,
+    ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions, Metering, Msaa,
+    Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
+};
+pub use value::Value;
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub use {
     schema::{Kind, Literal, OptionSpec},
     table::schema,
     types::PREDICTABLE,
 };
-pub use types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
-    GrainOptions, LensOptions, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
-};
-pub use value::Value;
 
 #[cfg(test)]
 mod dynamic_range_tests;

@@ -5,8 +5,9 @@
 use super::schema::{Allowed, OptionError};
 use super::table::{keys_of, schema, spec};
 use super::types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, DebugView, Metering, BlurMode, CanvasFormat, CanvasOptions, ColorSpace, DynamicRange, GradingOptions, Msaa,
-    GrainOptions, LensOptions, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
+    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions,
+    ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions, Metering, Msaa,
+    Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
 use super::value::{decimal, quote_list, Value};
 

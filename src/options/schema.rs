@@ -136,7 +136,7 @@ impl Literal {
 
     /// As JavaScript source: `'agx'`, `0.6`, `true` (the schema tests
     /// compare the options guide and declarations with it).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn js(self) -> String {
         match self {
             Literal::Bool(b) => b.to_string(),
@@ -197,7 +197,7 @@ pub struct OptionSpec {
     pub effect: Effect,
     /// One line of documentation (the TypeScript declarations repeat it);
     /// empty in the wasm build, where nothing reads it.
-    #[cfg_attr(not(afterglow_internals), allow(dead_code))]
+    #[cfg_attr(not(test), allow(dead_code))]
     pub doc: &'static str,
     pub access: Access,
 }

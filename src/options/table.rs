@@ -6,29 +6,41 @@
 
 use super::schema::{Access, Effect, Kind, Literal, OptionSpec};
 use super::types::{
-    AlphaMode, BloomMode, BlurMode, DebugView, Metering, CanvasFormat, ColorSpace, DynamicRange, Msaa, Options, Resolve,
-    ToneMapping, Tonemapper,
+    AlphaMode, BloomMode, BlurMode, CanvasFormat, ColorSpace, DebugView, DynamicRange, Metering,
+    Msaa, Options, Resolve, ToneMapping, Tonemapper,
 };
 
 use super::schema::{choice, doc_line, flag, number, whole};
 
 /// Every option, in the order the docs list them: the frame's own, then
-/// each built-in effect's (`crate::effects`, in their order), then the
-/// page's.
+/// the built-in effects' (in the order of `crate::effects`), then the
+/// page's. The effects read their options; the table knows no effect.
 pub fn schema() -> &'static [OptionSpec] {
-    static ALL: std::sync::OnceLock<Vec<OptionSpec>> = std::sync::OnceLock::new();
-    ALL.get_or_init(|| {
-        let mut all = FRAME.to_vec();
-        for effect in crate::effects::BUILTINS {
-            all.extend_from_slice(effect.options);
-        }
-        all.extend_from_slice(PAGE);
-        all
-    })
+    ALL
 }
 
-/// The options of the frame besides its effects'.
-static FRAME: &[OptionSpec] = &[
+/// 0 to 1 (the vignette).
+const FRACTION: Kind = Kind::Number {
+    min: 0.0,
+    max: 1.0,
+    above_min: false,
+};
+
+/// -1 to 1 (the white balance) and 0 to 2 (saturation, contrast).
+const SIGNED: Kind = Kind::Number {
+    min: -1.0,
+    max: 1.0,
+    above_min: false,
+};
+
+const UP_TO_TWO: Kind = Kind::Number {
+    min: 0.0,
+    max: 2.0,
+    above_min: false,
+};
+
+static ALL: &[OptionSpec] = &[
+    // The frame's own options.
     OptionSpec {
         path: "canvas.format",
         kind: Kind::Choice(CanvasFormat::NAMES),
@@ -365,10 +377,152 @@ static FRAME: &[OptionSpec] = &[
         ),
         access: choice!(Metering, auto_exposure.metering),
     },
-];
-
-/// The options of the page: the canvas's size and what the frame shows.
-static PAGE: &[OptionSpec] = &[
+    // The built-in effects' options (`crate::effects`), in the order the
+    // effects run within their place.
+    // Lens dirt (`crate::effects::lens_dirt`).
+    OptionSpec {
+        path: "bloom.dirtIntensity",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 16.0,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "How much the lens dirt texture (`setLensDirt`) adds to the bloom where it is white: \
+              the bloom is multiplied by 1 + dirtIntensity × dirt. No dirt texture, or 0: no cost."
+        ),
+        access: number!(bloom.dirt_intensity),
+    },
+    // Chromatic aberration (`crate::effects::chromatic_aberration`).
+    OptionSpec {
+        path: "lens.chromaticAberration",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 64.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "Lens fringing, in output pixels at the corners: red is shifted outwards and blue \
+              inwards by this much there, less towards the centre. 0: none, and no cost."
+        ),
+        access: number!(lens.chromatic_aberration),
+    },
+    // The vignette (`crate::effects::vignette`).
+    OptionSpec {
+        path: "vignette.intensity",
+        kind: FRACTION,
+        default: Literal::Num(0.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "How much light the corners lose, before the curve (0: no vignette). Round on any \
+              aspect ratio."
+        ),
+        access: number!(vignette.intensity),
+    },
+    OptionSpec {
+        path: "vignette.radius",
+        kind: FRACTION,
+        default: Literal::Num(0.5),
+        effect: Effect::Uniforms,
+        doc: doc_line!("Where the darkening starts, as a fraction of the distance from the centre to a corner."),
+        access: number!(vignette.radius),
+    },
+    OptionSpec {
+        path: "vignette.smoothness",
+        kind: FRACTION,
+        default: Literal::Num(0.5),
+        effect: Effect::Uniforms,
+        doc: doc_line!("Over how much of that distance the darkening reaches its full strength."),
+        access: number!(vignette.smoothness),
+    },
+    // Grading (`crate::effects::grading`).
+    OptionSpec {
+        path: "grading.temperature",
+        kind: SIGNED,
+        default: Literal::Num(0.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "White balance before the curve, -1 (cooler) to 1 (warmer): a chromatic adaptation \
+              (CAT02) to D65 from a white on the daylight locus between about 4 300 K and 9 800 K."
+        ),
+        access: number!(grading.temperature),
+    },
+    OptionSpec {
+        path: "grading.tint",
+        kind: SIGNED,
+        default: Literal::Num(0.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!("White balance across the daylight locus, -1 (greener) to 1 (more magenta)."),
+        access: number!(grading.tint),
+    },
+    OptionSpec {
+        path: "grading.saturation",
+        kind: UP_TO_TWO,
+        default: Literal::Num(1.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!("Saturation in scene-linear light: 0 is grey, 1 leaves colours, 2 doubles their distance from grey."),
+        access: number!(grading.saturation),
+    },
+    OptionSpec {
+        path: "grading.contrast",
+        kind: UP_TO_TWO,
+        default: Literal::Num(1.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "Contrast of luminance in log space around mid grey (0.18), which stays where it is; \
+              hue and saturation are kept."
+        ),
+        access: number!(grading.contrast),
+    },
+    // The lookup table's mix (`crate::effects::lookup_table`).
+    OptionSpec {
+        path: "grading.lutIntensity",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "How much of the 3D lookup table (`setLut`) is mixed in, after the curve in display \
+              space. No table, or 0: no cost."
+        ),
+        access: number!(grading.lut_intensity),
+    },
+    // Film grain (`crate::effects::film_grain`).
+    OptionSpec {
+        path: "grain.intensity",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0,
+            above_min: false,
+        },
+        default: Literal::Num(0.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "Film grain, animated by time and strongest in the mid-tones: at 1 a mid grey moves \
+              by up to ±0.2 of the encoded range. 0: none, and no cost."
+        ),
+        access: number!(grain.intensity),
+    },
+    OptionSpec {
+        path: "grain.size",
+        kind: Kind::Number {
+            min: 1.0,
+            max: 8.0,
+            above_min: false,
+        },
+        default: Literal::Num(1.0),
+        effect: Effect::Uniforms,
+        doc: doc_line!("Size of a grain in output pixels: 1 is a grain per pixel at any resolution."),
+        access: number!(grain.size),
+    },
+    // The page's options: the canvas's size and what the frame shows.
     OptionSpec {
         path: "renderScale",
         kind: Kind::Number {

@@ -1,8 +1,8 @@
 //! Option parsing and the schema table, natively.
 
-use super::*;
 use super::schema::{Kind, Literal};
 use super::table::schema;
+use super::*;
 
 fn obj(entries: Vec<(&str, Value)>) -> Value {
     Value::Object(entries.into_iter().map(|(k, v)| (k.into(), v)).collect())
@@ -133,17 +133,25 @@ fn high_percentile_must_be_above_low_percentile() {
         assert!(e.message.contains("autoExposure.lowPercentile"), "{e}");
         assert_eq!(
             e.allowed,
-            Allowed::Range(format!("a number above autoExposure.lowPercentile ({low}) up to 1"))
+            Allowed::Range(format!(
+                "a number above autoExposure.lowPercentile ({low}) up to 1"
+            ))
         );
     }
     // Setting only one of them is checked against the other in use.
     let e = ok
-        .merged(&obj(vec![("autoExposure", obj(vec![("lowPercentile", Value::Number(0.95))]))]))
+        .merged(&obj(vec![(
+            "autoExposure",
+            obj(vec![("lowPercentile", Value::Number(0.95))]),
+        )]))
         .unwrap_err();
     assert_eq!(e.field, "autoExposure.highPercentile");
     let mut rust = Options::default();
     rust.auto_exposure.high_percentile = 0.05;
-    assert_eq!(rust.validate().unwrap_err().field, "autoExposure.highPercentile");
+    assert_eq!(
+        rust.validate().unwrap_err().field,
+        "autoExposure.highPercentile"
+    );
     // Out of 0 to 1, each is refused by its own name first.
     let e = Options::from_value(&percentiles(0.1, 1.5)).unwrap_err();
     assert_eq!(e.field, "autoExposure.highPercentile");
@@ -347,9 +355,11 @@ fn every_option_is_read_and_written_by_its_own_accessor() {
                     .unwrap(),
             ),
             // The other end where the default is the maximum.
-            Kind::Number { min, max, .. } => {
-                Literal::Num(if spec.default == Literal::Num(max) { min } else { max })
-            }
+            Kind::Number { min, max, .. } => Literal::Num(if spec.default == Literal::Num(max) {
+                min
+            } else {
+                max
+            }),
             Kind::Integer { min, .. } => Literal::Num(min as f64),
         };
         assert_ne!(other, spec.default, "{}", spec.path);

@@ -26,14 +26,18 @@ pub const SHADER_PARTS: &[&str] = &[wgsl!("auto_exposure.wgsl")];
 pub const PASS: Registration = Registration {
     stage: Stage::Measure,
     make: Some(|gpu| Box::new(AutoExposurePass::new(gpu))),
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     shaders: || vec![("auto exposure", crate::shaders::compose(SHADER_PARTS))],
-    #[cfg(afterglow_internals)]
-    uniforms: || vec![crate::pass::uniform_layout::<AutoExposureParams>(SHADER_PARTS)],
+    #[cfg(test)]
+    uniforms: || {
+        vec![crate::pass::uniform_layout::<AutoExposureParams>(
+            SHADER_PARTS,
+        )]
+    },
 };
 
 uniform! {
-    /// `AutoExposureParams` in auto_exposure.wgsl (layout checked by tests/shaders.rs).
+    /// `AutoExposureParams` in auto_exposure.wgsl (layout checked by src/tests/shaders.rs).
     struct AutoExposureParams {
         min_ev: f32,
         max_ev: f32,

@@ -9,9 +9,15 @@
 //!
 //! Its shader is generated for the effects that are on, in their order
 //! ([`fused_source`]): one module, bind group layout and set of pipelines
-//! per such list, made on first use and kept.
+//! per such list, made on first use and kept. The effects' bindings come
+//! from one list made with them ([`plan`]): their WGSL declarations, their
+//! layout entries and, for every frame, their resources. This module knows
+//! no effect by name.
 
-use crate::effect::{declare_binding, push_all, Builtin, Context, LookTexture, Place, EFFECT_PRELUDE};
+use crate::effect::{
+    push_all, shared_bindings, Binding, BindingKind, Builtin, Context, EffectFrame, LookTexture,
+    Place, EFFECT_PRELUDE,
+};
 use crate::effects::BUILTINS;
 use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo, Image};
@@ -33,7 +39,7 @@ pub const SHADER_PARTS: &[&str] = &[
 ];
 
 uniform! {
-    /// `CompositeParams` in composite.wgsl (layout checked by tests/shaders.rs).
+    /// `CompositeParams` in composite.wgsl (layout checked by src/tests/shaders.rs).
     struct CompositeParams {
         exposure: f32,
         bloom_scale: f32,
@@ -53,19 +59,10 @@ uniform! {
 
 uniform! {
     /// `ExposureView` in composite.wgsl and auto_exposure.wgsl: what
-    /// `debug: 'exposure'` draws (layout checked by tests/shaders.rs).
+    /// `debug: 'exposure'` draws (layout checked by src/tests/shaders.rs).
     struct ExposureView {
         bins: [[f32; 4]; 16],
         meter: [f32; 4],
-    }
-}
-
-uniform! {
-    /// `EffectFrame` in effect_prelude.wgsl: what every effect reads.
-    struct EffectFrame {
-        time: f32,
-        _pad: f32,
-        resolution: [f32; 2],
     }
 }
 
@@ -160,7 +157,11 @@ pub enum EffectKey {
 /// The effects that run for these settings and this frame, in the order
 /// they run: by place; within one, the built-ins in their order, then the
 /// user's in the order they were added.
-pub fn active<'a>(settings: &Options, info: &FrameInfo, users: &'a [UserEffect]) -> Vec<Active<'a>> {
+pub fn active<'a>(
+    settings: &Options,
+    info: &FrameInfo,
+    users: &'a [UserEffect],
+) -> Vec<Active<'a>> {
     let ctx = context(info);
     let mut all: Vec<Active<'a>> = Vec::new();
     for place in Place::ALL {
@@ -178,44 +179,129 @@ pub fn active<'a>(settings: &Options, info: &FrameInfo, users: &'a [UserEffect])
     all
 }
 
-/// The first binding of the effects' uniforms and textures, after the
-/// composite's own (0 to 5) and the effects' frame and sampler (6, 7).
-const FIRST_EFFECT_BINDING: u32 = 8;
+/// The composite's own bindings: the HDR image, its sampler, its uniform,
+/// the bloom result, what bloomed, the exposure view.
+const OWN_BINDINGS: [wgpu::BindingType; 6] = [
+    FILTERABLE_TEXTURE,
+    FILTERING_SAMPLER,
+    UNIFORM,
+    FILTERABLE_TEXTURE,
+    FILTERABLE_TEXTURE,
+    UNIFORM,
+];
 
-/// The composite's WGSL for these effects: the composite, the effects'
-/// prelude and each effect's bindings and functions, and the four hooks
-/// that call them in order (the identity where none runs).
-pub fn fused_source(effects: &[Active<'_>]) -> String {
+/// The first of the effects' bindings, after the composite's own.
+const FIRST_EFFECT_BINDING: u32 = OWN_BINDINGS.len() as u32;
+
+/// Where the resource of an effect's binding comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Source {
+    /// The frame every effect reads ([`EffectFrame`]).
+    EffectFrame,
+    /// The composite's sampler.
+    Sampler,
+    /// A built-in effect's uniform block, by its index in [`BUILTINS`].
+    Params(usize),
+    /// A texture of the look.
+    Look(LookTexture),
+    /// The uniform block of the user's effect.
+    UserUniforms,
+    /// This texture of the user's effect.
+    UserTexture(usize),
+}
+
+/// One of the effects' bindings.
+pub struct Planned {
+    binding: Binding,
+    source: Source,
+    /// The effect (its index in the list) whose WGSL follows the
+    /// declaration; none for the bindings every effect shares.
+    effect: Option<usize>,
+}
+
+/// The bindings of `effects`, numbered from [`FIRST_EFFECT_BINDING`] in
+/// this order: those every effect shares, then each effect's own. The one
+/// list their WGSL declarations ([`fused_source`]), their layout entries
+/// and their resources are made from.
+pub fn plan(effects: &[Active<'_>]) -> Vec<Planned> {
+    if effects.is_empty() {
+        return Vec::new();
+    }
+    let [frame, sampler] = shared_bindings();
+    let mut plan = vec![
+        Planned {
+            binding: frame,
+            source: Source::EffectFrame,
+            effect: None,
+        },
+        Planned {
+            binding: sampler,
+            source: Source::Sampler,
+            effect: None,
+        },
+    ];
+    for (i, e) in effects.iter().enumerate() {
+        let mine = |binding, source| Planned {
+            binding,
+            source,
+            effect: Some(i),
+        };
+        match e {
+            Active::Builtin(index, b) => {
+                plan.extend(b.params_binding().map(|p| mine(p, Source::Params(*index))));
+                for &(name, texture) in b.textures {
+                    plan.push(mine(Binding::look(name, texture), Source::Look(texture)));
+                }
+            }
+            Active::User(u) => {
+                // Its uniform block, if it has one, then its textures.
+                let mut texture = 0;
+                for b in crate::user_effect::bindings(u) {
+                    let source = match b.kind {
+                        BindingKind::Uniform(_) => Source::UserUniforms,
+                        _ => {
+                            texture += 1;
+                            Source::UserTexture(texture - 1)
+                        }
+                    };
+                    plan.push(mine(b, source));
+                }
+            }
+        }
+    }
+    plan
+}
+
+/// The composite's WGSL for these effects and their [`plan`]: the
+/// composite, the effects' prelude and the shared bindings, each effect's
+/// bindings and functions, and the four hooks that call them in order (the
+/// identity where none runs).
+pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
     let mut s = crate::shaders::compose(SHADER_PARTS);
     if !effects.is_empty() {
         s.push('\n');
         s.push_str(EFFECT_PRELUDE);
         s.push('\n');
     }
-    let mut binding = FIRST_EFFECT_BINDING;
+    let declare = |s: &mut String, effect: Option<usize>| {
+        for (i, p) in plan.iter().enumerate() {
+            if p.effect == effect {
+                p.binding.declare(s, FIRST_EFFECT_BINDING + i as u32);
+            }
+        }
+    };
+    declare(&mut s, None);
     let mut calls: Vec<(Place, String)> = Vec::new();
-    for e in effects {
+    for (i, e) in effects.iter().enumerate() {
+        declare(&mut s, Some(i));
         match e {
             Active::Builtin(_, b) => {
-                if let Some((name, _)) = b.params {
-                    declare_binding(&mut s, binding, &["<uniform> fx_", b.name, "_params: ", name]);
-                    binding += 1;
-                }
-                for (name, kind) in b.textures {
-                    let ty = match kind {
-                        LookTexture::Lut => "texture_3d<f32>",
-                        LookTexture::Dirt => "texture_2d<f32>",
-                    };
-                    declare_binding(&mut s, binding, &[" ", name, ": ", ty]);
-                    binding += 1;
-                }
                 s.push_str(b.wgsl);
                 s.push('\n');
-                calls.push((e.place(), format!("fx_{}", b.name)));
+                calls.push((e.place(), b.function()));
             }
             Active::User(u) => {
-                let (text, function) = crate::user_effect::fused_source(u, binding);
-                binding += crate::user_effect::binding_count(u);
+                let (text, function) = crate::user_effect::fused_source(u);
                 s.push_str(&text);
                 calls.push((e.place(), function));
             }
@@ -223,7 +309,11 @@ pub fn fused_source(effects: &[Active<'_>]) -> String {
     }
     for place in Place::ALL {
         let (hook, flag) = place.hook();
-        let mine: Vec<&String> = calls.iter().filter(|(p, _)| *p == place).map(|(_, f)| f).collect();
+        let mine: Vec<&String> = calls
+            .iter()
+            .filter(|(p, _)| *p == place)
+            .map(|(_, f)| f)
+            .collect();
         let on = if mine.is_empty() { "false" } else { "true" };
         push_all(&mut s, &["const ", flag, ": bool = ", on, ";\nfn ", hook]);
         s.push_str("(c: vec4f, uv: vec2f) -> vec4f {\n    var x = c;\n");
@@ -235,42 +325,10 @@ pub fn fused_source(effects: &[Active<'_>]) -> String {
     s
 }
 
-/// The lookup table: a 3D texture read with `textureLoad` (rgba32float,
-/// which WebGPU does not filter).
-const LUT_TEXTURE: wgpu::BindingType = wgpu::BindingType::Texture {
-    sample_type: wgpu::TextureSampleType::Float { filterable: false },
-    view_dimension: wgpu::TextureViewDimension::D3,
-    multisampled: false,
-};
-
-/// The bind group layout entries of these effects, from
-/// [`FIRST_EFFECT_BINDING`] on (with the frame and sampler before them).
-fn effect_entries(effects: &[Active<'_>]) -> Vec<wgpu::BindGroupLayoutEntry> {
-    if effects.is_empty() {
-        return Vec::new();
-    }
-    let mut kinds = vec![UNIFORM, FILTERING_SAMPLER];
-    for e in effects {
-        match e {
-            Active::Builtin(_, b) => {
-                kinds.extend(b.params.map(|_| UNIFORM));
-                kinds.extend(b.textures.iter().map(|(_, kind)| match kind {
-                    LookTexture::Lut => LUT_TEXTURE,
-                    LookTexture::Dirt => FILTERABLE_TEXTURE,
-                }));
-            }
-            Active::User(u) => {
-                kinds.extend(u.buffer.as_ref().map(|_| UNIFORM));
-                kinds.extend(u.textures.iter().map(|_| FILTERABLE_TEXTURE));
-            }
-        }
-    }
-    (6..).zip(kinds).map(|(binding, kind)| entry(binding, kind)).collect()
-}
-
 /// The composite made for one list of effects.
 struct Shape {
     key: Vec<EffectKey>,
+    plan: Vec<Planned>,
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
     module: wgpu::ShaderModule,
@@ -281,19 +339,38 @@ pub const PASS: Registration = Registration {
     stage: Stage::Composite,
     make: Some(|gpu| Box::new(CompositePass::new(gpu))),
     // The composite with every built-in effect on.
-    #[cfg(afterglow_internals)]
-    shaders: || vec![("composite", fused_source(&all_builtins()))],
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
+    shaders: || {
+        let all = all_builtins();
+        vec![("composite", fused_source(&all, &plan(&all)))]
+    },
+    #[cfg(test)]
     uniforms: || {
         use crate::uniform::Uniform;
-        let source = fused_source(&all_builtins());
+        let all = all_builtins();
+        let source = fused_source(&all, &plan(&all));
         let mut all: Vec<crate::pass::UniformLayout> = vec![
-            (source.clone(), "CompositeParams", std::mem::size_of::<CompositeParams>(), CompositeParams::offsets()),
-            (source.clone(), "ExposureView", std::mem::size_of::<ExposureView>(), ExposureView::offsets()),
-            (source.clone(), "EffectFrame", std::mem::size_of::<EffectFrame>(), EffectFrame::offsets()),
+            (
+                source.clone(),
+                "CompositeParams",
+                std::mem::size_of::<CompositeParams>(),
+                CompositeParams::offsets(),
+            ),
+            (
+                source.clone(),
+                "ExposureView",
+                std::mem::size_of::<ExposureView>(),
+                ExposureView::offsets(),
+            ),
+            (
+                source.clone(),
+                "EffectFrame",
+                std::mem::size_of::<EffectFrame>(),
+                EffectFrame::offsets(),
+            ),
         ];
-        for b in BUILTINS {
-            let (name, size, offsets) = (b.layout)();
+        for p in BUILTINS.iter().filter_map(|b| b.params.as_ref()) {
+            let (name, size, offsets) = (p.layout)();
             all.push((source.clone(), name, size, offsets));
         }
         all
@@ -301,18 +378,20 @@ pub const PASS: Registration = Registration {
 };
 
 /// Every built-in effect, on.
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 fn all_builtins() -> Vec<Active<'static>> {
     let mut all = Vec::new();
     for place in Place::ALL {
-        let here = BUILTINS.iter().enumerate().filter(|(_, b)| b.place == place);
+        let here = BUILTINS
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.place == place);
         all.extend(here.map(|(i, b)| Active::Builtin(i, b)));
     }
     all
 }
 
 pub struct CompositePass {
-    base: Vec<wgpu::BindGroupLayoutEntry>,
     shapes: std::sync::Mutex<Vec<std::sync::Arc<Shape>>>,
     sampler: wgpu::Sampler,
     params: FrameUniform,
@@ -331,14 +410,6 @@ pub struct CompositePass {
 impl CompositePass {
     pub fn new(gpu: &Gpu) -> CompositePass {
         CompositePass {
-            base: vec![
-                entry(0, FILTERABLE_TEXTURE),
-                entry(1, FILTERING_SAMPLER),
-                entry(2, UNIFORM),
-                entry(3, FILTERABLE_TEXTURE),
-                entry(4, FILTERABLE_TEXTURE),
-                entry(5, UNIFORM),
-            ],
             shapes: std::sync::Mutex::new(Vec::new()),
             sampler: linear_sampler(gpu, "composite sampler"),
             params: FrameUniform::new(
@@ -351,10 +422,18 @@ impl CompositePass {
                 "composite exposure view",
                 std::mem::size_of::<ExposureView>(),
             ),
-            effect_frame: FrameUniform::new(gpu, "effect frame", std::mem::size_of::<EffectFrame>()),
+            effect_frame: FrameUniform::new(
+                gpu,
+                "effect frame",
+                std::mem::size_of::<EffectFrame>(),
+            ),
             effect_params: BUILTINS
                 .iter()
-                .map(|b| b.params.map(|(_, size)| FrameUniform::new(gpu, b.name, size)))
+                .map(|b| {
+                    b.params
+                        .as_ref()
+                        .map(|p| FrameUniform::new(gpu, b.name, p.size))
+                })
                 .collect(),
             fused: std::sync::atomic::AtomicBool::new(false),
         }
@@ -362,7 +441,12 @@ impl CompositePass {
 
     /// The composite for `effects`, made on first use. Lists with a user's
     /// effect that is gone are forgotten.
-    fn shape(&self, gpu: &Gpu, effects: &[Active<'_>], users: &[UserEffect]) -> Result<std::sync::Arc<Shape>, Error> {
+    fn shape(
+        &self,
+        gpu: &Gpu,
+        effects: &[Active<'_>],
+        users: &[UserEffect],
+    ) -> Result<std::sync::Arc<Shape>, Error> {
         let key: Vec<EffectKey> = effects.iter().map(Active::key).collect();
         let mut shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         shapes.retain(|s| {
@@ -374,13 +458,20 @@ impl CompositePass {
         if let Some(s) = shapes.iter().find(|s| s.key == key) {
             return Ok(s.clone());
         }
-        let mut entries = self.base.clone();
-        entries.extend(effect_entries(effects));
+        let plan = plan(effects);
+        let mut entries: Vec<wgpu::BindGroupLayoutEntry> = Vec::new();
+        for ty in OWN_BINDINGS
+            .into_iter()
+            .chain(plan.iter().map(|p| p.binding.layout()))
+        {
+            entries.push(entry(entries.len() as u32, ty));
+        }
         let layout = layout(gpu, "composite bind group layout", &entries);
         let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
-        let module = crate::user_effect::fused_module(gpu, fused_source(effects))?;
+        let module = crate::user_effect::fused_module(gpu, fused_source(effects, &plan))?;
         let shape = std::sync::Arc::new(Shape {
             key,
+            plan,
             layout,
             pipeline_layout,
             module,
@@ -419,53 +510,49 @@ impl CompositePass {
 
     /// Pipelines made so far (one per variant and list of effects used;
     /// the tests count them).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn variants(&self) -> usize {
         let shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         shapes.iter().map(|s| s.pipes.len()).sum()
     }
 
-    /// The resources of the effects' bindings, in the layout's order, and
-    /// the images they sample (declared in the frame's graph).
-    fn effect_resources(&self, f: &mut FrameBuilder<'_>, effects: &[Active<'_>]) -> Result<(Vec<Resource>, Vec<Image>), Error> {
-        if effects.is_empty() {
-            return Ok((Vec::new(), Vec::new()));
-        }
-        let mut out = vec![
-            Resource::Buffer(self.effect_frame.renew(f.gpu)),
-            Resource::Sampler(self.sampler.clone()),
-        ];
+    /// The resources of the effects' bindings, in the order of their
+    /// plan, and the images they sample (declared in the frame's graph).
+    fn effect_resources(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        effects: &[Active<'_>],
+        plan: &[Planned],
+    ) -> Result<(Vec<Resource>, Vec<Image>), Error> {
+        let mut out = Vec::with_capacity(plan.len());
         let mut images = Vec::new();
-        for e in effects {
-            match e {
-                Active::Builtin(i, b) => {
-                    if let Some(params) = &self.effect_params[*i] {
-                        out.push(Resource::Buffer(params.renew(f.gpu)));
-                    }
-                    for (name, kind) in b.textures {
-                        let view = match kind {
-                            LookTexture::Lut => f.look.lut.clone(),
-                            LookTexture::Dirt => f.look.dirt.clone(),
-                        };
-                        let view = view.ok_or_else(|| Error::argument(name, "is not set"))?;
-                        let t = view.texture();
-                        let image = f.external(name, &view, (t.width(), t.height()), t.format());
-                        out.push(Resource::View(image.view.clone()));
-                        images.push(image);
-                    }
+        for p in plan {
+            let name = &*p.binding.name;
+            let user = match p.effect.and_then(|i| effects.get(i)) {
+                Some(Active::User(u)) => Some(*u),
+                _ => None,
+            };
+            let resource = match p.source {
+                Source::EffectFrame => Some(Resource::Buffer(self.effect_frame.renew(f.gpu))),
+                Source::Sampler => Some(Resource::Sampler(self.sampler.clone())),
+                Source::Params(i) => {
+                    let params = self.effect_params.get(i).and_then(Option::as_ref);
+                    params.map(|u| Resource::Buffer(u.renew(f.gpu)))
                 }
-                Active::User(u) => {
-                    if let Some(buffer) = &u.buffer {
-                        out.push(Resource::Buffer(buffer.clone()));
-                    }
-                    for t in &u.textures {
-                        let label = format!("{} {}", u.name, t.name);
-                        let image = f.external(&label, &t.view, t.size, t.format);
-                        out.push(Resource::View(image.view.clone()));
-                        images.push(image);
-                    }
-                }
-            }
+                Source::UserUniforms => user.and_then(|u| u.buffer.clone()).map(Resource::Buffer),
+                Source::Look(texture) => f.look.get(texture).cloned().map(|view| {
+                    let t = view.texture();
+                    images.push(f.external(name, &view, (t.width(), t.height()), t.format()));
+                    Resource::View(view)
+                }),
+                Source::UserTexture(t) => user.and_then(|u| {
+                    let t = u.textures.get(t)?;
+                    let label = format!("{} {}", u.name, t.name);
+                    images.push(f.external(&label, &t.view, t.size, t.format));
+                    Some(Resource::View(t.view.clone()))
+                }),
+            };
+            out.push(resource.ok_or_else(|| Error::argument(name, "is not set"))?);
         }
         Ok((out, images))
     }
@@ -477,7 +564,6 @@ enum Resource {
     Sampler(wgpu::Sampler),
     View(wgpu::TextureView),
 }
-
 impl Resource {
     fn binding(&self) -> wgpu::BindingResource<'_> {
         match self {
@@ -514,7 +600,7 @@ impl Pass for CompositePass {
         self.fused
             .store(!effects.is_empty(), std::sync::atomic::Ordering::Relaxed);
         let shape = self.shape(f.gpu, &effects, users)?;
-        let (resources, images) = self.effect_resources(f, &effects)?;
+        let (resources, images) = self.effect_resources(f, &effects, &shape.plan)?;
         let own = [
             Resource::View(hdr.view.clone()),
             Resource::Sampler(self.sampler.clone()),
@@ -591,5 +677,60 @@ impl Pass for CompositePass {
             };
             self.effect_frame.write(queue, bytemuck::bytes_of(&frame));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every built-in effect on, in the order they run.
+    fn every_builtin() -> Vec<Active<'static>> {
+        let mut all = Vec::new();
+        for place in Place::ALL {
+            let here = BUILTINS
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.place == place);
+            all.extend(here.map(|(i, b)| Active::Builtin(i, b)));
+        }
+        all
+    }
+
+    #[test]
+    fn the_plan_declares_every_binding_once_in_its_order() {
+        let effects = every_builtin();
+        let plan = plan(&effects);
+        let own: usize = BUILTINS
+            .iter()
+            .map(|b| usize::from(b.params.is_some()) + b.textures.len())
+            .sum();
+        assert_eq!(plan.len(), 2 + own);
+        let source = fused_source(&effects, &plan);
+        for (n, p) in (FIRST_EFFECT_BINDING..).zip(&plan) {
+            let at = format!("@binding({n})");
+            assert_eq!(source.matches(&at).count(), 1, "{at}");
+            let line = source.lines().find(|l| l.contains(&at)).unwrap_or_default();
+            assert!(line.contains(&format!(" {}: ", p.binding.name)), "{line}");
+        }
+        // The composite's own and the plan's: nothing else.
+        let declared = source.matches("@binding(").count();
+        assert_eq!(declared, OWN_BINDINGS.len() + plan.len());
+        // A texture the look sets is bound as its kind says.
+        let lut = plan
+            .iter()
+            .find(|p| matches!(p.source, Source::Look(LookTexture::Lut)));
+        let lut = lut.map(|p| p.binding.layout());
+        assert!(
+            matches!(
+                lut,
+                Some(wgpu::BindingType::Texture {
+                    view_dimension: wgpu::TextureViewDimension::D3,
+                    ..
+                })
+            ),
+            "{lut:?}"
+        );
+        assert!(super::plan(&[]).is_empty());
     }
 }

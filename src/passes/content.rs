@@ -13,7 +13,7 @@ pub struct ImageContent {
 
 /// An image given as linear premultiplied RGBA floats, row by row (test
 /// content).
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 #[derive(Clone, Debug, PartialEq)]
 pub struct PixelImage {
     pub width: u32,
@@ -49,15 +49,15 @@ pub enum Content {
     /// The caller's own textures: no scene pass runs.
     Texture(ExternalInput),
     /// Test content: one premultiplied linear colour everywhere.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     Solid([f32; 4]),
     /// Test content: one tilted square of a premultiplied linear colour on
     /// transparent black (geometric edges for antialiasing tests).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     Shape([f32; 4]),
     /// Test content: one texel per output pixel (nearest), values as given
     /// (HDR, NaN and Inf included).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     Pixels(PixelImage),
 }
 

@@ -1,6 +1,6 @@
 //! ARCHITECTURE.md's recipe for a full-screen HDR effect, compiled and
 //! tested: a pass that doubles the HDR image between the scene and the
-//! bloom. Test-only (`cfg(afterglow_internals)`); the crate's suites register it
+//! bloom. Test-only (`cfg(test)`); the crate's suites register it
 //! with `Chain::with_passes`. [`CARELESS`] is the same effect rendering
 //! into the image it was handed instead of the one `swap_hdr` gives it,
 //! which the pass graph refuses when that image is the caller's.
@@ -85,7 +85,14 @@ impl Pass for ExampleEffect {
         // The careless one declares no sampled view, so only the ownership
         // rule can catch it.
         let sampled: &[&crate::frame::Image] = if self.careless { &[] } else { &[&src] };
-        f.fullscreen("example effect".into(), &self.pipe, group, Some(&dst), sampled, false);
+        f.fullscreen(
+            "example effect".into(),
+            &self.pipe,
+            group,
+            Some(&dst),
+            sampled,
+            false,
+        );
         Ok(())
     }
 }

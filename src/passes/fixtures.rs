@@ -1,12 +1,12 @@
 //! Test content for the image tests, compiled only with
-//! `cfg(afterglow_internals)` (the test suites' build; the shipped package
+//! `cfg(test)` (the test build; the shipped package
 //! has none of it):
 //! a solid colour, a tilted square, and exact pixels.
 
 use super::content::PixelImage;
-use crate::pass::{entry, layout, pipeline_layout, shader_module};
 use crate::error::Error;
 use crate::gpu::Gpu;
+use crate::pass::{entry, layout, pipeline_layout, shader_module};
 
 /// The WGSL of the test content after the shared prelude.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("scene_params.wgsl"), wgsl!("fixtures.wgsl")];

@@ -4,25 +4,10 @@
 //! them across rebuilds; the composite binds them and is specialised for
 //! them only while they are set and their intensity is above 0.
 
+use crate::effect::{LookInfo, LookViews, LutDomain};
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::effect::LutDomain;
 use crate::lut::Lut;
-
-/// What a frame's uniforms need to know of the look's textures.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct LookInfo {
-    pub lut: Option<LutDomain>,
-    /// The dirt texture's size in texels.
-    pub dirt: Option<(u32, u32)>,
-}
-
-/// The views a frame binds.
-#[derive(Clone, Default)]
-pub struct LookViews {
-    pub lut: Option<wgpu::TextureView>,
-    pub dirt: Option<wgpu::TextureView>,
-}
 
 /// The table on the GPU.
 struct LutTexture {

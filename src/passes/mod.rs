@@ -9,11 +9,11 @@ pub mod auto_exposure;
 pub mod bloom;
 pub mod composite;
 pub mod content;
-pub mod look;
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub mod example_effect;
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub mod fixtures;
+pub mod look;
 pub mod resolve;
 pub mod scene;
 pub mod user_shader;
@@ -32,7 +32,7 @@ pub const PASSES: &[&Registration] = &[
 ];
 
 /// Every module the crate compiles, by name, as the GPU receives it.
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub fn shader_registry() -> Vec<(&'static str, String)> {
     let mut all: Vec<_> = PASSES.iter().flat_map(|p| (p.shaders)()).collect();
     all.push((
@@ -44,7 +44,7 @@ pub fn shader_registry() -> Vec<(&'static str, String)> {
 }
 
 /// Every uniform block with the WGSL source that declares it.
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub fn uniform_layouts() -> Vec<crate::pass::UniformLayout> {
     PASSES.iter().flat_map(|p| (p.uniforms)()).collect()
 }

@@ -14,15 +14,17 @@
 
 use super::content::Content;
 use super::user_shader::{emissive_pipe, UserShader};
-use crate::pass::{Registration, Stage,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
-    uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
-};
 use crate::error::Error;
 use crate::frame::{
     texture_bytes, ColorAttachment, Draw, FrameBuilder, FrameInfo, DEPTH_FORMAT, HDR_FORMAT,
 };
 use crate::gpu::Gpu;
 use crate::options::Resolve;
+use crate::pass::{
+    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+    uniform_buffer, Blend, Pass, Pipe, PipeDesc, Registration, Stage, FILTERABLE_TEXTURE,
+    FILTERING_SAMPLER, UNIFORM,
+};
 
 /// The WGSL of the scene pass after the shared prelude.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("scene_params.wgsl"), wgsl!("scene.wgsl")];
@@ -31,7 +33,7 @@ pub const SHADER_PARTS: &[&str] = &[wgsl!("scene_params.wgsl"), wgsl!("scene.wgs
 pub const DEMO_INSTANCES: u32 = 120;
 
 uniform! {
-    /// `SceneParams` in scene_params.wgsl (layout checked by tests/shaders.rs).
+    /// `SceneParams` in scene_params.wgsl (layout checked by src/tests/shaders.rs).
     struct SceneParams {
         color: [f32; 4],
         time: f32,
@@ -49,7 +51,7 @@ uniform! {
 enum Kind {
     Demo,
     Image,
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     Fixture(super::fixtures::FixtureKind),
 }
 
@@ -67,7 +69,7 @@ struct Layouts {
 pub const PASS: Registration = Registration {
     stage: Stage::Scene,
     make: None,
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     shaders: || {
         vec![
             ("scene", crate::shaders::compose(SHADER_PARTS)),
@@ -87,7 +89,7 @@ pub const PASS: Registration = Registration {
             ),
         ]
     },
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     uniforms: || vec![crate::pass::uniform_layout::<SceneParams>(SHADER_PARTS)],
 };
 
@@ -105,7 +107,7 @@ pub struct ScenePass {
     user: Option<UserShader>,
     /// Group 1 of image (and pixels) content.
     content_group: Option<wgpu::BindGroup>,
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     fixtures: super::fixtures::Fixtures,
 }
 
@@ -138,7 +140,7 @@ impl ScenePass {
             }],
         });
         let mut pass = ScenePass {
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             fixtures: super::fixtures::Fixtures::new(gpu, &layouts.params_group),
             module,
             layouts,
@@ -188,11 +190,11 @@ impl ScenePass {
             Content::DemoScene => Some(Kind::Demo),
             Content::Image(_) => Some(Kind::Image),
             Content::Shader(_) | Content::Texture(_) => None,
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             Content::Solid(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Solid)),
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             Content::Shape(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Shape)),
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             Content::Pixels(_) => Some(Kind::Fixture(super::fixtures::FixtureKind::Pixels)),
         }
     }
@@ -223,7 +225,7 @@ impl ScenePass {
                 false,
                 s,
             ),
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             Kind::Fixture(kind) => {
                 let (label, layout, module, entries) = self.fixtures.pipe_spec(kind);
                 let layout = layout.unwrap_or(&self.layouts.base);
@@ -334,7 +336,7 @@ impl ScenePass {
     pub fn content_bytes(&self) -> u64 {
         match &self.content {
             Content::Image(img) => texture_bytes(&img.texture),
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             Content::Pixels(p) => p.width as u64 * p.height as u64 * 16,
             _ => 0,
         }
@@ -371,7 +373,7 @@ impl ScenePass {
                 self.install_shader(gpu, shader);
                 return Ok(());
             }
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             Content::Pixels(img) => Some(self.fixtures.upload(gpu, img)?),
             _ => None,
         };
@@ -481,12 +483,12 @@ impl Pass for ScenePass {
             return;
         }
         let size = info.size;
-        #[cfg(afterglow_internals)]
+        #[cfg(test)]
         let color = match &self.content {
             Content::Solid(c) | Content::Shape(c) => *c,
             _ => [0.0; 4],
         };
-        #[cfg(not(afterglow_internals))]
+        #[cfg(not(test))]
         let color = [0.0; 4];
         let (gain, image_aspect) = match &self.content {
             Content::Image(img) => (
@@ -517,7 +519,7 @@ impl Pass for ScenePass {
         }
         match &self.content {
             Content::DemoScene => pass.draw(0..36, 0..DEMO_INSTANCES),
-            #[cfg(afterglow_internals)]
+            #[cfg(test)]
             Content::Shape(_) => pass.draw(0..6, 0..1),
             _ => pass.draw(0..3, 0..1),
         }

@@ -9,16 +9,17 @@
 //! when it is handed other texture views.
 
 mod error;
+mod lut;
 
-pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
 pub use crate::user_effect::{EffectStage, UniformValue};
+pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
 
 use crate::chain::{Chain, Content, ExternalInput};
-use crate::lut::Lut;
-use crate::passes::look::DirtTexture;
 use crate::gpu::Gpu;
+use crate::lut::Lut;
 use crate::options::{AlphaMode, ColorSpace, Options, ToneMapping};
 use crate::output::OutputSpec;
+use crate::passes::look::DirtTexture;
 
 /// An effect of the program's own, for [`PostChain::add_effect`].
 #[derive(Clone, Copy, Debug)]
@@ -380,7 +381,7 @@ impl PostChain {
     }
 
     /// Textures the chain has created (for the crate's tests).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     #[doc(hidden)]
     pub fn textures_created(&self) -> u64 {
         self.gpu.counters.snapshot().textures
@@ -555,5 +556,11 @@ fn output_spec(view_format: wgpu::TextureFormat, options: &Options) -> Result<Ou
     }
     let alpha: AlphaMode = options.canvas.alpha_mode;
     let tone: ToneMapping = options.canvas.tone_mapping;
-    Ok(OutputSpec::with_view(base, view_format, alpha, tone, ColorSpace::Srgb)?)
+    Ok(OutputSpec::with_view(
+        base,
+        view_format,
+        alpha,
+        tone,
+        ColorSpace::Srgb,
+    )?)
 }

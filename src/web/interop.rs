@@ -1,5 +1,6 @@
 //! Every JavaScript interop helper of the web layer, in one leaf module
-//! (it uses no other web module): property access, describing a JS value
+//! (it uses no other web module): property access (`get` and `call` are
+//! `crate::js`'s, which the device needs too), describing a JS value
 //! for messages, JS values to the option tree and back, the renderer's
 //! shared-state handle, the clock, and JS `Error`s built from [`Error`]
 //! with their `name` and fields.
@@ -15,10 +16,7 @@ use wasm_bindgen::JsCast;
 use crate::error::Error;
 use crate::options::{Allowed, OptionError, Value};
 
-/// `target[key]`; `undefined` where reading it throws.
-pub fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
+pub use crate::js::{call, get};
 
 /// A new `OffscreenCanvas` of `w`×`h`, where the global scope has the
 /// class (a window or a worker).
@@ -45,15 +43,6 @@ pub fn object(entries: &[(&str, JsValue)]) -> Object {
         set(&o, k, v);
     }
     o
-}
-
-/// `target[method](...args)`; an error when it is not a function or throws.
-pub fn call(target: &JsValue, method: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
-    let f: Function = get(target, method)
-        .dyn_into()
-        .map_err(|_| JsValue::from_str(&format!("{method} is not a function")))?;
-    let args: Array = args.iter().copied().collect();
-    f.apply(target, &args)
 }
 
 /// A JS exception's message.

@@ -176,9 +176,7 @@ impl Renderer {
     /// (`getConfiguration()`), with the canvas `width` and `height`.
     #[wasm_bindgen(unchecked_return_type = "CanvasConfiguration")]
     pub fn configuration(&self) -> Result<JsValue, JsValue> {
-        js(self
-            .inner
-            .with("configuration", |r| Ok(r.configuration())))
+        js(self.inner.with("configuration", |r| Ok(r.configuration())))
     }
 
     /// Renders `wgsl` as the scene. It must define
@@ -278,9 +276,9 @@ impl Renderer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | null")] cube: JsValue,
     ) -> Result<(), JsValue> {
-        js(self.inner.with("setLut", |r| {
-            r.look.set_lut(&r.gpu, &mut r.chain, &cube)
-        }))
+        js(self
+            .inner
+            .with("setLut", |r| r.look.set_lut(&r.gpu, &mut r.chain, &cube)))
     }
 
     /// Sets the lens dirt (`null` removes it): an image source `setImage`
@@ -322,7 +320,9 @@ impl Renderer {
         let inner = self.inner.clone();
         // Started now: a later call with the same name loses to this one.
         let started = effects::request(&name, &options).and_then(|request| {
-            inner.with("addEffect", |r| r.effects.start(&r.gpu, &mut r.chain, request))
+            inner.with("addEffect", |r| {
+                r.effects.start(&r.gpu, &mut r.chain, request)
+            })
         });
         wasm_bindgen_futures::future_to_promise(async move {
             let (parts, verdict) = js(started)?.verdict().await;
@@ -352,9 +352,9 @@ impl Renderer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
     ) -> Result<(), JsValue> {
-        js(self
-            .inner
-            .with("removeEffect", |r| r.effects.remove(&r.gpu, &mut r.chain, &name)))
+        js(self.inner.with("removeEffect", |r| {
+            r.effects.remove(&r.gpu, &mut r.chain, &name)
+        }))
     }
 
     /// The names of the page's effects, in the order they were added.
@@ -443,7 +443,7 @@ impl Renderer {
     }
 
     /// Panics inside a call, as a bug in afterglow would (test builds only).
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn panic_inside_a_call(&self) -> Result<(), Error> {
         self.inner
             .with("render", |_| panic!("a panic inside render()"))
@@ -454,7 +454,7 @@ impl Renderer {
     /// (test builds only: Chromium has them all, and each has a path
     /// without it). The options are applied again, as after a change of
     /// the display.
-    #[cfg(afterglow_internals)]
+    #[cfg(test)]
     pub fn pretend_engine(
         &self,
         float_canvas: bool,
@@ -496,7 +496,7 @@ impl Renderer {
 
 /// The JS `Error` that afterglow throws for `e`, with its `name` and
 /// fields (for the browser suite's checks of every variant).
-#[cfg(afterglow_internals)]
+#[cfg(test)]
 pub fn error_to_js(e: &Error) -> JsValue {
     js_error(e)
 }

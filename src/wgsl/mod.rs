@@ -24,7 +24,9 @@ pub fn find_fn(source: &str, name: &str) -> Option<usize> {
 /// Whether `source` has an attribute `@<name>` (outside comments).
 pub fn has_attribute(source: &str, names: &[&str]) -> bool {
     let solid = lex::solid(source);
-    solid.windows(2).any(|w| w[0].is("@") && names.contains(&w[1].text))
+    solid
+        .windows(2)
+        .any(|w| w[0].is("@") && names.contains(&w[1].text))
 }
 
 /// The names `solid` declares at module scope (functions, structs,

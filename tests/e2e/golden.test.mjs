@@ -1,5 +1,5 @@
 // Reference images in the browser: the same fixed set of frames as the
-// native suite (tests/golden.rs), rendered through the public JavaScript
+// native suite (src/tests/golden.rs), rendered through the public JavaScript
 // API and read back with screenshot(), compared with the PNGs of the
 // engine: tests/golden/browser/ for headless Chromium (SwiftShader),
 // tests/golden/browser-firefox/ for Firefox (lavapipe). The two

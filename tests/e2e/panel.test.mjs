@@ -4,7 +4,7 @@
 // must still be on screen and usable, its readout the same width, and the
 // page free of errors. Each control's label, tooltip and screen-reader
 // description are the option table's (option-table.js, which
-// tests/schema.rs holds to src/options/table.rs); the sections come in
+// src/tests/schema.rs holds to src/options/table.rs); the sections come in
 // their order; "Library defaults" gives exactly what Renderer.create
 // gives, "Demo preset" what the page started with; the panel works from
 // the keyboard. Then: errors show next to the control that caused them

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::Result;
+use crate::exec::Result;
 
 /// How long a driver may take to open its port.
 const STARTUP: Duration = Duration::from_secs(60);

@@ -24,8 +24,9 @@
 //!   `--before REV` adds the package built at commit REV as a column of
 //!   its own; reports go to `bench/results/` (see `bench/record.mjs`).
 //!   `bench --native` measures GPU time per pass natively instead
-//!   (`examples/bench.rs`), at this commit or, with `--before REV`, before
-//!   and after, and writes the report the same way (`native_bench.rs`).
+//!   (the crate's ignored test `tests::bench`), at this commit or, with
+//!   `--before REV`, before and after, and writes the report the same way
+//!   (`native_bench.rs`).
 //! - `pictures` set-up, build, then `docs/pictures.mjs` against the served
 //!   demo: the README's and guides' pictures of it, at 1280×800 and 390×844.
 //! - `soak`   set-up, build, then `bench/soak.mjs` in headless Chromium:
@@ -34,8 +35,14 @@
 //!   cycles, with textures, `gpuBytes` and memory printed before and after
 //!   each, then the same resize storms on plain WebGPU as a control
 //!   (`--quick`: a twentieth of each; `--no-control`: without it).
+//!
+//! The modules keep to the layers that `XTASK_LAYERS` in
+//! `tests/structure.rs` declares: none imports a module of a layer above
+//! its own, nor anything from this file.
 
+mod before;
 mod driver;
+mod exec;
 mod locked_install;
 mod native_bench;
 mod pack;
@@ -46,7 +53,7 @@ mod shrink;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-pub type Result<T> = std::result::Result<T, String>;
+use exec::{run, Result, Timings};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -117,28 +124,6 @@ fn project_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-/// Runs a command, failing with its name if it fails.
-pub fn run(cmd: &mut Command) -> Result<()> {
-    eprintln!("+ {}", describe(cmd));
-    let status = cmd
-        .status()
-        .map_err(|e| format!("could not start {}: {e}", describe(cmd)))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{} failed ({status})", describe(cmd)))
-    }
-}
-
-fn describe(cmd: &Command) -> String {
-    let mut s = cmd.get_program().to_string_lossy().into_owned();
-    for a in cmd.get_args() {
-        s.push(' ');
-        s.push_str(&a.to_string_lossy());
-    }
-    s
-}
-
 /// The web build settings from wasm-pack.toml.
 struct WebBuild {
     target: String,
@@ -188,6 +173,11 @@ fn read_wasm_pack_toml(root: &Path) -> Result<WebBuild> {
     })
 }
 
+/// What the web package's files are called (`afterglow.js`,
+/// `afterglow_bg.wasm`, `afterglow.d.ts`): the library's name, which the
+/// package's (`afterglow-hdr`) leaves as it was.
+const OUT_NAME: &str = "afterglow";
+
 /// wasm-pack build, then wasm-opt with the flags from wasm-pack.toml; for
 /// release builds, short import/export names (see `shrink.rs`) and the
 /// glue minified by esbuild.
@@ -202,9 +192,9 @@ fn build(root: &Path) -> Result<()> {
     run(Command::new("wasm-pack")
         .current_dir(root)
         .args(["build", profile_flag, "--no-opt", "--no-pack"])
-        .args(["--target", &cfg.target, "--out-dir"])
+        .args(["--target", &cfg.target, "--out-name", OUT_NAME, "--out-dir"])
         .arg(root.join(&cfg.out_dir)))?;
-    optimise(root, &cfg, &root.join(&cfg.out_dir), "afterglow")
+    optimise(root, &cfg, &root.join(&cfg.out_dir), OUT_NAME)
 }
 
 /// The steps after wasm-bindgen for the package `name` in `dir`: wasm-opt
@@ -249,8 +239,8 @@ fn size(root: &Path) -> Result<()> {
     let out = root.join(&cfg.out_dir);
     print_sizes(
         root,
-        &out.join("afterglow_bg.wasm"),
-        &out.join("afterglow.js"),
+        &out.join(format!("{OUT_NAME}_bg.wasm")),
+        &out.join(format!("{OUT_NAME}.js")),
     )
 }
 
@@ -347,50 +337,24 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     result
 }
 
-/// Wall-clock time of each stage of a command, printed at its end (also
-/// when a stage failed: the ones that ran are listed).
-#[derive(Default)]
-pub struct Timings {
-    stages: Vec<(String, std::time::Duration)>,
-}
+/// The arguments after `wasm-pack test --headless --<engine>` that run
+/// the crate's ignored browser test, the one that traps its instance,
+/// alone (the runner's `--ignored` lists it but still skips it).
+const ALONE: &[&str] = &[
+    "--",
+    "--lib",
+    "--",
+    "--include-ignored",
+    "tests::panic_browser",
+];
 
-impl Timings {
-    /// Runs `f`, recording how long it took under `name`.
-    pub fn time<T>(&mut self, name: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
-        let start = std::time::Instant::now();
-        let out = f();
-        self.stages.push((name.to_string(), start.elapsed()));
-        out
-    }
-
-    fn print(&self) {
-        let total: std::time::Duration = self.stages.iter().map(|(_, d)| *d).sum();
-        eprintln!("\nxtask: time per stage");
-        for (name, d) in &self.stages {
-            eprintln!("  {name:<40} {:>7.1} s", d.as_secs_f64());
-        }
-        eprintln!("  {:<40} {:>7.1} s", "total", total.as_secs_f64());
-    }
-}
-
-/// An `XDG_RUNTIME_DIR` for native Vulkan runs: the loader's WSI layer
-/// (lavapipe's too) complains without one.
-pub fn runtime_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join("afterglow-xdg");
-    let _ = std::fs::create_dir_all(&dir);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
-    }
-    dir
-}
-
-/// The browser suite (`tests/browser.rs`, `byo_browser.rs`,
-/// `panic_browser.rs`) in headless Chromium, then in Firefox ESR;
-/// `--chromium` or `--firefox` runs one engine.
+/// The browser suites (the crate's `tests::browser`, `byo_browser` and,
+/// alone in a wasm instance of its own since it traps it,
+/// `panic_browser`, which the first run leaves out as ignored) in headless
+/// Chromium, then in Firefox ESR; `--chromium` or `--firefox` runs one
+/// engine.
 fn browser_suites(root: &Path, args: &[String], timings: &mut Timings) -> Result<()> {
-    let runtime_dir = runtime_dir();
+    let runtime_dir = setup::runtime_dir();
     let engines = engines(args);
     if engines.contains(&Engine::Chromium) {
         timings.time("browser (Chromium): wasm-pack test", || {
@@ -398,23 +362,31 @@ fn browser_suites(root: &Path, args: &[String], timings: &mut Timings) -> Result
                 setup::chromedriver(),
                 &std::env::temp_dir().join("afterglow-chromedriver.log"),
             )?;
-            run(Command::new("wasm-pack")
-                .current_dir(root)
-                .env("CHROMEDRIVER", setup::chromedriver())
-                .env("CHROMEDRIVER_REMOTE", driver.url())
-                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-                .args(["test", "--headless", "--chrome"]))
+            for extra in [&[][..], ALONE] {
+                run(Command::new("wasm-pack")
+                    .current_dir(root)
+                    .env("CHROMEDRIVER", setup::chromedriver())
+                    .env("CHROMEDRIVER_REMOTE", driver.url())
+                    .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                    .args(["test", "--headless", "--chrome"])
+                    .args(extra))?;
+            }
+            Ok(())
         })?;
     }
     if engines.contains(&Engine::Firefox) {
         setup::ensure_firefox(timings)?;
         timings.time("browser (Firefox): wasm-pack test", || {
-            run(Command::new("wasm-pack")
-                .current_dir(root)
-                .env("GECKODRIVER", setup::geckodriver())
-                .env("XDG_RUNTIME_DIR", &runtime_dir)
-                .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
-                .args(["test", "--headless", "--firefox"]))
+            for extra in [&[][..], ALONE] {
+                run(Command::new("wasm-pack")
+                    .current_dir(root)
+                    .env("GECKODRIVER", setup::geckodriver())
+                    .env("XDG_RUNTIME_DIR", &runtime_dir)
+                    .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                    .args(["test", "--headless", "--firefox"])
+                    .args(extra))?;
+            }
+            Ok(())
         })?;
     }
     Ok(())
@@ -426,7 +398,7 @@ fn test_stages(root: &Path, args: &[String], timings: &mut Timings) -> Result<()
     let all = args.iter().all(|a| a.starts_with("--"));
     let want = |name: &str| all || args.iter().any(|a| a == name);
     setup::ensure_timed(root, setup::Need::Test, timings)?;
-    let runtime_dir = runtime_dir();
+    let runtime_dir = setup::runtime_dir();
     if want("native") {
         timings.time("native: cargo test (build and run)", || {
             run(Command::new("cargo")
@@ -593,7 +565,9 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
     let mut driver_args = args.to_vec();
     if let Some(i) = driver_args.iter().position(|a| a == "--before") {
         match driver_args.get(i + 1) {
-            Some(rev) if !rev.starts_with('/') => driver_args[i + 1] = build_before(root, rev)?,
+            Some(rev) if !rev.starts_with('/') => {
+                driver_args[i + 1] = before::build_web(root, rev)?
+            }
             Some(_) => {}
             None => return Err("--before needs a commit (or a served path to afterglow.js)".into()),
         }
@@ -614,66 +588,6 @@ fn args_flag(driver: &str) -> &'static str {
     }
 }
 
-/// Builds the package as it was at `rev`, with that commit's own build
-/// steps, in a worktree under `target/before/<commit>` (kept for the next
-/// run), and returns the path the benchmark server serves it at.
-fn build_before(root: &Path, rev: &str) -> Result<String> {
-    let (commit, dir) = worktree(root, rev)?;
-    let served = format!("/target/before/{commit}/www/pkg/afterglow.js");
-    if dir.join("www/pkg/afterglow.js").exists() {
-        return Ok(served);
-    }
-    // Its build uses the npm tools (wasm-opt, esbuild) installed here.
-    #[cfg(unix)]
-    if !dir.join("node_modules").exists() {
-        std::os::unix::fs::symlink(root.join("node_modules"), dir.join("node_modules"))
-            .map_err(|e| format!("linking node_modules into {}: {e}", dir.display()))?;
-    }
-    run(Command::new("cargo")
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", before_target(root, &commit))
-        .args(["xtask", "build"]))?;
-    Ok(served)
-}
-
-/// The target directory of commit `commit`'s worktree: cargo does not tell
-/// two checkouts of the same package apart by their path, and would take
-/// the other commit's build as up to date when this checkout's files are
-/// older.
-fn before_target(root: &Path, commit: &str) -> PathBuf {
-    root.join("target/before-target").join(commit)
-}
-
-/// A checkout of `rev` under `target/before/<commit>` (kept for the next
-/// run), and its commit's short name.
-fn worktree(root: &Path, rev: &str) -> Result<(String, PathBuf)> {
-    let out = Command::new("git")
-        .current_dir(root)
-        .args([
-            "rev-parse",
-            "--short=10",
-            "--verify",
-            &format!("{rev}^{{commit}}"),
-        ])
-        .output()
-        .map_err(|e| format!("git: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("--before {rev}: not a commit of this repository"));
-    }
-    let commit = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let dir = root.join("target/before").join(&commit);
-    if !dir.exists() {
-        run(Command::new("git")
-            .current_dir(root)
-            .args(["worktree", "add", "--detach", "--force"])
-            .arg(&dir)
-            .arg(&commit))?;
-    }
-    Ok((commit, dir))
-}
-
-/// The soak (`bench/soak.mjs`) against the built package, served like the
-/// benchmark; `--quick` goes to the driver.
 /// The README's and guides' pictures of the demo (`docs/pictures.mjs` says which),
 /// taken from `www/` served as `serve` serves it.
 fn pictures(root: &Path) -> Result<()> {
@@ -688,6 +602,8 @@ fn pictures(root: &Path) -> Result<()> {
         .arg("docs/pictures.mjs"))
 }
 
+/// The soak (`bench/soak.mjs`) against the built package, served like the
+/// benchmark; `--quick` goes to the driver.
 fn soak(root: &Path, args: &[String]) -> Result<()> {
     drive(root, "bench/soak.mjs", |node| node.args(args))
 }

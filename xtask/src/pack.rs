@@ -8,7 +8,7 @@
 //! `afterglow-hdr/three` subpath (`npm/three.js`, `npm/three.d.ts`,
 //! `npm/ts5/three.d.ts`; three.js an optional peer dependency over the
 //! range the repository tests, see `three_range`), `package.json`
-//! (name and version from here and `Cargo.toml`), the README for
+//! (name and version those of the crate in `Cargo.toml`), the README for
 //! JavaScript users (`npm/README.md`) and the license files, removes
 //! wasm-pack's `.gitignore` (`*`, which would hide a copied package from
 //! its user's git), then runs `npm pack` into `target/npm/`. The demo in
@@ -17,11 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::Result;
-
-/// The name on the npm registry: `afterglow` is taken there; this one was
-/// free when chosen.
-pub const NAME: &str = "afterglow-hdr";
+use crate::exec::Result;
 
 /// Files of the package besides `package.json`, README and licenses. The
 /// declarations of the raw wasm exports (`afterglow_bg.wasm.d.ts`) stay
@@ -49,7 +45,7 @@ pub fn pack(root: &Path, pkg_dir: &Path) -> Result<PathBuf> {
             ));
         }
     }
-    let version = cargo_version(root)?;
+    let (name, version) = cargo_package(root)?;
     let copy = |from: &Path, to: &str| -> Result<()> {
         std::fs::copy(from, pkg_dir.join(to))
             .map(drop)
@@ -81,14 +77,14 @@ pub fn pack(root: &Path, pkg_dir: &Path) -> Result<PathBuf> {
         .collect();
     std::fs::write(
         pkg_dir.join("package.json"),
-        package_json(&version, &files, &webgpu_types, &three),
+        package_json(&name, &version, &files, &webgpu_types, &three),
     )
     .map_err(|e| format!("{}: {e}", pkg_dir.display()))?;
 
     let dest = root.join("target/npm");
     std::fs::create_dir_all(&dest).map_err(|e| format!("{}: {e}", dest.display()))?;
-    let tarball = dest.join(format!("{NAME}-{version}.tgz"));
-    crate::run(
+    let tarball = dest.join(format!("{name}-{version}.tgz"));
+    crate::exec::run(
         Command::new("npm")
             .current_dir(pkg_dir)
             .args(["pack", "--silent", "--pack-destination"])
@@ -140,17 +136,23 @@ fn npm_readme(root: &Path) -> Result<String> {
     Ok(out)
 }
 
-fn cargo_version(root: &Path) -> Result<String> {
+/// The crate's name and version (`Cargo.toml`'s `[package]`), which the
+/// npm package has too: `afterglow` is taken on both registries, and
+/// `afterglow-hdr` was free on both when chosen.
+fn cargo_package(root: &Path) -> Result<(String, String)> {
     let path = root.join("Cargo.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let doc: toml::Table = text
         .parse()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    doc.get("package")
-        .and_then(|p| p.get("version"))
-        .and_then(|v| v.as_str())
-        .map(String::from)
-        .ok_or_else(|| format!("{}: no package.version", path.display()))
+    let field = |key: &str| {
+        doc.get("package")
+            .and_then(|p| p.get(key))
+            .and_then(|v| v.as_str())
+            .map(String::from)
+            .ok_or_else(|| format!("{}: no package.{key}", path.display()))
+    };
+    Ok((field("name")?, field("version")?))
 }
 
 /// The version of `@webgpu/types` pinned in the repository's `package.json`
@@ -220,7 +222,13 @@ pub fn json_string(s: &str) -> String {
     out
 }
 
-fn package_json(version: &str, files: &[&str], webgpu_types: &str, three: &str) -> String {
+fn package_json(
+    name: &str,
+    version: &str,
+    files: &[&str],
+    webgpu_types: &str,
+    three: &str,
+) -> String {
     let files: Vec<String> = files.iter().map(|f| json_string(f)).collect();
     format!(
         r#"{{
@@ -263,7 +271,7 @@ fn package_json(version: &str, files: &[&str], webgpu_types: &str, three: &str) 
   }}
 }}
 "#,
-        name = json_string(NAME),
+        name = json_string(name),
         version = json_string(version),
         files = files.join(", "),
         webgpu_types = json_string(&format!("^{webgpu_types}")),

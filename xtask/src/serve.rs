@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::Result;
+use crate::exec::Result;
 
 /// A folder served under a URL prefix (`/vendor/three/`) instead of from
 /// the root.

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{run, Result};
+use crate::exec::{run, Result, Timings};
+use crate::locked_install::{self, cargo_install};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Need {
@@ -41,7 +42,7 @@ pub fn geckodriver() -> String {
 }
 
 /// Firefox ESR and a pinned geckodriver, when missing.
-pub fn ensure_firefox(timings: &mut crate::Timings) -> Result<()> {
+pub fn ensure_firefox(timings: &mut Timings) -> Result<()> {
     timings.time("set-up: Firefox ESR", || {
         if present(firefox()) {
             return Ok(());
@@ -57,12 +58,12 @@ pub fn ensure_firefox(timings: &mut crate::Timings) -> Result<()> {
 }
 
 pub fn ensure(root: &Path, need: Need) -> Result<()> {
-    ensure_timed(root, need, &mut crate::Timings::default())
+    ensure_timed(root, need, &mut Timings::default())
 }
 
 /// [`ensure`], each step timed into `timings` (what `cargo xtask test`
 /// prints at the end: on a new machine, installing the tools is most of it).
-pub fn ensure_timed(root: &Path, need: Need, timings: &mut crate::Timings) -> Result<()> {
+pub fn ensure_timed(root: &Path, need: Need, timings: &mut Timings) -> Result<()> {
     timings.time("set-up: wasm target", wasm_target)?;
     timings.time("set-up: Debian packages", || apt_packages(need))?;
     timings.time("set-up: wasm-pack", wasm_pack)?;
@@ -177,34 +178,6 @@ fn is_root() -> bool {
         .unwrap_or(false)
 }
 
-/// `cargo install --locked`, falling back to a fresh resolution when a
-/// locked dependency is no longer available from the registry.
-fn cargo_install(args: &[&str]) -> Result<()> {
-    let mut locked = vec!["install", "--locked"];
-    locked.extend(args);
-    if run(tool_build(Command::new("cargo").args(&locked))).is_ok() {
-        return Ok(());
-    }
-    eprintln!("xtask: retrying without --locked");
-    let mut unlocked = vec!["install"];
-    unlocked.extend(args);
-    run(tool_build(Command::new("cargo").args(&unlocked)))
-}
-
-/// How `cargo install` builds the tools (wasm-pack, wasm-bindgen-cli,
-/// geckodriver): optimised at level 1, without link-time optimisation,
-/// in 16 codegen units. On a new 2-core machine that compiles
-/// wasm-bindgen-cli in 122 s instead of 334 s, and it then processes the
-/// browser suite's 41 MB test module in 0.84 s instead of 0.76 s (an
-/// unoptimised build: 81 s, but 3.0 s for every module).
-pub fn tool_build(command: &mut Command) -> &mut Command {
-    command
-        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
-        .env("CARGO_PROFILE_RELEASE_LTO", "off")
-        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
-        .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
-}
-
 fn wasm_pack() -> Result<()> {
     if output_of("wasm-pack", &["--version"]).is_some() {
         return Ok(());
@@ -236,7 +209,7 @@ fn wasm_bindgen_cli(root: &Path) -> Result<()> {
     if have.split_whitespace().nth(1) == Some(version.as_str()) {
         return Ok(());
     }
-    crate::locked_install::install("wasm-bindgen-cli", &version)
+    locked_install::install("wasm-bindgen-cli", &version)
 }
 
 /// The npm tools of package.json (wasm-opt from binaryen, esbuild, the end-to-end
@@ -283,12 +256,39 @@ fn npm_packages(root: &Path) -> Result<()> {
         .args(["ci", "--no-audit", "--no-fund"]))
 }
 
+/// An `XDG_RUNTIME_DIR` for native Vulkan runs: the loader's WSI layer
+/// (lavapipe's too) complains without one.
+pub fn runtime_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join("afterglow-xdg");
+    let _ = std::fs::create_dir_all(&dir);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+    }
+    dir
+}
+
 /// binaryen's wasm-opt, from node_modules.
-pub fn wasm_opt(root: &Path) -> std::path::PathBuf {
+pub fn wasm_opt(root: &Path) -> PathBuf {
     root.join("node_modules/.bin/wasm-opt")
 }
 
 /// esbuild, from node_modules: minifies the JS glue.
-pub fn esbuild(root: &Path) -> std::path::PathBuf {
+pub fn esbuild(root: &Path) -> PathBuf {
     root.join("node_modules/.bin/esbuild")
+}
+
+#[cfg(test)]
+mod tests {
+    /// A real install of the wasm-bindgen-cli that `Cargo.lock` names,
+    /// minutes of compiling: `CARGO_INSTALL_ROOT=/tmp/x cargo test -p xtask
+    /// -- --ignored` puts it under /tmp/x.
+    #[test]
+    #[ignore]
+    fn installs_the_locked_wasm_bindgen_cli() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let version = super::locked_wasm_bindgen_version(&root).unwrap();
+        crate::locked_install::install("wasm-bindgen-cli", &version).unwrap();
+    }
 }

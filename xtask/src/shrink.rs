@@ -17,7 +17,7 @@ use std::path::Path;
 use wasm_encoder::reencode::{Reencode, RoundtripReencoder};
 use wasmparser::{Parser, Payload};
 
-use crate::Result;
+use crate::exec::Result;
 
 /// Exports that keep their names.
 const KEEP: &[&str] = &["memory"];

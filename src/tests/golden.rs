@@ -6,17 +6,16 @@
 //! rounding differences of reordered but equivalent arithmetic), and
 //! 1/255 relative (at least 1/255 absolute) for `rgba16float`. A change that
 //! moves pixels further must re-bless deliberately:
-//! `AFTERGLOW_BLESS=1 cargo test --test golden` rewrites the files.
-#![cfg(not(target_arch = "wasm32"))]
+//! `AFTERGLOW_BLESS=1 cargo test --lib tests::golden` rewrites the files.
 
 use std::path::PathBuf;
 
-use afterglow_testing::headless::{vulkan_gpu, Headless};
-use afterglow_testing::options::{
+use crate::headless::{vulkan_gpu, Headless};
+use crate::options::{
     AlphaMode, BlurMode, CanvasFormat, Msaa, Options, Resolve, ToneMapping, Tonemapper,
 };
-use afterglow_testing::output::OutputSpec;
-use afterglow_testing::readback::{f16_to_f32, Image};
+use crate::output::OutputSpec;
+use crate::readback::{f16_to_f32, Image};
 use wgpu::TextureFormat as F;
 
 struct Case {
@@ -116,7 +115,7 @@ fn cases() -> Vec<Case> {
         time: 2.0,
         options: with(&|o| {
             looks(o);
-            o.bloom.mode = afterglow_testing::BloomMode::EnergyConserving;
+            o.bloom.mode = crate::BloomMode::EnergyConserving;
             o.canvas.alpha_mode = AlphaMode::Premultiplied;
         }),
     });
@@ -206,7 +205,7 @@ fn frames_match_the_reference_images() {
         }
         let want = std::fs::read(&path).unwrap_or_else(|e| {
             panic!(
-                "{}: {e}; bless with AFTERGLOW_BLESS=1 cargo test --test golden",
+                "{}: {e}; bless with AFTERGLOW_BLESS=1 cargo test --lib tests::golden",
                 path.display()
             )
         });

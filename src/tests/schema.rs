@@ -6,20 +6,22 @@
 //! each a plain label, and `www/option-table.js` (its tooltips and its
 //! "Library defaults") is the schema's defaults and documentation lines.
 //! Also: every error name is declared and documented.
-#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeSet;
 
-use afterglow_testing::error::{
+use crate::error::{
     ArgumentError, DeviceErrorKind, Error, ShaderError, StateErrorKind, TextureRuleError,
 };
-use afterglow_testing::graph::GraphError;
-use afterglow_testing::options::{schema, Allowed, Kind, Literal, OptionError, OptionSpec};
+use crate::graph::GraphError;
+use crate::options::{schema, Allowed, Kind, Literal, OptionError, OptionSpec};
 
-const OPTIONS_GUIDE: &str = include_str!("../docs/options.md");
-const API_GUIDE: &str = include_str!("../docs/api.md");
-const DTS: &str = include_str!("../src/web/afterglow.d.ts");
-const PANEL: &str = include_str!("../www/panel.js");
+const OPTIONS_GUIDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/options.md"));
+const API_GUIDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md"));
+const DTS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/src/web/afterglow.d.ts"
+));
+const PANEL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/www/panel.js"));
 
 fn paths() -> BTreeSet<&'static str> {
     schema().iter().map(|s| s.path).collect()
@@ -123,7 +125,7 @@ fn the_options_guide_table_is_the_schema() {
         table.lines().count(),
         expected.lines().count(),
         "rows of the options guide's table; write it again with \
-         AFTERGLOW_BLESS=1 cargo test --test schema"
+         AFTERGLOW_BLESS=1 cargo test --lib tests::schema"
     );
 }
 
@@ -463,10 +465,10 @@ fn json_string(text: &str) -> String {
 /// defaults" button (the shipped wasm leaves the documentation out).
 fn option_table_module() -> String {
     let mut out = String::from(
-        "// Generated from the option table (src/options/table.rs) by tests/schema.rs:\n\
+        "// Generated from the option table (src/options/table.rs) by src/tests/schema.rs:\n\
          // each option's default and line of documentation, for the demo panel's\n\
          // tooltips and descriptions. Do not edit; after a change of the table,\n\
-         // `AFTERGLOW_BLESS=1 cargo test --test schema` writes it again.\n\
+         // `AFTERGLOW_BLESS=1 cargo test --lib tests::schema` writes it again.\n\
          export const OPTION_TABLE = {\n",
     );
     for spec in schema() {
@@ -493,7 +495,7 @@ fn the_demo_option_table_is_the_schema() {
     assert!(
         found == expected,
         "{} is not the option table's; write it again with \
-         AFTERGLOW_BLESS=1 cargo test --test schema",
+         AFTERGLOW_BLESS=1 cargo test --lib tests::schema",
         path.display()
     );
 }

@@ -6,8 +6,8 @@
 pub mod dot;
 pub use dot::*;
 
-use afterglow_testing::readback::Image;
-use afterglow_testing::{Content, PixelImage};
+use crate::readback::Image;
+use crate::{Content, PixelImage};
 
 pub fn assert_close(got: u8, want: u8, tol: u8, what: &str) {
     assert!(
@@ -260,7 +260,7 @@ pub fn check_lit_and_animated(a: &Image, b: &Image) {
 /// canvas texture and one canvas view per frame (`per_frame_canvas`),
 /// natively none; every other kind of GPU object zero.
 pub fn check_frame_objects(
-    delta: &afterglow_testing::gpu::CounterSnapshot,
+    delta: &crate::gpu::CounterSnapshot,
     frames: u64,
     per_frame_canvas: bool,
     what: &str,
@@ -372,4 +372,17 @@ pub async fn engine_has_float_canvas() -> bool {
         .ok()
         .and_then(|v| v.as_bool())
         .unwrap_or(false)
+}
+
+/// Takes the canvases that earlier tests left in the page out of it. The
+/// browser suites share one page (one wasm instance), and the page
+/// composites every canvas in it each frame: after a hundred of them,
+/// software WebGPU's frames are slow enough to change a count of frames.
+#[cfg(target_arch = "wasm32")]
+pub fn remove_earlier_canvases() {
+    js_sys::Function::new_no_args(
+        "for (const c of document.querySelectorAll('canvas')) c.remove();",
+    )
+    .call0(&wasm_bindgen::JsValue::NULL)
+    .unwrap();
 }

@@ -2,17 +2,15 @@
 //! scene, how dark and bright scenes come out, and that a flickering small
 //! light does not make it pump. The exposure in use is read back from the
 //! GPU (`Chain::report`), a frame or a few late; frames are 1/60 s apart.
-#![cfg(not(target_arch = "wasm32"))]
 
-use afterglow_testing::headless::{vulkan_gpu, Headless};
-use afterglow_testing::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
-use afterglow_testing::output::OutputSpec;
-use afterglow_testing::Content;
+use crate::headless::{vulkan_gpu, Headless};
+use crate::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
+use crate::output::OutputSpec;
+use crate::Content;
 use wgpu::TextureFormat as F;
 
 #[allow(unused_imports)]
-mod common;
-use common::*;
+use super::common::*;
 
 const FPS: f64 = 60.0;
 
@@ -23,7 +21,7 @@ fn chain(speeds: (f64, f64)) -> Headless {
 }
 
 fn options(speeds: (f64, f64)) -> Options {
-    let mut o = afterglow_testing::options::PREDICTABLE;
+    let mut o = crate::options::PREDICTABLE;
     o.canvas.format = CanvasFormat::Rgba16Float;
     o.canvas.tone_mapping = ToneMapping::Extended;
     o.auto_exposure.enabled = true;
@@ -257,7 +255,7 @@ fn reset_jumps_and_the_manual_exposure_multiplies_on_top() {
 #[test]
 fn the_exposure_view_draws_the_metered_histogram() {
     let mut o = options((3.0, 3.0));
-    o.debug = afterglow_testing::options::DebugView::Exposure;
+    o.debug = crate::options::DebugView::Exposure;
     let mut h = chain_sized(o, (256, 64));
     h.set_content(grey(0.18)).unwrap();
     run(&h, 0, 4);
@@ -299,7 +297,7 @@ fn the_bloom_view_shows_the_bloom_alone() {
     o.auto_exposure.enabled = false;
     o.bloom.enabled = true;
     o.bloom.intensity = 1.0;
-    o.debug = afterglow_testing::options::DebugView::Bloom;
+    o.debug = crate::options::DebugView::Bloom;
     let mut h = chain_with(o);
     let frame_of = |h: &mut Headless, light: f32| {
         h.set_content(pixels(64, 64, move |x, y| {

@@ -1,17 +1,15 @@
 //! `PostChain` natively (lavapipe): the caller's device, its own HDR and
 //! bloom textures, its encoder and its output texture.
-#![cfg(not(target_arch = "wasm32"))]
 
-use afterglow_testing::headless::vulkan_gpu;
-use afterglow_testing::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
-use afterglow_testing::readback::{Image, Readback};
-use afterglow_testing::{Error, PostChain};
+use crate::headless::vulkan_gpu;
+use crate::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
+use crate::readback::{Image, Readback};
+use crate::{Error, PostChain};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 #[allow(unused_imports)]
-mod common;
-use common::*;
+use super::common::*;
 
 const F16_ONE: u16 = 0x3c00;
 
@@ -68,7 +66,7 @@ fn bytemuck_cast(data: &[u16]) -> &[u8] {
 }
 
 fn measuring() -> Options {
-    let mut o = afterglow_testing::options::PREDICTABLE;
+    let mut o = crate::options::PREDICTABLE;
     o.canvas.alpha_mode = AlphaMode::Opaque;
     o.canvas.tone_mapping = ToneMapping::Extended;
     o.canvas.format = CanvasFormat::Rgba16Float;
@@ -90,7 +88,7 @@ fn measuring_chain(a: &App) -> PostChain {
 }
 
 struct App {
-    gpu: afterglow_testing::gpu::Gpu,
+    gpu: crate::gpu::Gpu,
     output: wgpu::Texture,
     errors: Arc<AtomicU64>,
 }
@@ -254,12 +252,12 @@ fn a_lookup_table_and_lens_dirt_from_the_program() {
 
     // Every colour to the table's one output: green.
     let green = "LUT_3D_SIZE 2\n".to_string() + &"0 1 0\n".repeat(8);
-    let lut = afterglow_testing::Lut::from_cube(&green).unwrap();
+    let lut = crate::Lut::from_cube(&green).unwrap();
     post.set_lut(Some(&lut)).unwrap();
     let img = render(&a, &mut post, &hdr, None);
     let p = img.rgba_f32(5, 5);
     assert!(p[0].abs() < 1e-3 && (p[1] - 1.0).abs() < 1e-3, "{p:?}");
-    let e = afterglow_testing::Lut::from_cube("LUT_3D_SIZE 2\n0 1\n").unwrap_err();
+    let e = crate::Lut::from_cube("LUT_3D_SIZE 2\n0 1\n").unwrap_err();
     assert!(e.to_string().contains("line 2"), "{e}");
 }
 
@@ -291,13 +289,13 @@ fn resize_before_the_first_frame_builds_nothing() {
 /// reads that and writes another; the caller's texture is never a target.
 #[test]
 fn hdr_effects_over_the_callers_texture_write_only_the_chains_targets() {
-    use afterglow_testing::graph::Owner;
-    use afterglow_testing::headless::Headless;
-    use afterglow_testing::passes::{example_effect, PASSES};
+    use crate::graph::Owner;
+    use crate::headless::Headless;
+    use crate::passes::{example_effect, PASSES};
     let gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan device");
     let mut options = measuring();
     options.bloom.enabled = false;
-    let output = afterglow_testing::output::OutputSpec::new(
+    let output = crate::output::OutputSpec::new(
         wgpu::TextureFormat::Rgba16Float,
         AlphaMode::Opaque,
         ToneMapping::Extended,
@@ -309,7 +307,7 @@ fn hdr_effects_over_the_callers_texture_write_only_the_chains_targets() {
     let mut h = Headless::with_passes(gpu, output, options, (32, 32), &passes).unwrap();
     let input = |h: &Headless| {
         let view = texture(&h.gpu.device, &h.gpu.queue, 32, &[(10, 12, 0.25)]);
-        afterglow_testing::Content::Texture(afterglow_testing::chain::ExternalInput {
+        crate::Content::Texture(crate::chain::ExternalInput {
             scene: view,
             bloom: None,
             size: (32, 32),
@@ -348,7 +346,7 @@ fn hdr_effects_over_the_callers_texture_write_only_the_chains_targets() {
     passes.push(&example_effect::CARELESS);
     let mut h = Headless::with_passes(gpu, output, options, (32, 32), &passes).unwrap();
     match h.set_content(input(&h)) {
-        Err(afterglow_testing::error::Error::Graph(e)) => {
+        Err(crate::error::Error::Graph(e)) => {
             assert_eq!(e.attachment, "scene texture");
             assert!(e.message.contains("caller owns"), "{}", e.message);
         }
@@ -360,11 +358,11 @@ fn hdr_effects_over_the_callers_texture_write_only_the_chains_targets() {
 /// A one-line scene-stage effect: the light times `uniforms.tint`.
 const TINT: &str = "fn effect(color: vec4f, uv: vec2f) -> vec4f {\n    return vec4f(color.rgb * uniforms.tint, color.a);\n}\n";
 
-fn tint(tint: [f32; 3]) -> afterglow_testing::Effect<'static> {
-    use afterglow_testing::{EffectStage, UniformValue};
+fn tint(tint: [f32; 3]) -> crate::Effect<'static> {
+    use crate::{EffectStage, UniformValue};
     let uniforms: &'static [(&'static str, UniformValue)] =
         Box::leak(Box::new([("tint", UniformValue::Vec3(tint))]));
-    afterglow_testing::Effect {
+    crate::Effect {
         wgsl: TINT,
         stage: EffectStage::Scene,
         uniforms,
@@ -374,7 +372,7 @@ fn tint(tint: [f32; 3]) -> afterglow_testing::Effect<'static> {
 
 #[test]
 fn an_effect_of_the_programs_runs_in_the_frame_and_removing_it_restores_it() {
-    use afterglow_testing::UniformValue;
+    use crate::UniformValue;
     let a = app(64);
     let mut post = measuring_chain(&a);
     let hdr = texture(&a.gpu.device, &a.gpu.queue, 64, &[(32, 32, 4.0)]);
@@ -413,7 +411,7 @@ fn an_effect_of_the_programs_runs_in_the_frame_and_removing_it_restores_it() {
 /// name run in order; a display effect runs after the curve.
 #[test]
 fn effects_keep_their_own_names_and_run_in_stage_order() {
-    use afterglow_testing::{Effect, EffectStage};
+    use crate::{Effect, EffectStage};
     let a = app(32);
     let mut post = measuring_chain(&a);
     let hdr = texture(&a.gpu.device, &a.gpu.queue, 32, &[(16, 16, 0.5)]);
@@ -457,7 +455,7 @@ fn effects_keep_their_own_names_and_run_in_stage_order() {
 /// An effect reads the program's texture by its name.
 #[test]
 fn an_effect_reads_its_texture() {
-    use afterglow_testing::{Effect, EffectStage};
+    use crate::{Effect, EffectStage};
     let a = app(32);
     let mut post = measuring_chain(&a);
     let (d, q) = (&a.gpu.device, &a.gpu.queue);
@@ -490,7 +488,7 @@ fn an_effect_reads_its_texture() {
 /// Every refusal names what was wrong and leaves the frame as it was.
 #[test]
 fn bad_effects_are_refused_by_name_and_change_nothing() {
-    use afterglow_testing::{Effect, EffectStage, UniformValue};
+    use crate::{Effect, EffectStage, UniformValue};
     let a = app(32);
     let mut post = measuring_chain(&a);
     let hdr = texture(&a.gpu.device, &a.gpu.queue, 32, &[(16, 16, 3.0)]);
@@ -582,13 +580,12 @@ fn bad_effects_are_refused_by_name_and_change_nothing() {
 /// is refused by name, and the chain is as it was.
 #[test]
 fn an_effects_texture_of_another_device_is_refused() {
-    use afterglow_testing::{Effect, EffectStage};
+    use crate::{Effect, EffectStage};
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends: wgpu::Backends::VULKAN,
         ..wgpu::InstanceDescriptor::new_without_display_handle()
     });
-    let request =
-        || pollster::block_on(afterglow_testing::gpu::Gpu::request(&instance, None)).unwrap();
+    let request = || pollster::block_on(crate::gpu::Gpu::request(&instance, None)).unwrap();
     let (mine, other) = (request(), request());
     let mut post = PostChain::new(
         &mine.device,

@@ -3,12 +3,11 @@
 //! bit; the shaders' time is finite and precise for any finite page time;
 //! the bloom plan and the texture rules hold for every size from 1×1 to
 //! the largest texture a device may allow.
-#![cfg(not(target_arch = "wasm32"))]
 
-use afterglow_testing::chain::{shader_time, TIME_PERIOD_SECONDS};
-use afterglow_testing::options::{schema, Kind, Options, OptionsValue, Value};
-use afterglow_testing::passes::bloom::{coverage, gaussian_plan, plan};
-use afterglow_testing::texture_rules::{check, max_mip_levels};
+use crate::chain::{shader_time, TIME_PERIOD_SECONDS};
+use crate::options::{schema, Kind, Options, OptionsValue, Value};
+use crate::passes::bloom::{coverage, gaussian_plan, plan};
+use crate::texture_rules::{check, max_mip_levels};
 use proptest::prelude::*;
 
 /// The largest `maxTextureDimension2D` a device reports in practice.

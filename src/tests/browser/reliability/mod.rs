@@ -9,7 +9,7 @@ use super::*;
 
 mod loss;
 
-#[wasm_bindgen(module = "/tests/hostile.js")]
+#[wasm_bindgen(module = "/src/tests/browser/reliability/hostile.js")]
 extern "C" {
     #[wasm_bindgen(js_name = runHostile)]
     fn run_hostile(class: &JsValue) -> js_sys::Promise;

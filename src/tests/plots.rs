@@ -1,5 +1,7 @@
 //! Plots of what the chain computes, measured on the GPU (lavapipe without
-//! one) and drawn as PNGs: `cargo run --example plots -- docs/`.
+//! one) and drawn as PNGs: `AFTERGLOW_ARGS=docs cargo test --lib
+//! tests::plots -- --ignored --nocapture` (the folder; `docs` when none is
+//! given).
 //!
 //! - `curves-headroom.png`: each curve on an extended float output, grey
 //!   radiance 10^-3 to 10^4 (x, log scale) to linear output 0 to 4 (y), at
@@ -10,20 +12,17 @@
 //!   default speeds (darken 1, brighten 3 EV/s); y from -8 to 2 EV, a line
 //!   every 2 EV, the targets (0 and -6) dim.
 
-#[cfg(target_arch = "wasm32")]
-fn main() {}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    native::main()
+#[test]
+#[ignore = "a tool: writes PNGs (AFTERGLOW_ARGS=folder)"]
+fn plots() -> Result<(), Box<dyn std::error::Error>> {
+    native::main(super::tool_args())
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use afterglow_testing::headless::{vulkan_gpu, Headless};
-    use afterglow_testing::options::{AlphaMode, CanvasFormat, Options, ToneMapping, Tonemapper};
-    use afterglow_testing::output::OutputSpec;
-    use afterglow_testing::{Content, PixelImage};
+    use crate::headless::{vulkan_gpu, Headless};
+    use crate::options::{AlphaMode, CanvasFormat, Options, ToneMapping, Tonemapper};
+    use crate::output::OutputSpec;
+    use crate::{Content, PixelImage};
     use wgpu::TextureFormat as F;
 
     const W: u32 = 800;
@@ -90,7 +89,7 @@ mod native {
     }
 
     fn float_options() -> Options {
-        let mut o = afterglow_testing::options::PREDICTABLE;
+        let mut o = crate::options::PREDICTABLE;
         o.canvas.format = CanvasFormat::Rgba16Float;
         o.canvas.tone_mapping = ToneMapping::Extended;
         o
@@ -215,9 +214,8 @@ mod native {
         plot.write(&dir.join("exposure-steps.png"))
     }
 
-    pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-        let dir =
-            std::path::PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "docs".into()));
+    pub fn main(args: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
+        let dir = std::path::PathBuf::from(args.first().map_or("docs", String::as_str));
         std::fs::create_dir_all(&dir)?;
         curves(&dir)?;
         exposure(&dir)

@@ -1,6 +1,7 @@
 //! GPU time per pass of the chain, natively on Vulkan, from timestamp
-//! queries: `cargo run --release --example bench [frames] [filter]` (only
-//! the configurations whose name contains `filter`, if given).
+//! queries: `AFTERGLOW_ARGS='[frames] [filter]' cargo test --release --lib
+//! tests::bench -- --ignored --nocapture` (only the configurations whose
+//! name contains `filter`, if given).
 //!
 //! Renders the demo scene at 1080p and 4K in several chain shapes and
 //! prints the median GPU milliseconds of every pass and of the whole frame,
@@ -8,35 +9,30 @@
 //! --native` builds it (at two commits with `--before`), runs it and writes
 //! the report with where its figures come from.
 
-#[cfg(target_arch = "wasm32")]
-fn main() {}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    native::main()
+#[test]
+#[ignore = "a benchmark: prints GPU times (AFTERGLOW_ARGS='[frames] [filter]')"]
+fn gpu_time_per_pass() -> Result<(), Box<dyn std::error::Error>> {
+    native::main(super::tool_args())
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::collections::BTreeMap;
 
-    use afterglow_testing::headless::{vulkan_gpu, Headless};
-    use afterglow_testing::options::{BlurMode, Msaa, Options, Resolve};
-    use afterglow_testing::output::OutputSpec;
+    use crate::headless::{vulkan_gpu, Headless};
+    use crate::options::{BlurMode, Msaa, Options, Resolve};
+    use crate::output::OutputSpec;
 
     fn median(v: &mut [f64]) -> f64 {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     }
 
-    pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-        let frames: usize = std::env::args()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(200);
+    pub fn main(args: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
+        let frames: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(200);
         let gpu = pollster::block_on(vulkan_gpu())?;
+        // On a line of its own, whatever the test harness printed before.
         println!(
-            "adapter: {} ({:?})",
+            "\nadapter: {} ({:?})",
             gpu.adapter_info.as_ref().map_or("?", |i| &i.name),
             gpu.adapter_info.as_ref().map(|i| i.backend)
         );
@@ -46,7 +42,7 @@ mod native {
             Default::default(),
             Default::default(),
         )?;
-        let filter = std::env::args().nth(2).unwrap_or_default();
+        let filter = args.get(1..).unwrap_or_default().join(" ");
         let mut configs: Vec<(&str, Options)> = Vec::new();
         // The look, whole and in its parts; a lookup table and lens dirt
         // are set for the configurations that name them.
@@ -73,7 +69,7 @@ mod native {
         configs.push(("msaa 1 + auto exposure", o));
         let mut o = base;
         o.msaa = Msaa::Off;
-        o.bloom.mode = afterglow_testing::options::BloomMode::EnergyConserving;
+        o.bloom.mode = crate::options::BloomMode::EnergyConserving;
         configs.push(("msaa 1, energy-conserving bloom", o));
         let mut o = base;
         o.bloom.enabled = false;
@@ -83,7 +79,7 @@ mod native {
         configs.push(("no dither", o));
         let mut o = base;
         o.dither = false;
-        o.tonemapper = afterglow_testing::options::Tonemapper::None;
+        o.tonemapper = crate::options::Tonemapper::None;
         configs.push(("no dither, no tonemapper", o));
         let mut o = base;
         o.grading.temperature = 0.3;
@@ -125,13 +121,13 @@ mod native {
                     .set_lut(&h.gpu, [LOOK, LUT_PART].contains(name).then_some(&lut))?;
                 h.chain.set_dirt(
                     &h.gpu,
-                    [LOOK, DIRT_PART].contains(name).then(|| {
-                        afterglow_testing::passes::look::DirtTexture {
+                    [LOOK, DIRT_PART]
+                        .contains(name)
+                        .then(|| crate::passes::look::DirtTexture {
                             view: dirt.create_view(&Default::default()),
                             size: (dirt.width(), dirt.height()),
                             own: None,
-                        }
-                    }),
+                        }),
                 )?;
                 h.set_settings(*options)?;
                 if *name == TINT {
@@ -193,7 +189,7 @@ mod native {
 
     /// A 33³ table with a film-like S-curve and split tone: the content
     /// does not change the cost, the size does (33 is common in tools).
-    fn film_lut() -> Result<afterglow_testing::Lut, afterglow_testing::Error> {
+    fn film_lut() -> Result<crate::Lut, crate::Error> {
         let n = 33u32;
         let s = |x: f32| x * x * (3.0 - 2.0 * x);
         let mut data = Vec::with_capacity((n * n * n) as usize);
@@ -209,7 +205,7 @@ mod native {
                 }
             }
         }
-        afterglow_testing::Lut::new(n, data)
+        crate::Lut::new(n, data)
     }
 
     /// A 1024×576 dirt texture of soft specks.
@@ -252,7 +248,7 @@ mod native {
 
     /// Adds the one-line tint effect to the chain.
     fn add_tint(h: &mut Headless) -> Result<(), Box<dyn std::error::Error>> {
-        use afterglow_testing::user_effect::{make, EffectSpec, EffectStage, UniformValue};
+        use crate::user_effect::{make, EffectSpec, EffectStage, UniformValue};
         let spec = EffectSpec {
             name: "tint".into(),
             stage: EffectStage::Scene,

@@ -1,21 +1,17 @@
 //! Browser tests: run with `wasm-pack test --headless --chrome` against a
 //! real WebGPU canvas. Pixels are read back from the canvas texture itself.
 //! Every test ends by asserting that no uncaptured GPU error occurred.
-#![cfg(target_arch = "wasm32")]
 #![allow(clippy::needless_range_loop)]
 
-use afterglow_testing::web::Renderer;
-use afterglow_testing::Content;
+use crate::web::Renderer;
+use crate::Content;
 use js_sys::{Function, Object, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
-use common::*;
+use super::common::*;
 
 fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
@@ -95,7 +91,10 @@ fn assert_error<T>(result: Result<T, JsValue>, needles: &[&str]) -> JsValue {
     e
 }
 
-const DTS: &str = include_str!("../src/web/afterglow.d.ts");
+const DTS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/src/web/afterglow.d.ts"
+));
 
 /// Asserts that `e` is an `Error` named `name` whose own fields are the
 /// ones its TypeScript interface declares, in order, and that `fields`
@@ -252,7 +251,7 @@ async fn out_of_memory_once() -> JsValue {
     .await
 }
 
-async fn read(r: &Renderer) -> afterglow_testing::readback::Image {
+async fn read(r: &Renderer) -> crate::readback::Image {
     match r.render_and_read(0.0).await {
         Ok(img) => img,
         Err(e) => panic!("readback failed: {e}"),
@@ -828,7 +827,7 @@ async fn render_content(
     c: &JsValue,
     options: &str,
     content: Content,
-) -> Option<(Renderer, afterglow_testing::readback::Image)> {
+) -> Option<(Renderer, crate::readback::Image)> {
     let r = if options.contains("rgba16float") {
         float_renderer(c, options).await?
     } else {
@@ -2210,7 +2209,7 @@ async fn every_method_throws_after_destroy() {
 }
 
 /// Energy farther than `d` pixels from (c, c).
-fn far_energy(img: &afterglow_testing::readback::Image, c: u32, d: u32) -> f64 {
+fn far_energy(img: &crate::readback::Image, c: u32, d: u32) -> f64 {
     let mut sum = 0.0;
     for y in 0..img.height {
         for x in 0..img.width {
@@ -2230,7 +2229,7 @@ async fn resolve_dither_and_bloom_shape_change_at_run_time() {
     let r = create(&c, r#"{"canvas":{"screenshots":true},"tonemapper":"reinhard","dither":false,"bloom":{"enabled":false}}"#).await;
     r.set_content(Content::Shape([50.0, 50.0, 50.0, 1.0]))
         .unwrap();
-    let mid = |img: &afterglow_testing::readback::Image| {
+    let mid = |img: &crate::readback::Image| {
         img.data
             .chunks(4)
             .filter(|p| p[0] > 8 && p[0] < 200)
@@ -2250,7 +2249,7 @@ async fn resolve_dither_and_bloom_shape_change_at_run_time() {
     set(&r, r#"{"tonemapper":"none","msaa":1}"#);
     r.set_content(Content::Solid([0.002, 0.002, 0.002, 1.0]))
         .unwrap();
-    let distinct = |img: &afterglow_testing::readback::Image| {
+    let distinct = |img: &crate::readback::Image| {
         let mut v: Vec<u8> = img.data.chunks(4).map(|p| p[0]).collect();
         v.sort();
         v.dedup();
@@ -2559,9 +2558,9 @@ async fn a_call_during_another_call_is_a_state_error() {
 
 #[wasm_bindgen_test]
 fn internal_errors_keep_their_fields_in_javascript() {
-    use afterglow_testing::error::{Error, TextureRuleError};
-    use afterglow_testing::graph::GraphError;
-    let e = afterglow_testing::web::error_to_js(&Error::Graph(GraphError {
+    use crate::error::{Error, TextureRuleError};
+    use crate::graph::GraphError;
+    let e = crate::web::error_to_js(&Error::Graph(GraphError {
         pass: "bloom downsample 3".into(),
         attachment: "bloom mip 4".into(),
         message: "sizes differ".into(),
@@ -2579,7 +2578,7 @@ fn internal_errors_keep_their_fields_in_javascript() {
             ("attachment", r#""bloom mip 4""#),
         ],
     );
-    let e = afterglow_testing::web::error_to_js(&Error::TextureRule(TextureRuleError {
+    let e = crate::web::error_to_js(&Error::TextureRule(TextureRuleError {
         texture: "hdr target".into(),
         rule: "sample count 2 is not 1 or 4".into(),
     }));
@@ -2838,7 +2837,7 @@ async fn lens_dirt_multiplies_the_bloom_and_nothing_else() {
     let Some(r) = float_renderer(&c, &measuring(r#"{"intensity":1,"radius":0.5}"#)).await else {
         return;
     };
-    r.set_content(common::bright_pixel(64, (32, 32), 50.0))
+    r.set_content(super::common::bright_pixel(64, (32, 32), 50.0))
         .unwrap();
     let clean = read(&r).await;
     // White on the left half, black on the right (opaque).
@@ -2854,8 +2853,7 @@ async fn lens_dirt_multiplies_the_bloom_and_nothing_else() {
     .await;
     JsFuture::from(r.set_lens_dirt(dirt.clone())).await.unwrap();
     let dirty = read(&r).await;
-    let lin =
-        |img: &afterglow_testing::readback::Image, x: u32| common::srgb_decode(red(img, x, 32));
+    let lin = |img: &crate::readback::Image, x: u32| super::common::srgb_decode(red(img, x, 32));
     let gain = lin(&dirty, 20) / lin(&clean, 20);
     assert!((1.9..=2.1).contains(&gain), "dirt 1 gave {gain}× the halo");
     let kept = lin(&dirty, 44) / lin(&clean, 44);

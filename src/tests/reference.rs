@@ -8,13 +8,12 @@
 //! and the GPU's f32 math differs from f64 by far less; for `rgba16float`
 //! the same 1/255, relative above 1 (extended range). Inputs are exact in
 //! half precision, so the HDR target stores them unchanged.
-#![cfg(not(target_arch = "wasm32"))]
 
-use afterglow_testing::headless::{vulkan_gpu, Headless};
-use afterglow_testing::options::{AlphaMode, ColorSpace, ToneMapping, Tonemapper};
-use afterglow_testing::output::OutputSpec;
-use afterglow_testing::readback::Image;
-use afterglow_testing::{Content, PixelImage};
+use crate::headless::{vulkan_gpu, Headless};
+use crate::options::{AlphaMode, ColorSpace, ToneMapping, Tonemapper};
+use crate::output::OutputSpec;
+use crate::readback::Image;
+use crate::{Content, PixelImage};
 use wgpu::TextureFormat as F;
 
 /// How the composite's output is set up.
@@ -225,7 +224,7 @@ fn content() -> Content {
 fn render(out: Out, t: Tonemapper, exposure: f64) -> Image {
     let gpu =
         pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter (lavapipe: mesa-vulkan-drivers)");
-    let mut o = afterglow_testing::options::PREDICTABLE;
+    let mut o = crate::options::PREDICTABLE;
     o.tonemapper = t;
     o.exposure = exposure;
     o.canvas.headroom = HEADROOM;
@@ -245,9 +244,9 @@ fn render(out: Out, t: Tonemapper, exposure: f64) -> Image {
         ColorSpace::Srgb
     };
     o.canvas.format = if out.format == F::Rgba16Float {
-        afterglow_testing::options::CanvasFormat::Rgba16Float
+        crate::options::CanvasFormat::Rgba16Float
     } else {
-        afterglow_testing::options::CanvasFormat::Preferred
+        crate::options::CanvasFormat::Preferred
     };
     let spec = OutputSpec::new(
         out.format,

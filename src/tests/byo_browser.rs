@@ -1,20 +1,16 @@
 //! Browser tests of bringing your own scene: a device the test creates,
 //! handed to `Renderer.create(canvas, { device })`, and textures the test
 //! renders, handed to `setTexture`. Pixels are read back from the canvas.
-#![cfg(target_arch = "wasm32")]
 
-use afterglow_testing::web::Renderer;
+use crate::web::Renderer;
 use js_sys::{Function, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
 #[allow(unused_imports)]
-mod common;
-use common::*;
+use super::common::*;
 
 fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &key.into()).unwrap()
@@ -117,7 +113,7 @@ fn bloom_option(bloom: &JsValue) -> JsValue {
     o.into()
 }
 
-async fn read(r: &Renderer) -> afterglow_testing::readback::Image {
+async fn read(r: &Renderer) -> crate::readback::Image {
     r.render_and_read(0.0).await.expect("frame read back")
 }
 
@@ -446,6 +442,8 @@ async fn render_until_refused(r: &Renderer) -> (JsValue, u32) {
 
 #[wasm_bindgen_test]
 async fn a_texture_of_another_device_is_refused_by_the_next_render() {
+    // The frames counted below are this test's alone.
+    remove_earlier_canvases();
     let device = app_device().await;
     let other = app_device().await;
     // The app's own handler must see nothing of the check.
@@ -581,7 +579,7 @@ async fn a_texture_the_app_destroys_is_named_and_no_longer_used() {
     JsFuture::from(r.set_lens_dirt(dirt.clone())).await.unwrap();
     r.render(None).unwrap();
     // Linear 0.5 below the bloom's threshold, sRGB-encoded by the composite.
-    let shown = |img: &afterglow_testing::readback::Image| red(img, 16, 16);
+    let shown = |img: &crate::readback::Image| red(img, 16, 16);
     assert!((shown(&read(&r).await) - 0.7354).abs() < 0.01);
 
     js("t", "t.destroy();", &[&dirt]).await;

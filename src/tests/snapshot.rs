@@ -1,23 +1,20 @@
 //! Renders one frame natively (Vulkan; lavapipe without a GPU) and writes
-//! it as a PNG: `cargo run --example snapshot -- out.png [width height time
-//! [scene.wgsl]]` (the demo scene, or a scene shader from a file).
+//! it as a PNG: `AFTERGLOW_ARGS='out.png [width height time [scene.wgsl]]'
+//! cargo test --lib tests::snapshot -- --ignored --nocapture` (the demo
+//! scene, or a scene shader from a file).
 
-#[cfg(target_arch = "wasm32")]
-fn main() {}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    native::main()
+#[test]
+#[ignore = "a tool: writes a PNG (AFTERGLOW_ARGS='out.png [width height time [scene.wgsl]]')"]
+fn snapshot() -> Result<(), Box<dyn std::error::Error>> {
+    native::main(super::tool_args())
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 mod native {
-    use afterglow_testing::headless::{vulkan_gpu, Headless};
-    use afterglow_testing::options::Options;
-    use afterglow_testing::output::OutputSpec;
+    use crate::headless::{vulkan_gpu, Headless};
+    use crate::options::Options;
+    use crate::output::OutputSpec;
 
-    pub fn main() -> Result<(), Box<dyn std::error::Error>> {
-        let args: Vec<String> = std::env::args().skip(1).collect();
+    pub fn main(args: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
         let path = args
             .first()
             .cloned()
@@ -36,7 +33,7 @@ mod native {
         let mut headless = Headless::new(gpu, output, options, (w, h))?;
         if let Some(file) = args.get(4) {
             let wgsl = std::fs::read_to_string(file)?;
-            headless.set_content(afterglow_testing::Content::Shader(wgsl))?;
+            headless.set_content(crate::Content::Shader(wgsl))?;
         }
         let img = pollster::block_on(headless.render_and_read(t))?;
         let file = std::fs::File::create(&path)?;

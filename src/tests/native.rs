@@ -1,29 +1,27 @@
 //! Native tests: the HDR chain on a real Vulkan device (lavapipe on a
 //! machine without a GPU), pixels read back from the GPU and compared with
 //! stated tolerances.
-#![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::needless_range_loop, clippy::field_reassign_with_default)]
 
-use afterglow_testing::headless::{vulkan_gpu, Headless};
-use afterglow_testing::options::{
+use crate::headless::{vulkan_gpu, Headless};
+use crate::options::{
     AlphaMode, BloomMode, BlurMode, ColorSpace, Msaa, Options, Resolve, ToneMapping, Tonemapper,
 };
-use afterglow_testing::output::OutputSpec;
-use afterglow_testing::readback::Image;
-use afterglow_testing::Content;
+use crate::output::OutputSpec;
+use crate::readback::Image;
+use crate::Content;
 use wgpu::TextureFormat as F;
 
-mod common;
-use common::*;
+use super::common::*;
 
 /// A renderer on lavapipe writing into an output of `format`.
 fn headless_with(mut options: Options, format: F, size: (u32, u32)) -> Headless {
     let gpu =
         pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter (lavapipe: mesa-vulkan-drivers)");
     options.canvas.format = if format == F::Rgba16Float {
-        afterglow_testing::options::CanvasFormat::Rgba16Float
+        crate::options::CanvasFormat::Rgba16Float
     } else {
-        afterglow_testing::options::CanvasFormat::Preferred
+        crate::options::CanvasFormat::Preferred
     };
     let output = OutputSpec::new(
         format,
@@ -37,7 +35,7 @@ fn headless_with(mut options: Options, format: F, size: (u32, u32)) -> Headless 
 
 /// The predictable preset (no MSAA, bloom, dither or curve) with a canvas setup.
 fn predictable(alpha: AlphaMode, tone: ToneMapping) -> Options {
-    let mut o = afterglow_testing::options::PREDICTABLE;
+    let mut o = crate::options::PREDICTABLE;
     o.canvas.alpha_mode = alpha;
     o.canvas.tone_mapping = tone;
     o
@@ -62,7 +60,7 @@ fn frame(h: &Headless, t: f64) -> Image {
 /// (nothing clamped), no curve, no MSAA, no dither, bloom on.
 fn measuring(intensity: f64, blur: BlurMode) -> Options {
     let mut o = predictable(AlphaMode::Opaque, ToneMapping::Extended);
-    o.canvas.format = afterglow_testing::options::CanvasFormat::Rgba16Float;
+    o.canvas.format = crate::options::CanvasFormat::Rgba16Float;
     o.bloom.enabled = true;
     o.bloom.intensity = intensity;
     o.bloom.blur = blur;
@@ -723,7 +721,7 @@ fn pass_times_are_reported_per_pass() {
 #[test]
 fn display_p3_output_converts_primaries() {
     let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
-    o.canvas.color_space = afterglow_testing::options::ColorSpace::DisplayP3;
+    o.canvas.color_space = crate::options::ColorSpace::DisplayP3;
     let mut h = headless_with(o, F::Rgba8Unorm, (8, 8));
     h.set_content(Content::Solid([1.0, 0.0, 0.0, 1.0])).unwrap();
     let p = frame(&h, 0.0).rgba8(3, 3);
@@ -743,7 +741,7 @@ fn display_p3_output_converts_primaries() {
 /// two alternate after that.
 #[test]
 fn an_hdr_effect_swaps_between_two_targets() {
-    use afterglow_testing::frame::{FrameBuilder, HDR_FORMAT};
+    use crate::frame::{FrameBuilder, HDR_FORMAT};
     let gpu = pollster::block_on(vulkan_gpu()).expect("lavapipe");
     let settings = Options::default();
     let output = OutputSpec::new(
@@ -873,7 +871,7 @@ fn an_extreme_pixel_is_bounded_by_the_ceiling() {
 /// defaults, on a real chain.
 #[test]
 fn the_chain_rebuilds_exactly_where_the_table_says() {
-    use afterglow_testing::options::{reshapes, schema, Effect, Kind, Literal};
+    use crate::options::{reshapes, schema, Effect, Kind, Literal};
     let base = Options::default();
     let mut h = headless_with(base, F::Rgba8Unorm, (64, 48));
     let mut checked = 0;
@@ -1245,7 +1243,7 @@ fn the_vignette_darkens_the_corners_not_the_centre() {
 
 /// A table of `size` whose colours come from `f(r, g, b)` at the grid's
 /// inputs (each in [0, 1]).
-fn table(size: u32, mut f: impl FnMut(f32, f32, f32) -> [f32; 3]) -> afterglow_testing::Lut {
+fn table(size: u32, mut f: impl FnMut(f32, f32, f32) -> [f32; 3]) -> crate::Lut {
     let last = (size - 1) as f32;
     let mut data = Vec::new();
     for b in 0..size {
@@ -1255,7 +1253,7 @@ fn table(size: u32, mut f: impl FnMut(f32, f32, f32) -> [f32; 3]) -> afterglow_t
             }
         }
     }
-    afterglow_testing::Lut::new(size, data).unwrap()
+    crate::Lut::new(size, data).unwrap()
 }
 
 /// 16×16 colours spread over the cube (linear light in [0, 1]).
@@ -1269,7 +1267,7 @@ fn colour_grid() -> Content {
 
 /// A frame of `content` through `lut` (rgba16float, no curve): what the
 /// shader wrote is sRGB-encoded, as the table's inputs and outputs are.
-fn through_lut(o: Options, lut: Option<&afterglow_testing::Lut>, content: Content) -> Image {
+fn through_lut(o: Options, lut: Option<&crate::Lut>, content: Content) -> Image {
     let mut h = headless_with(o, F::Rgba16Float, (16, 16));
     h.set_content(content).unwrap();
     h.chain.set_lut(&h.gpu, lut).unwrap();
@@ -1383,7 +1381,7 @@ fn an_identity_lookup_table_leaves_every_output_path_as_it_was() {
         for dither in [false, true] {
             let mut o = predictable(AlphaMode::Opaque, ToneMapping::Standard);
             o.dither = dither;
-            let run = |lut: Option<&afterglow_testing::Lut>| {
+            let run = |lut: Option<&crate::Lut>| {
                 let mut h = headless_with(o, format, (16, 16));
                 // Up to 1.6: a third of the channels above white.
                 h.set_content(pixels(16, 16, |x, y| {
@@ -1485,7 +1483,7 @@ fn lens_dirt_changes_the_halo_and_nothing_where_there_is_no_bloom() {
     h.chain
         .set_dirt(
             &h.gpu,
-            Some(afterglow_testing::passes::look::DirtTexture {
+            Some(crate::passes::look::DirtTexture {
                 view,
                 size: (4, 4),
                 own: None,
@@ -1548,7 +1546,7 @@ fn lens_dirt_changes_the_halo_and_nothing_where_there_is_no_bloom() {
 #[test]
 fn a_light_at_the_edge_keeps_its_bloom() {
     let mut o = measuring(1.0, BlurMode::Mip);
-    o.debug = afterglow_testing::options::DebugView::Bloom;
+    o.debug = crate::options::DebugView::Bloom;
     let mut h = headless_with(o, F::Rgba16Float, (128, 128));
     let mut bloom_of = |at: (u32, u32)| {
         h.set_content(bright_pixel(128, at, 200.0)).unwrap();
