@@ -899,12 +899,8 @@ mod tests {
         /// included), validated by naga.
         #[test]
         fn awkward_effects_fuse_into_a_composite_naga_accepts() {
-            use crate::passes::composite::{fused_source, plan, Active};
-            let builtins: Vec<Active<'_>> = crate::effects::BUILTINS
-                .iter()
-                .enumerate()
-                .map(|(i, b)| Active::Builtin(i, b))
-                .collect();
+            use crate::passes::composite::{all_builtins, fused_source, plan, Active};
+            let builtins = all_builtins();
             naga_check(
                 "every built-in effect",
                 &fused_source(&builtins, &plan(&builtins)),

@@ -377,9 +377,9 @@ pub const PASS: Registration = Registration {
     },
 };
 
-/// Every built-in effect, on.
+/// Every built-in effect, on, in the order they run.
 #[cfg(test)]
-fn all_builtins() -> Vec<Active<'static>> {
+pub fn all_builtins() -> Vec<Active<'static>> {
     let mut all = Vec::new();
     for place in Place::ALL {
         let here = BUILTINS
@@ -684,22 +684,9 @@ impl Pass for CompositePass {
 mod tests {
     use super::*;
 
-    /// Every built-in effect on, in the order they run.
-    fn every_builtin() -> Vec<Active<'static>> {
-        let mut all = Vec::new();
-        for place in Place::ALL {
-            let here = BUILTINS
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.place == place);
-            all.extend(here.map(|(i, b)| Active::Builtin(i, b)));
-        }
-        all
-    }
-
     #[test]
     fn the_plan_declares_every_binding_once_in_its_order() {
-        let effects = every_builtin();
+        let effects = all_builtins();
         let plan = plan(&effects);
         let own: usize = BUILTINS
             .iter()
