@@ -1,5 +1,5 @@
 //! Writes every shader of `shaders/` minified into `OUT_DIR` (see
-//! `build/wgsl_minify.rs`); the crate includes those copies through
+//! `src/wgsl/minify.rs`, on the crate's own WGSL lexer); the crate includes those copies through
 //! `wgsl!`. The WGSL is part of the shipped wasm, and its comments and
 //! indentation are about a third of it; the internal shaders' private
 //! names are shortened too.
@@ -8,7 +8,13 @@
 //! "Quick start: Rust with wgpu" section as written (see
 //! `readme_doc_test`).
 
-include!("build/wgsl_minify.rs");
+#[path = "src/wgsl/lex.rs"]
+#[allow(dead_code)]
+mod lex;
+#[path = "src/wgsl/minify.rs"]
+mod minify;
+
+use minify::{minify_wgsl, shorten_names};
 
 /// The shaders compiled together with a user's scene shader or effect (the
 /// full-screen stage, the scene parameters, the user prelude and entry
@@ -30,7 +36,8 @@ fn main() {
     let root = std::env::current_dir().expect("the package folder");
     let watch = |path: &str| println!("cargo:rerun-if-changed={}", root.join(path).display());
     watch("shaders");
-    watch("build/wgsl_minify.rs");
+    watch("src/wgsl/lex.rs");
+    watch("src/wgsl/minify.rs");
     let mut names = Vec::new();
     let mut sources = Vec::new();
     for entry in std::fs::read_dir("shaders").expect("the shaders/ directory") {

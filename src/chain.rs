@@ -19,15 +19,15 @@ use crate::error::Error;
 use crate::frame::{Draw, Frame, FrameBuilder};
 use crate::gpu::Gpu;
 use crate::graph::Graph;
+use crate::lut::Lut;
+use crate::options::Options;
 use crate::output::OutputSpec;
 use crate::pass::{Pass, Registration};
-use crate::lut::Lut;
 use crate::passes::look::{DirtTexture, Look};
 use crate::passes::scene::ScenePass;
 use crate::passes::user_shader::UserShader;
-use crate::user_effect::{UniformValue, UserEffect};
-use crate::options::Options;
 use crate::timing::{PassTimes, Timing};
+use crate::user_effect::{UniformValue, UserEffect};
 
 pub use crate::passes::content::{Content, ExternalInput, ImageContent};
 
@@ -91,7 +91,11 @@ impl Chain {
             size,
             output_size: size,
             scene: ScenePass::new(gpu, settings.msaa.sample_count())?,
-            passes: order.iter().filter_map(|r| r.make).map(|make| make(gpu)).collect(),
+            passes: order
+                .iter()
+                .filter_map(|r| r.make)
+                .map(|make| make(gpu))
+                .collect(),
             built: None,
             timing: false,
             look: Look::default(),
@@ -313,20 +317,23 @@ impl Chain {
     }
 
     fn effect_index(&self, name: &str) -> Result<usize, Error> {
-        self.effects.iter().position(|e| e.name == name).ok_or_else(|| {
-            let names = self.effect_names();
-            Error::argument(
-                "name",
-                format!(
-                    "is '{name}', which is not an effect; the effects are {}",
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        crate::options::value::quote_list(&names)
-                    }
-                ),
-            )
-        })
+        self.effects
+            .iter()
+            .position(|e| e.name == name)
+            .ok_or_else(|| {
+                let names = self.effect_names();
+                Error::argument(
+                    "name",
+                    format!(
+                        "is '{name}', which is not an effect; the effects are {}",
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            crate::options::value::quote_list(&names)
+                        }
+                    ),
+                )
+            })
     }
 
     /// Switches to a new output description (format, alpha, tone mapping,

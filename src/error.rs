@@ -391,16 +391,33 @@ mod shader_error_tests {
     fn a_huge_compiler_message_is_cut_to_a_readable_length() {
         let line = "\u{e9}".repeat(300_000);
         let e = ShaderError::new(1, 1, &format!("error: {line}\n{line}"));
-        assert!(e.message.len() <= 403 && e.message.ends_with('\u{2026}'), "{}", e.message.len());
-        assert!(e.details.len() <= 1503 && e.details.ends_with('\u{2026}'), "{}", e.details.len());
+        assert!(
+            e.message.len() <= 403 && e.message.ends_with('\u{2026}'),
+            "{}",
+            e.message.len()
+        );
+        assert!(
+            e.details.len() <= 1503 && e.details.ends_with('\u{2026}'),
+            "{}",
+            e.details.len()
+        );
         let short = ShaderError::new(2, 3, "unknown identifier: `colour`\n  note");
-        assert_eq!((short.message.as_str(), short.details.as_str()), ("unknown identifier: `colour`", "note"));
+        assert_eq!(
+            (short.message.as_str(), short.details.as_str()),
+            ("unknown identifier: `colour`", "note")
+        );
         let quoted = ShaderError::new(
             3,
             19,
             "no definition in scope for identifier: `b`\n  \u{250c}\u{2500} wgsl:6:19\n  \u{2502}\n6 \u{2502}   return vec4f(a, b);\n  \u{2502}     ^ unknown identifier\n  = note: a note",
         );
-        assert_eq!(quoted.details, "= note: a note", "the excerpt numbered as the module's lines is left out");
-        assert_eq!(short.to_string(), "WGSL, line 2 column 3: unknown identifier: `colour`");
+        assert_eq!(
+            quoted.details, "= note: a note",
+            "the excerpt numbered as the module's lines is left out"
+        );
+        assert_eq!(
+            short.to_string(),
+            "WGSL, line 2 column 3: unknown identifier: `colour`"
+        );
     }
 }

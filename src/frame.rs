@@ -12,9 +12,9 @@
 use crate::error::Error;
 use crate::gpu::Gpu;
 use crate::graph::{ColorDecl, DepthDecl, Graph, Owner, PassDecl, TextureDecl, ViewDecl};
+use crate::options::Options;
 use crate::output::OutputSpec;
 use crate::pipeline::Pipe;
-use crate::options::Options;
 
 /// Format of the offscreen HDR targets: 16-bit float, filterable,
 /// renderable and multisample-capable everywhere WebGPU runs.

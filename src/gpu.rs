@@ -117,7 +117,12 @@ impl Gpu {
                 ..Default::default()
             })
             .await
-            .map_err(|e| Error::device(DeviceErrorKind::NoAdapter, format!("no adapter: {}", browser_reason(&e))))?;
+            .map_err(|e| {
+                Error::device(
+                    DeviceErrorKind::NoAdapter,
+                    format!("no adapter: {}", browser_reason(&e)),
+                )
+            })?;
         let wanted = wgpu::Features::RG11B10UFLOAT_RENDERABLE | wgpu::Features::TIMESTAMP_QUERY;
         let features = adapter.features() & wanted;
         let limits = wgpu::Limits::default().using_resolution(adapter.limits());
@@ -129,7 +134,12 @@ impl Gpu {
                 ..Default::default()
             })
             .await
-            .map_err(|e| Error::device(DeviceErrorKind::NoDevice, format!("no device: {}", browser_reason(&e))))?;
+            .map_err(|e| {
+                Error::device(
+                    DeviceErrorKind::NoDevice,
+                    format!("no device: {}", browser_reason(&e)),
+                )
+            })?;
         let info = adapter.get_info();
         let mut gpu = Gpu::from_device(info.clone(), device, queue);
         gpu.transient_attachments = transient_supported(&info);
@@ -413,7 +423,10 @@ fn log_error(message: &str) {
 /// wrapper, the stack after the first line and the quotes are taken off.
 pub(crate) fn browser_reason(e: &impl std::fmt::Display) -> String {
     let text = e.to_string();
-    let Some(inner) = text.strip_prefix("JsValue(").and_then(|t| t.strip_suffix(')')) else {
+    let Some(inner) = text
+        .strip_prefix("JsValue(")
+        .and_then(|t| t.strip_suffix(')'))
+    else {
         return text;
     };
     let first = inner.lines().next().unwrap_or("").trim();
@@ -465,7 +478,10 @@ mod tests {
             browser_reason(&"JsValue(OperationError: consumed\nat f (x.js:1:2))"),
             "OperationError: consumed"
         );
-        assert_eq!(browser_reason(&"JsValue(\"a plain string\")"), "a plain string");
+        assert_eq!(
+            browser_reason(&"JsValue(\"a plain string\")"),
+            "a plain string"
+        );
         assert_eq!(browser_reason(&"no adapter found"), "no adapter found");
     }
 }
@@ -529,11 +545,13 @@ pub fn probe_texture_use(
     });
     let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("texture check"),
-        layout: Some(&device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("texture check"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        })),
+        layout: Some(
+            &device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("texture check"),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            }),
+        ),
         vertex: wgpu::VertexState {
             module: &module,
             entry_point: Some("vs"),

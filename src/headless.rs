@@ -5,9 +5,9 @@
 use crate::chain::{Chain, Content};
 use crate::error::Error;
 use crate::gpu::Gpu;
+use crate::options::Options;
 use crate::output::OutputSpec;
 use crate::readback::{Image, Readback};
-use crate::options::Options;
 
 /// Creates a Vulkan device (lavapipe where there is no GPU).
 pub async fn vulkan_gpu() -> Result<Gpu, Error> {

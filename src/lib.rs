@@ -68,11 +68,11 @@ mod formats;
 mod frame;
 mod gpu;
 mod graph;
-#[cfg(target_arch = "wasm32")]
-mod js;
 /// The chain into an ordinary texture: the native tests and benchmarks.
 #[cfg(all(not(target_arch = "wasm32"), test))]
 mod headless;
+#[cfg(target_arch = "wasm32")]
+mod js;
 mod lut;
 mod options;
 mod output;
@@ -88,6 +88,7 @@ mod uniform;
 mod user_effect;
 #[cfg(target_arch = "wasm32")]
 mod web;
+mod wgsl;
 
 /// The wgpu this crate is built with: name its types through
 /// `afterglow::wgpu` and the versions cannot disagree.

@@ -124,7 +124,11 @@ impl Lut {
                 ),
             ));
         }
-        if let Some(i) = self.data.iter().position(|c| c.iter().any(|v| !v.is_finite())) {
+        if let Some(i) = self
+            .data
+            .iter()
+            .position(|c| c.iter().any(|v| !v.is_finite()))
+        {
             return Err(fail(
                 data_name,
                 format!("colour {i} is not finite; every value must be"),
@@ -277,7 +281,9 @@ fn keyword(header: &mut Header, word: &str, content: &str, line: usize) -> Resul
             }
         }
         "LUT_1D_SIZE" => {
-            return Err("a 1D table (LUT_1D_SIZE); only 3D tables (LUT_3D_SIZE) are supported".into())
+            return Err(
+                "a 1D table (LUT_1D_SIZE); only 3D tables (LUT_3D_SIZE) are supported".into(),
+            )
         }
         "DOMAIN_MIN" | "DOMAIN_MAX" => {
             let [r, g, b] = rest.as_slice() else {
@@ -414,7 +420,12 @@ mod tests {
         for b in 0..size {
             for g in 0..size {
                 for r in 0..size {
-                    text += &format!("{} {} {}\n", r as f32 / last, g as f32 / last, b as f32 / last);
+                    text += &format!(
+                        "{} {} {}\n",
+                        r as f32 / last,
+                        g as f32 / last,
+                        b as f32 / last
+                    );
                 }
             }
         }
@@ -437,10 +448,18 @@ mod tests {
             let lut = Lut::from_cube(&identity_cube(size)).unwrap();
             assert_eq!(lut.size(), size);
             assert_eq!(lut.title(), Some("identity"));
-            for c in [[0.0, 0.0, 0.0], [0.3, 0.7, 0.1], [1.0, 0.5, 0.25], [0.9, 0.9, 0.95]] {
+            for c in [
+                [0.0, 0.0, 0.0],
+                [0.3, 0.7, 0.1],
+                [1.0, 0.5, 0.25],
+                [0.9, 0.9, 0.95],
+            ] {
                 let out = lut.apply(c);
                 for i in 0..3 {
-                    assert!((out[i] - c[i]).abs() < 1e-5, "size {size}: {c:?} gave {out:?}");
+                    assert!(
+                        (out[i] - c[i]).abs() < 1e-5,
+                        "size {size}: {c:?} gave {out:?}"
+                    );
                 }
             }
         }
@@ -476,7 +495,8 @@ mod tests {
         assert!((lut.apply([1.0, 0.5, 2.0])[0] - 0.5).abs() < 1e-6);
         assert!((lut.apply([5.0, -1.0, 0.0])[0] - 1.0).abs() < 1e-6);
         assert!(lut.apply([5.0, -1.0, 0.0])[1].abs() < 1e-6);
-        let resolve = identity_cube(2).replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 2\nLUT_3D_INPUT_RANGE 0 4");
+        let resolve =
+            identity_cube(2).replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 2\nLUT_3D_INPUT_RANGE 0 4");
         assert_eq!(Lut::from_cube(&resolve).unwrap().domain().1, [4.0; 3]);
     }
 
@@ -484,32 +504,74 @@ mod tests {
     fn a_malformed_file_names_the_line_and_what_is_wrong() {
         let good = identity_cube(2);
         let cases = [
-            (good.replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 1"), "line 3: LUT_3D_SIZE is '1'"),
-            (good.replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 66"), "from 2 to 65"),
-            (good.replace("LUT_3D_SIZE 2", "LUT_1D_SIZE 2"), "line 3: a 1D table"),
+            (
+                good.replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 1"),
+                "line 3: LUT_3D_SIZE is '1'",
+            ),
+            (
+                good.replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 66"),
+                "from 2 to 65",
+            ),
+            (
+                good.replace("LUT_3D_SIZE 2", "LUT_1D_SIZE 2"),
+                "line 3: a 1D table",
+            ),
             (good.replace("LUT_3D_SIZE 2", ""), "data before LUT_3D_SIZE"),
-            (good.replace("1 1 1\n", "1 x 1\n"), "line 12: 'x' is not a finite number"),
-            (good.replace("1 1 1\n", "1 1\n"), "line 12: '1 1' is not three numbers"),
-            (good.replace("1 1 1\n", ""), "ends after 7 colours; LUT_3D_SIZE 2 (line 3) needs 8"),
+            (
+                good.replace("1 1 1\n", "1 x 1\n"),
+                "line 12: 'x' is not a finite number",
+            ),
+            (
+                good.replace("1 1 1\n", "1 1\n"),
+                "line 12: '1 1' is not three numbers",
+            ),
+            (
+                good.replace("1 1 1\n", ""),
+                "ends after 7 colours; LUT_3D_SIZE 2 (line 3) needs 8",
+            ),
             (good.clone() + "0 0 0\n", "line 13: more than 8 colours"),
-            (good.clone() + "TITLE \"late\"\n", "line 13: 'TITLE' after the table's data"),
-            (good.replace("TITLE", "TITEL"), "line 2: unknown keyword 'TITEL'"),
-            (good.replace("1 1 1\n", "1 inf 1\n"), "'inf' is not a finite number"),
+            (
+                good.clone() + "TITLE \"late\"\n",
+                "line 13: 'TITLE' after the table's data",
+            ),
+            (
+                good.replace("TITLE", "TITEL"),
+                "line 2: unknown keyword 'TITEL'",
+            ),
+            (
+                good.replace("1 1 1\n", "1 inf 1\n"),
+                "'inf' is not a finite number",
+            ),
             // A row that starts with a letter is still a row, first or not.
-            (good.replace("1 1 1\n", "nan 1 1\n"), "line 12: 'nan' is not a finite number"),
-            (good.replacen("0 0 0\n", "abc 0 0\n", 1), "'abc' is not a finite number"),
-            (good.replace("1 1 1\n", "nan 1\n"), "line 12: 'nan 1' is not three numbers"),
+            (
+                good.replace("1 1 1\n", "nan 1 1\n"),
+                "line 12: 'nan' is not a finite number",
+            ),
+            (
+                good.replacen("0 0 0\n", "abc 0 0\n", 1),
+                "'abc' is not a finite number",
+            ),
+            (
+                good.replace("1 1 1\n", "nan 1\n"),
+                "line 12: 'nan 1' is not three numbers",
+            ),
             (
                 good.replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 2\nLUT_1D_INPUT_RANGE 0 1"),
                 "line 4: unknown keyword 'LUT_1D_INPUT_RANGE'",
             ),
-            (good.clone() + "FOO 1\n", "line 13: 'FOO' after the table's data"),
+            (
+                good.clone() + "FOO 1\n",
+                "line 13: 'FOO' after the table's data",
+            ),
             (
                 "LUT_3D_SIZE 2\n0 0 0\n".into(),
                 "line 2: the file ends after 1 colour; LUT_3D_SIZE 2 (line 1) needs 8",
             ),
             (
-                good.replace("LUT_3D_SIZE 2", "LUT_3D_SIZE 2\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 1 0 1"),
+                good.replace(
+                    "LUT_3D_SIZE 2",
+                    "LUT_3D_SIZE 2\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 1 0 1",
+                ),
                 "line 5: the domain's max must be above its min in every channel (channel 1",
             ),
             (String::new(), "no LUT_3D_SIZE"),
@@ -524,9 +586,25 @@ mod tests {
     #[test]
     fn numbers_read_as_the_standard_parser_reads_them() {
         let words = [
-            "0", "1", "-1", "+0.5", "0.05", "1.", ".25", "-.75", "120", "1.50", "2.5e-3",
-            "1E2", "3e+1", "0.000123456789", "0.1234567890123456789012", "12345678901234567890123",
-            "1e-40", "-0", "007.5",
+            "0",
+            "1",
+            "-1",
+            "+0.5",
+            "0.05",
+            "1.",
+            ".25",
+            "-.75",
+            "120",
+            "1.50",
+            "2.5e-3",
+            "1E2",
+            "3e+1",
+            "0.000123456789",
+            "0.1234567890123456789012",
+            "12345678901234567890123",
+            "1e-40",
+            "-0",
+            "007.5",
         ];
         for w in words {
             let want: f32 = w.parse().unwrap();
@@ -536,7 +614,9 @@ mod tests {
                 "{w}: {got} against {want}"
             );
         }
-        for bad in ["", "-", ".", "e5", "1e", "1e+", "1.2.3", "0x10", "inf", "nan", "1,5", "1e99", "--1"] {
+        for bad in [
+            "", "-", ".", "e5", "1e", "1e+", "1.2.3", "0x10", "inf", "nan", "1,5", "1e99", "--1",
+        ] {
             assert_eq!(decimal_number(bad), None, "{bad:?} accepted");
         }
     }

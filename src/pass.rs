@@ -6,8 +6,8 @@
 use crate::error::Error;
 use crate::frame::{FrameBuilder, FrameInfo};
 use crate::gpu::Gpu;
-use crate::output::OutputSpec;
 use crate::options::Options;
+use crate::output::OutputSpec;
 
 pub use crate::pipeline::*;
 pub use crate::shaders::shader_module;
@@ -58,7 +58,6 @@ pub struct PassReport {
 pub(crate) use crate::uniform::uniform;
 #[cfg(test)]
 pub use crate::uniform::Uniform;
-
 
 /// Where a pass sits in the frame. The chain runs the scene first, then
 /// the registered passes by stage, in registration order within a stage.

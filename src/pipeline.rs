@@ -191,7 +191,10 @@ impl FrameUniform {
 
     /// The buffer of the frame built last.
     pub fn current(&self) -> wgpu::Buffer {
-        self.current.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.current
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     pub fn write(&self, queue: &wgpu::Queue, bytes: &[u8]) {

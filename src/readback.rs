@@ -334,7 +334,11 @@ impl StagedReadback {
         }
         // A failed mapping is kept by wgpu until unmap: free it for the next.
         let bytes = if mapped {
-            self.buffer.slice(..).get_mapped_range().ok().map(|v| v.to_vec())
+            self.buffer
+                .slice(..)
+                .get_mapped_range()
+                .ok()
+                .map(|v| v.to_vec())
         } else {
             None
         };

@@ -9,7 +9,9 @@
 //! its WGSL, compiled alone in a module of its own ([`check_source`]) so
 //! that a compile error is reported at the line and column of the user's
 //! own text. Fused into the composite, its top-level names are made its
-//! own ([`fused_source`]), so two effects may both define `fn effect`.
+//! own ([`fused_source`], `crate::wgsl::rename_top_level`), so two effects
+//! may both define `fn effect`; the names it gets come from its serial,
+//! never from its name, which may be any string of 1 to 64 characters.
 
 use crate::effect::{Binding, BindingKind, Place};
 use crate::error::{Error, ShaderError};
@@ -106,6 +108,7 @@ pub struct EffectTexture {
 
 /// A user's effect, checked, with its uniform buffer.
 pub struct UserEffect {
+    /// The caller's name for it (see [`check_name`]); no WGSL sees it.
     pub name: String,
     /// Unique among the effects a chain ever had: its WGSL names end in
     /// `_fx<serial>`.
@@ -126,15 +129,16 @@ pub struct UserEffect {
 pub const MAX_UNIFORMS: usize = 16;
 pub const MAX_TEXTURES: usize = 4;
 
-/// How a name is refused: `name` for the effect's, the uniform's or
-/// texture's path otherwise.
+/// Checks a uniform's or texture's name, which the effect's WGSL reads:
+/// a WGSL identifier of ASCII letters, digits and `_`; `argument` is the
+/// uniform's or texture's path.
 fn check_identifier(argument: &str, name: &str, what: &str) -> Result<(), Error> {
     let b = name.as_bytes();
     let ok = !b.is_empty()
         && b.len() <= 64
         && (b[0].is_ascii_alphabetic())
         && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
-        && !RESERVED.contains(&name);
+        && !RESERVED.split(' ').any(|w| w == name);
     if ok {
         Ok(())
     } else {
@@ -148,23 +152,34 @@ fn check_identifier(argument: &str, name: &str, what: &str) -> Result<(), Error>
     }
 }
 
-/// WGSL keywords and the names every effect's module already declares.
-const RESERVED: &[&str] = &[
-    "alias", "array", "bitcast", "bool", "break", "case", "const", "const_assert", "continue",
-    "continuing", "default", "diagnostic", "discard", "else", "enable", "f16", "f32", "false",
-    "fn", "for", "i32", "if", "let", "loop", "mat2x2f", "mat3x3f", "mat4x4f", "override", "ptr",
-    "requires", "return", "sampler", "struct", "switch", "texture_2d", "true", "u32", "var",
-    "vec2f", "vec3f", "vec4f", "while", "uniforms", "Uniforms", "effect", "time", "resolution",
-    "effect_sampler", "effect_frame", "EffectFrame", "FullscreenOut", "vs_fullscreen",
-];
+/// WGSL keywords and the names every effect's module already declares,
+/// between spaces (one string: smaller than a table of them). An
+/// effect's uniforms and textures may not be named so.
+const RESERVED: &str = "alias array bitcast bool break case const const_assert continue \
+    continuing default diagnostic discard else enable f16 f32 false fn for i32 if let loop \
+    mat2x2f mat3x3f mat4x4f override ptr requires return sampler struct switch texture_2d true \
+    u32 var vec2f vec3f vec4f while uniforms Uniforms effect time resolution effect_sampler \
+    effect_frame EffectFrame FullscreenOut vs_fullscreen";
 
-/// Checks an effect's name against the names in use.
+/// The most characters (Unicode scalar values) an effect's name has.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// Checks an effect's name, any string of 1 to [`MAX_NAME_CHARS`]
+/// characters (`'film-look'`, `'Tint 2'`), against the names in use.
 pub fn check_name(name: &str, taken: &[&str]) -> Result<(), Error> {
-    check_identifier("name", name, "an effect's name")?;
+    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
+        return Err(Error::argument(
+            "name",
+            "is empty or over 64 characters long; an effect's name is any string of 1 to 64 \
+             characters ('film-look', 'Tint 2')",
+        ));
+    }
     if taken.contains(&name) {
         return Err(Error::argument(
             "name",
-            format!("is '{name}', which is already an effect; remove it first or choose another name"),
+            format!(
+                "is '{name}', which is already an effect; remove it first or choose another name"
+            ),
         ));
     }
     Ok(())
@@ -175,7 +190,10 @@ pub fn layout(uniforms: &[(String, UniformValue)]) -> Result<(Vec<Field>, Vec<u8
     if uniforms.len() > MAX_UNIFORMS {
         return Err(Error::argument(
             "uniforms",
-            format!("has {} entries; an effect may declare at most {MAX_UNIFORMS}", uniforms.len()),
+            format!(
+                "has {} entries; an effect may declare at most {MAX_UNIFORMS}",
+                uniforms.len()
+            ),
         ));
     }
     let mut fields: Vec<Field> = Vec::new();
@@ -201,7 +219,12 @@ pub fn layout(uniforms: &[(String, UniformValue)]) -> Result<(Vec<Field>, Vec<u8
 
 /// Writes `value` into the block at `field`'s offset; refused when it is
 /// not finite or not of the declared type.
-fn write_value(bytes: &mut [u8], field: &Field, name: &str, value: &UniformValue) -> Result<(), Error> {
+fn write_value(
+    bytes: &mut [u8],
+    field: &Field,
+    name: &str,
+    value: &UniformValue,
+) -> Result<(), Error> {
     let floats = value.floats();
     if floats.len() != field.components {
         return Err(Error::argument(
@@ -216,7 +239,10 @@ fn write_value(bytes: &mut [u8], field: &Field, name: &str, value: &UniformValue
     if let Some(bad) = floats.iter().find(|x| !x.is_finite()) {
         return Err(Error::argument(
             &format!("uniforms.{name}"),
-            format!("must be finite, got {}", crate::options::value::format_number(f64::from(*bad))),
+            format!(
+                "must be finite, got {}",
+                crate::options::value::format_number(f64::from(*bad))
+            ),
         ));
     }
     let at = field.offset;
@@ -230,21 +256,25 @@ impl UserEffect {
     pub fn set_uniforms(&mut self, values: &[(String, UniformValue)]) -> Result<(), Error> {
         let mut bytes = self.values.clone();
         for (name, value) in values {
-            let field = self.fields.iter().find(|f| f.name == *name).ok_or_else(|| {
-                let declared: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
-                Error::argument(
-                    &format!("uniforms.{name}"),
-                    format!(
-                        "is not a uniform of effect '{}'; it declared {}",
-                        self.name,
-                        if declared.is_empty() {
-                            "none".to_string()
-                        } else {
-                            crate::options::value::quote_list(&declared)
-                        }
-                    ),
-                )
-            })?;
+            let field = self
+                .fields
+                .iter()
+                .find(|f| f.name == *name)
+                .ok_or_else(|| {
+                    let declared: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
+                    Error::argument(
+                        &format!("uniforms.{name}"),
+                        format!(
+                            "is not a uniform of effect '{}'; it declared {}",
+                            self.name,
+                            if declared.is_empty() {
+                                "none".to_string()
+                            } else {
+                                crate::options::value::quote_list(&declared)
+                            }
+                        ),
+                    )
+                })?;
             write_value(&mut bytes, field, name, value)?;
         }
         self.values = bytes;
@@ -254,11 +284,18 @@ impl UserEffect {
 
 /// Checks what an effect declares besides its uniforms: its textures'
 /// names, and no bindings of its own in the WGSL.
-pub fn check_declarations(source: &str, textures: &[&str], uniforms: &[Field]) -> Result<(), Error> {
+pub fn check_declarations(
+    source: &str,
+    textures: &[&str],
+    uniforms: &[Field],
+) -> Result<(), Error> {
     if textures.len() > MAX_TEXTURES {
         return Err(Error::argument(
             "textures",
-            format!("has {} entries; an effect may read at most {MAX_TEXTURES}", textures.len()),
+            format!(
+                "has {} entries; an effect may read at most {MAX_TEXTURES}",
+                textures.len()
+            ),
         ));
     }
     for (i, name) in textures.iter().enumerate() {
@@ -270,9 +307,7 @@ pub fn check_declarations(source: &str, textures: &[&str], uniforms: &[Field]) -
             ));
         }
     }
-    let toks = tokens(source);
-    let binds = toks.windows(2).any(|w| w[0].text == "@" && matches!(w[1].text, "group" | "binding"));
-    if binds {
+    if crate::wgsl::has_attribute(source, &["group", "binding"]) {
         return Err(Error::argument(
             "wgsl",
             "declares a binding (@group, @binding); an effect's values come from `uniforms` \
@@ -280,138 +315,6 @@ pub fn check_declarations(source: &str, textures: &[&str], uniforms: &[Field]) -
         ));
     }
     Ok(())
-}
-
-/// A token of WGSL: an identifier, a comment, blank space or one other
-/// character, with its text.
-struct Token<'a> {
-    text: &'a str,
-    ident: bool,
-}
-
-/// `source` as tokens; comments and blank space are tokens of their own
-/// and are skipped by the callers that look for neighbours.
-fn tokens(source: &str) -> Vec<Token<'_>> {
-    let b = source.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let start = i;
-        let c = b[i];
-        let ident = c.is_ascii_alphabetic() || c == b'_' || c >= 0x80;
-        if ident || c.is_ascii_digit() {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
-                i += 1;
-            }
-        } else if b[i..].starts_with(b"//") {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-        } else if b[i..].starts_with(b"/*") {
-            let mut depth = 0;
-            while i < b.len() {
-                if b[i..].starts_with(b"/*") {
-                    depth += 1;
-                    i += 2;
-                } else if b[i..].starts_with(b"*/") {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-        } else if c.is_ascii_whitespace() {
-            while i < b.len() && b[i].is_ascii_whitespace() {
-                i += 1;
-            }
-        } else {
-            i += 1;
-        }
-        // Never inside a character: every boundary above is an ASCII byte
-        // or the end.
-        let text = source.get(start..i).unwrap_or("");
-        out.push(Token { text, ident });
-    }
-    out
-}
-
-fn blank(t: &Token<'_>) -> bool {
-    t.text.starts_with(|c: char| c.is_ascii_whitespace()) || t.text.starts_with("//") || t.text.starts_with("/*")
-}
-
-/// The names `source` declares at module scope (functions, structs,
-/// constants, variables, aliases, overrides).
-fn top_level_names<'a>(toks: &[Token<'a>]) -> Vec<&'a str> {
-    let solid: Vec<&Token<'a>> = toks.iter().filter(|t| !blank(t)).collect();
-    let mut names = Vec::new();
-    let mut depth = 0usize;
-    for (i, t) in solid.iter().enumerate() {
-        match t.text {
-            "{" => depth += 1,
-            "}" => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        if depth > 0 {
-            continue;
-        }
-        let last = i.checked_sub(1).map(|k| solid[k].text);
-        if t.ident && matches!(last, Some("fn" | "struct" | "const" | "var" | "alias" | "override")) {
-            names.push(t.text);
-        } else if t.text == "var" && solid.get(i + 1).is_some_and(|n| n.text == "<") {
-            // `var<private> name`: the name after the address space.
-            let close = solid[i..].iter().position(|n| n.text == ">").map(|k| i + k);
-            if let Some(name) = close.and_then(|k| solid.get(k + 1)).filter(|n| n.ident) {
-                names.push(name.text);
-            }
-        }
-    }
-    names
-}
-
-/// `source` with every use of `names` given `suffix`, except members
-/// (after `.`, or declared in a struct body) and attributes.
-fn renamed(source: &str, toks: &[Token<'_>], names: &[&str], suffix: &str) -> String {
-    let mut out = String::with_capacity(source.len() + 64);
-    let mut prev = "";
-    let mut depth = 0usize;
-    let mut struct_body: Option<usize> = None;
-    let mut pending_struct = false;
-    for (i, t) in toks.iter().enumerate() {
-        if blank(t) {
-            out.push_str(t.text);
-            continue;
-        }
-        match t.text {
-            "{" => {
-                if pending_struct {
-                    struct_body = Some(depth);
-                    pending_struct = false;
-                }
-                depth += 1;
-            }
-            "}" => {
-                depth = depth.saturating_sub(1);
-                if struct_body == Some(depth) {
-                    struct_body = None;
-                }
-            }
-            "struct" => pending_struct = true,
-            _ => {}
-        }
-        let next = toks[i + 1..].iter().find(|t| !blank(t)).map_or("", |t| t.text);
-        let member = struct_body.is_some() && next == ":";
-        if t.ident && names.contains(&t.text) && prev != "." && prev != "@" && !member {
-            out.push_str(t.text);
-            out.push_str(suffix);
-        } else {
-            out.push_str(t.text);
-        }
-        prev = t.text;
-    }
-    out
 }
 
 /// The struct of an effect's uniform block (nothing without uniforms),
@@ -422,7 +325,16 @@ fn uniforms_struct(fields: &[Field], suffix: &str) -> String {
     if !fields.is_empty() {
         push_all(&mut s, &["struct Uniforms", suffix, " {\n"]);
         for f in fields {
-            push_all(&mut s, &["    ", &f.name, ": ", UniformValue::wgsl(f.components).0, ",\n"]);
+            push_all(
+                &mut s,
+                &[
+                    "    ",
+                    &f.name,
+                    ": ",
+                    UniformValue::wgsl(f.components).0,
+                    ",\n",
+                ],
+            );
         }
         s.push_str("}\n");
     }
@@ -434,7 +346,10 @@ fn uniforms_struct(fields: &[Field], suffix: &str) -> String {
 fn bindings_of(fields: &[Field], textures: &[&str], suffix: &str) -> Vec<Binding> {
     let mut out = Vec::new();
     if !fields.is_empty() {
-        out.push(Binding::uniform(format!("uniforms{suffix}"), format!("Uniforms{suffix}").into()));
+        out.push(Binding::uniform(
+            format!("uniforms{suffix}"),
+            format!("Uniforms{suffix}").into(),
+        ));
     }
     for name in textures {
         out.push(Binding {
@@ -462,25 +377,51 @@ fn suffix(e: &UserEffect) -> String {
 /// sees, its declarations, the user's WGSL, and an entry point that calls
 /// `effect`. Returns it with the number of lines before the user's.
 pub fn check_source(source: &str, fields: &[Field], textures: &[&str]) -> (String, usize) {
+    check_module(
+        &bindings_of(fields, textures, ""),
+        &uniforms_struct(fields, ""),
+        source,
+        "effect",
+    )
+}
+
+/// What every effect sees, the declarations of `bindings` after the
+/// shared ones, `declarations`, `source`, and an entry point that calls
+/// `function` as the composite calls an effect; with the number of lines
+/// before `source`.
+fn check_module(
+    bindings: &[Binding],
+    declarations: &str,
+    source: &str,
+    function: &str,
+) -> (String, usize) {
     let mut prefix = format!(
-        "{}\n{}\n{}",
+        "{}\n{}\n{declarations}",
         crate::effect::FULLSCREEN_FOR_EFFECTS,
         crate::effect::EFFECT_PRELUDE,
-        uniforms_struct(fields, "")
     );
     let shared = crate::effect::shared_bindings();
     for (i, b) in shared.iter().enumerate() {
         b.declare(&mut prefix, i as u32);
     }
-    for (i, b) in bindings_of(fields, textures, "").iter().enumerate() {
+    for (i, b) in bindings.iter().enumerate() {
         b.declare(&mut prefix, (shared.len() + i) as u32);
     }
     let lines = line_count(&prefix);
     let text = format!(
         "{prefix}{source}\n@fragment\nfn afterglow_effect_check(in: FullscreenOut) -> @location(0) vec4f {{\n    \
-         return effect(vec4f(in.uv, 0.0, 1.0), in.uv);\n}}\n"
+         return {function}(vec4f(in.uv, 0.0, 1.0), in.uv);\n}}\n"
     );
     (text, lines)
+}
+
+/// The effect as the composite has it ([`fused_source`]), in a module
+/// with what every effect sees: the part of the composite that fusing
+/// makes. Its other names cannot meet the effect's, which all end in the
+/// effect's own suffix.
+pub fn fused_check_source(e: &UserEffect) -> String {
+    let (part, function) = fused_source(e);
+    check_module(&bindings(e), "", &part, &function).0
 }
 
 /// Lines of `text` as `str::lines` counts them (a final line counts
@@ -495,17 +436,20 @@ pub fn line_count(text: &str) -> usize {
 /// own, and `fn fx_user<serial>` calling its `effect`. Returns the WGSL and
 /// the function's name.
 pub fn fused_source(e: &UserEffect) -> (String, String) {
-    let suffix = suffix(e);
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
-    let toks = tokens(&e.source);
-    let mut names = top_level_names(&toks);
-    names.extend(["uniforms", "Uniforms"]);
-    names.extend(textures.iter().copied());
-    let function = format!("fx_user{}", e.serial);
+    fused_parts(&e.source, &e.fields, &textures, e.serial)
+}
+
+/// [`fused_source`] of an effect's WGSL, uniforms and textures' names.
+fn fused_parts(source: &str, fields: &[Field], textures: &[&str], serial: u64) -> (String, String) {
+    let suffix = format!("_fx{serial}");
+    let mut names = vec!["uniforms", "Uniforms"];
+    names.extend_from_slice(textures);
+    let function = format!("fx_user{serial}");
     let text = format!(
         "{}{}\nfn {function}(color: vec4f, uv: vec2f) -> vec4f {{\n    return effect{suffix}(color, uv);\n}}\n",
-        uniforms_struct(&e.fields, &suffix),
-        renamed(&e.source, &toks, &names, &suffix),
+        uniforms_struct(fields, &suffix),
+        crate::wgsl::rename_top_level(source, &names, &suffix),
     );
     (text, function)
 }
@@ -549,7 +493,8 @@ pub fn make(gpu: &Gpu, spec: EffectSpec, serial: u64, taken: &[&str]) -> Result<
     })
 }
 
-/// The compilation of an effect's check module, under way.
+/// The compilation of an effect's check module and of the effect fused,
+/// under way.
 pub struct Check {
     first_error: Answer<Option<Message>>,
     prefix_lines: usize,
@@ -559,12 +504,29 @@ pub struct Check {
 /// error reaches neither the device's error handler nor a frame: the first
 /// error, once the GPU has answered.
 pub fn compile(gpu: &Gpu, label: &str, text: String) -> Answer<Option<Message>> {
+    compile_with(gpu, label, text, None)
+}
+
+/// [`compile`], and `also` compiled under the same scope: its errors are
+/// the scope's alone ([`Message::scope_only`]).
+fn compile_with(
+    gpu: &Gpu,
+    label: &str,
+    text: String,
+    also: Option<String>,
+) -> Answer<Option<Message>> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(text.into()),
     });
     let info = module.get_compilation_info();
+    if let Some(also) = also {
+        gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("effect fused check"),
+            source: wgpu::ShaderSource::Wgsl(also.into()),
+        });
+    }
     let popped = scope.pop();
     Box::pin(async move {
         let info = info.await;
@@ -573,14 +535,51 @@ pub fn compile(gpu: &Gpu, label: &str, text: String) -> Answer<Option<Message>> 
     })
 }
 
-/// Starts compiling `e`'s WGSL alone (see [`check_source`]).
+/// Starts compiling `e`'s WGSL alone (see [`check_source`]), and fused
+/// ([`fused_check_source`]) under the same scope: an error of the fused
+/// module alone, the WGSL having compiled alone, is afterglow's.
 pub fn start_check(gpu: &Gpu, e: &UserEffect) -> Check {
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
     let (text, prefix_lines) = check_source(&e.source, &e.fields, &textures);
     Check {
-        first_error: compile(gpu, "effect check", text),
+        first_error: compile_with(gpu, "effect check", text, Some(fused_check_source(e))),
         prefix_lines,
     }
+}
+
+/// Creates the composite's module with its effects fused in under a
+/// validation scope of its own, so that a module that does not compile (a
+/// bug in the fusing: each effect compiled alone and fused before it was
+/// added, see [`start_check`]) is an error of the frame, not an
+/// uncaptured GPU error. Natively wgpu has answered when this returns.
+pub fn fused_module(gpu: &Gpu, text: String) -> Result<wgpu::ShaderModule, Error> {
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("composite shader"),
+        source: wgpu::ShaderSource::Wgsl(text.into()),
+    });
+    // A browser answers later: each effect was compiled fused when it was
+    // added (`start_check`).
+    let popped = scope.pop();
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(Some(e)) = answer_now(popped) {
+        return Err(fusing_error(&e.to_string()));
+    }
+    #[cfg(target_arch = "wasm32")]
+    drop(popped);
+    Ok(module)
+}
+
+/// A composite that does not compile with effects that do alone.
+fn fusing_error(compiler_message: &str) -> Error {
+    Error::Shader(ShaderError::new(
+        0,
+        0,
+        &format!(
+            "afterglow could not fuse the effects into the composite, a bug in afterglow \
+             (please report it with the effect's WGSL): {compiler_message}"
+        ),
+    ))
 }
 
 /// The answer of a future the GPU may have given already (natively it
@@ -613,14 +612,26 @@ pub struct Message {
     /// Line and column in the check module (1-based; 0 when unknown).
     pub line: usize,
     pub column: usize,
+    /// Reported by the validation scope alone, not by the module's
+    /// compilation messages: another module's made under the scope.
+    pub scope_only: bool,
 }
 
 /// The outcome of compiling an effect's check module (`prefix_lines`
 /// before the user's text): `Ok`, or the error at its line and column in
 /// the user's own WGSL (see [`user_wgsl_result`]).
-pub fn compile_result(first_error: Option<Message>, source: &str, prefix_lines: usize) -> Result<(), Error> {
+pub fn compile_result(
+    first_error: Option<Message>,
+    source: &str,
+    prefix_lines: usize,
+) -> Result<(), Error> {
+    if let Some(m) = first_error.as_ref().filter(|m| m.scope_only) {
+        // The fused module's: the effect's WGSL compiled alone.
+        return Err(fusing_error(&m.text));
+    }
     let signature = "fn effect(color: vec4f, uv: vec2f) -> vec4f";
-    user_wgsl_result(first_error, source, prefix_lines, ("effect", signature)).map_err(Error::Shader)
+    user_wgsl_result(first_error, source, prefix_lines, ("effect", signature))
+        .map_err(Error::Shader)
 }
 
 /// The outcome of compiling a module made of `prefix_lines` lines of
@@ -638,12 +649,15 @@ pub fn user_wgsl_result(
 ) -> Result<(), ShaderError> {
     let Some(m) = first_error else { return Ok(()) };
     let user_lines = line_count(source).max(1);
-    let line = m.line.checked_sub(prefix_lines).filter(|l| (1..=user_lines).contains(l));
+    let line = m
+        .line
+        .checked_sub(prefix_lines)
+        .filter(|l| (1..=user_lines).contains(l));
     if let Some(line) = line {
         return Err(ShaderError::new(line as u32, m.column as u32, &m.text));
     }
     let (name, signature) = function;
-    let at = crate::passes::content::find_fn(source, name);
+    let at = crate::wgsl::find_fn(source, name);
     let (line, column) = at.map_or((0, 0), |at| line_and_column(source, at));
     let hint = if at.is_some() {
         "declare it as"
@@ -666,7 +680,10 @@ pub fn in_user_lines(m: &Message, source: &str, prefix_lines: usize) -> bool {
 fn line_and_column(text: &str, at: usize) -> (u32, u32) {
     let before = &text.as_bytes()[..at];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     (line as u32, (at - start + 1) as u32)
 }
 
@@ -679,19 +696,21 @@ pub fn first_error(info: &wgpu::CompilationInfo, scope: Option<&wgpu::Error>) ->
         .find(|m| m.message_type == wgpu::CompilationMessageType::Error);
     match (first, scope) {
         (Some(m), _) => {
-            let (line, column) = m
-                .location
-                .map_or((0, 0), |l| (l.line_number as usize, l.line_position as usize));
+            let (line, column) = m.location.map_or((0, 0), |l| {
+                (l.line_number as usize, l.line_position as usize)
+            });
             Some(Message {
                 text: m.message.clone(),
                 line,
                 column,
+                scope_only: false,
             })
         }
         (None, Some(e)) => Some(Message {
             text: e.to_string(),
             line: 0,
             column: 0,
+            scope_only: true,
         }),
         (None, None) => None,
     }
@@ -700,31 +719,6 @@ pub fn first_error(info: &wgpu::CompilationInfo, scope: Option<&wgpu::Error>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn top_level_names_are_found_and_renamed_but_not_members() {
-        let src = "struct S { effect: f32, k: vec2f }\n\
-                   const K = 2.0; // effect\n\
-                   var<private> state: f32;\n\
-                   fn helper(x: f32) -> f32 { let k = x * K; return k; }\n\
-                   fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
-                   var s: S; s.effect = helper(uniforms.k) + state;\n\
-                   return color * s.effect * textureSampleLevel(tex, effect_sampler, uv, 0.0);\n}";
-        let toks = tokens(src);
-        let names = top_level_names(&toks);
-        assert_eq!(names, ["S", "K", "state", "helper", "effect"]);
-        let mut all = names.clone();
-        all.extend(["uniforms", "tex"]);
-        let out = renamed(src, &toks, &all, "_fx7");
-        assert!(out.contains("struct S_fx7 { effect: f32, k: vec2f }"), "{out}");
-        assert!(out.contains("const K_fx7 = 2.0; // effect\n"), "{out}");
-        assert!(out.contains("var<private> state_fx7: f32;"), "{out}");
-        assert!(out.contains("fn helper_fx7(x: f32)"), "{out}");
-        assert!(out.contains("let k = x * K_fx7;"), "{out}");
-        assert!(out.contains("fn effect_fx7(color"), "{out}");
-        assert!(out.contains("var s: S_fx7; s.effect = helper_fx7(uniforms_fx7.k) + state_fx7;"), "{out}");
-        assert!(out.contains("s.effect * textureSampleLevel(tex_fx7, effect_sampler"), "{out}");
-    }
 
     #[test]
     fn uniforms_are_laid_out_as_wgsl_does() {
@@ -749,15 +743,228 @@ mod tests {
             Err(Error::Argument(a)) => a.argument,
             other => panic!("{other:?}"),
         };
-        assert_eq!(e(check_name("1abc", &[])), "name");
-        assert_eq!(e(check_name("fn", &[])), "name");
         assert_eq!(e(check_name("tint", &["tint"])), "name");
         assert!(check_name("tint", &["other"]).is_ok());
         let bad = layout(&[("x y".into(), UniformValue::F32(1.0))]).map(|_| ());
         assert_eq!(e(bad), "uniforms.x y");
         let nan = layout(&[("k".into(), UniformValue::F32(f32::NAN))]).map(|_| ());
         assert_eq!(e(nan), "uniforms.k");
-        assert_eq!(e(check_declarations("@group(0) @binding(0) var t: texture_2d<f32>;", &[], &[])), "wgsl");
+        assert_eq!(
+            e(check_declarations(
+                "@group(0) @binding(0) var t: texture_2d<f32>;",
+                &[],
+                &[]
+            )),
+            "wgsl"
+        );
         assert_eq!(e(check_declarations("", &["t", "t"], &[])), "textures.t");
+    }
+
+    #[test]
+    fn an_effects_name_is_any_string_of_1_to_64_characters() {
+        let (long, long_wide) = ("x".repeat(64), "é".repeat(64));
+        let fine = [
+            "film-look",
+            "Tint 2",
+            "1abc",
+            "fn",
+            "effect",
+            "✓ ünïcödé",
+            "a\u{2028}b",
+            &long,
+            &long_wide,
+        ];
+        for name in fine {
+            assert!(check_name(name, &["other"]).is_ok(), "{name}");
+        }
+        let (over, over_wide) = ("x".repeat(65), "é".repeat(65));
+        for bad in ["", over.as_str(), over_wide.as_str()] {
+            match check_name(bad, &[]) {
+                Err(Error::Argument(a)) => {
+                    assert_eq!(a.argument, "name");
+                    assert!(
+                        a.message.contains("any string of 1 to 64 characters"),
+                        "{}",
+                        a.message
+                    );
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+        match check_name("film-look", &["film-look"]) {
+            Err(Error::Argument(a)) => {
+                assert!(a.message.contains("already an effect"), "{}", a.message)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A composite that does not compile with an effect that does alone is
+    /// a `ShaderError` that says whose bug it is.
+    #[test]
+    fn a_fusing_failure_is_a_shader_error_of_afterglows() {
+        match fusing_error("no definition in scope for identifier: `k_fx3`") {
+            Error::Shader(e) => {
+                assert_eq!((e.line, e.column), (0, 0));
+                assert!(
+                    e.message.contains("a bug in afterglow") && e.message.contains("`k_fx3`"),
+                    "{e}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Fusing, checked by naga (a native dev-dependency).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod fused {
+        use super::*;
+
+        /// An effect's WGSL compiled by naga as the composite's module is.
+        fn naga_check(what: &str, text: &str) {
+            let module = naga::front::wgsl::parse_str(text)
+                .unwrap_or_else(|e| panic!("{what}: {}\n{text}", e.emit_to_string(text)));
+            let flags = naga::valid::ValidationFlags::all();
+            naga::valid::Validator::new(flags, naga::valid::Capabilities::empty())
+                .validate(&module)
+                .unwrap_or_else(|e| panic!("{what}: {}\n{text}", e.emit_to_string(text)));
+        }
+
+        /// A user's effect as the chain keeps it, without GPU resources (none
+        /// of the fusing reads them).
+        fn effect(serial: u64, source: &str, uniforms: &[(&str, UniformValue)]) -> UserEffect {
+            let uniforms: Vec<(String, UniformValue)> =
+                uniforms.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+            let (fields, values) = layout(&uniforms).unwrap();
+            UserEffect {
+                name: format!("effect {serial}"),
+                serial,
+                stage: if serial % 2 == 0 {
+                    EffectStage::Display
+                } else {
+                    EffectStage::Scene
+                },
+                source: source.into(),
+                fields,
+                values,
+                buffer: None,
+                textures: Vec::new(),
+            }
+        }
+
+        /// Awkward effects: each compiles alone, as `addEffect` checks it.
+        const CORPUS: &[&str] = &[
+            // Attributes whose arguments are WGSL's own names, beside
+            // constants named like them, and attributes of functions.
+            "const position = 0.5;\nconst flat = 2u;\nconst ALIGN = 16;\n\
+             struct Varying { @builtin(position) p: vec4f, @location(0) @interpolate(flat) k: u32, @align(ALIGN) w: f32, position: f32 }\n\
+             @must_use fn scale(x: f32) -> f32 { return x * position * f32(flat); }\n\
+             @diagnostic(off, derivative_uniformity) fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
+             var v: Varying; v.w = scale(color.r); v.position = v.w; v.p = vec4f(v.position); return vec4f(v.p.xyz, color.a);\n}",
+            // Nested comments hiding declarations, and a line comment ended
+            // by U+2028 with code after it on the same line of `\n`s.
+            "/* fn effect( /* nested */ fn helper() */\n// fn effect(color: vec4f) {\n\
+             const K = 0.5; // a comment\u{2028}const J = 0.25;\n\
+             fn effect(color: vec4f, uv: vec2f) -> vec4f { return color * K + J; /* } */ }",
+            // Non-ASCII identifiers and every WGSL blank character.
+            "const Δ = 0.25;\nfn éclat(c: vec3f) -> vec3f { return c * (1.0 + Δ); }\n\
+             fn\u{2028}effect(\u{85}color: vec4f,\u{200e}uv: vec2f\u{200f}) -> vec4f\u{2029}{\n\
+             let naïve = éclat(color.rgb);\u{b}return vec4f(naïve, color.a);\u{c}}\r\n",
+            // Shadowed names: locals and parameters named like the effect's
+            // own top-level names, and locals named like what renaming makes
+            // of them (this effect is fused with serials 4 and 13 below).
+            "const k = 0.5;\nfn helper(k: f32) -> f32 { return k * 2.0; }\n\
+             fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
+             let helper_fx4 = 0.5; let k_fx13 = vec2f(0.25); var effect = color; \
+             { let k = 3.0; effect.r = effect.r * k; }\n\
+             return effect * helper(k) * helper_fx4 * k_fx13.x * k;\n}",
+            // A helper named like a built-in function, which the composite's
+            // own WGSL calls too; names like the composite's short names.
+            "fn smoothstep(x: f32) -> f32 { return x * x; }\nconst a = 1.0;\nfn b(x: f32) -> f32 { return x + a; }\n\
+             fn effect(color: vec4f, uv: vec2f) -> vec4f { return vec4f(smoothstep(color.r), b(color.g), color.b, color.a); }",
+            // Uniforms named like WGSL's own names and members, aliases,
+            // overrides, structs, private variables.
+            "alias V = vec4f;\nstruct Uniforms2 { position: f32 }\noverride gain: f32 = 1.0;\nvar<private> seen: f32;\n\
+             fn effect(color: vec4f, uv: vec2f) -> V { seen = uniforms.position * gain; \
+             let u = Uniforms2(uniforms.flat.x); return V(color.rgb * seen * u.position, color.a); }",
+        ];
+
+        const CORPUS_UNIFORMS: &[(&str, UniformValue)] = &[
+            ("position", UniformValue::F32(1.0)),
+            ("flat", UniformValue::Vec2([1.0, 2.0])),
+        ];
+
+        /// Every built-in effect and every corpus effect, fused into one
+        /// composite in every pairing (two effects with the same helper names
+        /// included), validated by naga.
+        #[test]
+        fn awkward_effects_fuse_into_a_composite_naga_accepts() {
+            use crate::passes::composite::{all_builtins, fused_source, plan, Active};
+            let builtins = all_builtins();
+            naga_check(
+                "every built-in effect",
+                &fused_source(&builtins, &plan(&builtins)),
+            );
+            let uniforms = |i: usize| if i == 5 { CORPUS_UNIFORMS } else { &[] };
+            for (i, source) in CORPUS.iter().enumerate() {
+                let (alone, _) = check_source(source, &effect(0, source, uniforms(i)).fields, &[]);
+                naga_check(&format!("corpus effect {i} alone"), &alone);
+                let fused = fused_check_source(&effect(7, source, uniforms(i)));
+                naga_check(
+                    &format!("corpus effect {i} fused with what every effect sees"),
+                    &fused,
+                );
+            }
+            for (i, a) in CORPUS.iter().enumerate() {
+                for (j, b) in CORPUS.iter().enumerate() {
+                    let (first, second) = (
+                        effect(1 + i as u64, a, uniforms(i)),
+                        effect(10 + j as u64, b, uniforms(j)),
+                    );
+                    let mut all = builtins.clone();
+                    all.extend([Active::User(&first), Active::User(&second)]);
+                    naga_check(
+                        &format!("corpus effects {i} and {j} with every built-in"),
+                        &fused_source(&all, &plan(&all)),
+                    );
+                }
+            }
+        }
+
+        /// An effect's textures are declared and renamed with it.
+        #[test]
+        fn an_effects_textures_are_its_own_in_the_composite() {
+            let source = "fn effect(color: vec4f, uv: vec2f) -> vec4f {\n\
+                          return color * textureSampleLevel(mask, effect_sampler, uv, 0.0) * uniforms.k;\n}";
+            let (fields, _) = layout(&[("k".into(), UniformValue::F32(1.0))]).unwrap();
+            let mut text = format!(
+                "{}\n{}\n",
+                crate::effect::FULLSCREEN_FOR_EFFECTS,
+                crate::effect::EFFECT_PRELUDE
+            );
+            let shared = crate::effect::shared_bindings();
+            for (i, b) in shared.iter().enumerate() {
+                b.declare(&mut text, i as u32);
+            }
+            let mut next = shared.len() as u32;
+            for serial in [3, 4] {
+                for b in bindings_of(&fields, &["mask"], &format!("_fx{serial}")) {
+                    b.declare(&mut text, next);
+                    next += 1;
+                }
+                let (part, function) = fused_parts(source, &fields, &["mask"], serial);
+                assert!(
+                    part.contains(&format!(
+                        "textureSampleLevel(mask_fx{serial}, effect_sampler"
+                    )),
+                    "{part}"
+                );
+                text.push_str(&part);
+                text.push_str(&format!(
+                    "fn call{serial}() -> vec4f {{ return {function}(vec4f(1.0), vec2f(0.5)); }}\n"
+                ));
+            }
+            naga_check("two effects reading a texture of the same name", &text);
+        }
     }
 }

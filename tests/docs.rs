@@ -321,3 +321,51 @@ fn the_link_checks_can_fail() {
         Some("x\n")
     );
 }
+
+/// The repository paths a page names in code spans (`src/frame.rs`,
+/// `tests/golden/`, `build.rs`), with their lines: spans of path
+/// characters under a top-level folder of the repository or a file at its
+/// root; placeholders (`src/passes/<effect>.rs`) left out.
+fn named_paths(text: &str, root: &Path) -> Vec<(usize, String)> {
+    let mut out = vec![];
+    for (i, line) in text.lines().enumerate() {
+        for span in line.split('`').skip(1).step_by(2) {
+            let pathlike = !span.is_empty()
+                && span
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c));
+            let first = span.split('/').next().unwrap_or_default();
+            let rooted = if span.contains('/') {
+                root.join(first).is_dir()
+            } else {
+                span.contains('.') && root.join(span).is_file()
+            };
+            if pathlike && rooted && !first.is_empty() {
+                out.push((i + 1, span.to_string()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_architecture_page_is_short_and_names_only_paths_that_exist() {
+    let root = root();
+    let text = read(&root.join("ARCHITECTURE.md"));
+    let lines = text.lines().count();
+    assert!(
+        lines <= 250,
+        "ARCHITECTURE.md has {lines} lines; at most 250"
+    );
+    let paths = named_paths(&text, &root);
+    assert!(paths.len() > 20, "only {} paths found", paths.len());
+    for (line, path) in paths {
+        assert!(
+            root.join(&path).exists(),
+            "ARCHITECTURE.md:{line}: `{path}` does not exist"
+        );
+    }
+    // The reader can fail: a missing path under a real folder is found.
+    let planted = named_paths("a `src/gone.rs` and `Chain::new`, `x/y`", &root);
+    assert_eq!(planted, [(1, "src/gone.rs".to_string())]);
+}

@@ -8,7 +8,8 @@
 //!   modules aside), nor in the JavaScript of `www/` and `npm/`;
 //! - the program of `tests/post_contract.rs` names only the public API;
 //! - xtask's modules keep to the layers of [`XTASK_LAYERS`]: no circle, no
-//!   import of a higher layer, nothing imported from `main.rs`.
+//!   import of a higher layer, nothing imported from `main.rs`;
+//! - ARCHITECTURE.md's layer table is [`LAYERS`].
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -454,7 +455,7 @@ fn the_circle_detector_sees_every_form_of_path() {
 /// for that module and every module under it, unless one of those is
 /// named itself. Test modules (`tests`, `*_tests`) may reach anywhere.
 ///
-/// - words: texture format names, uniform blocks' layouts, JavaScript
+/// - words: texture format names, uniform blocks' layouts, WGSL's tokens, JavaScript
 ///   property access; nothing of the renderer.
 /// - options: what a caller may set, the table of its rules, its parsing.
 /// - rules: the crate's errors and the rules checked on plain data before
@@ -470,7 +471,7 @@ fn the_circle_detector_sees_every_form_of_path() {
 /// - facades: the ways in: the JavaScript renderer (`web`), the Rust API
 ///   (`post`), the headless chain of the native tests.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("words", &["formats", "uniform", "js"]),
+    ("words", &["formats", "uniform", "js", "wgsl"]),
     ("options", &["options"]),
     (
         "rules",
@@ -1154,4 +1155,55 @@ fn an_item_of_the_root_is_found() {
     );
     assert!(root_items("", &strip("fn f() { crate::run() }"), &known).is_empty());
     assert!(root_items("a", &strip("use crate::b::run; use super::c;"), &known).is_empty());
+}
+
+// ---- ARCHITECTURE.md names the same layers ----
+
+/// The layer table of ARCHITECTURE.md's "Layers" section: each row's
+/// layer name and the modules of its second cell, lowest first.
+fn documented_layers(page: &str) -> Vec<(String, Vec<String>)> {
+    let section = page
+        .split("\n## Layers\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap_or_default();
+    section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| layer "))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            let modules = cells
+                .get(1)?
+                .split(',')
+                .map(|m| m.trim().trim_matches('`').to_string())
+                .collect();
+            Some((cells[0].to_string(), modules))
+        })
+        .collect()
+}
+
+#[test]
+fn the_architecture_page_lists_the_layers_of_the_tree() {
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"))
+            .unwrap();
+    let declared: Vec<(String, Vec<String>)> = LAYERS
+        .iter()
+        .map(|(name, modules)| {
+            (
+                name.to_string(),
+                modules.iter().map(|m| m.to_string()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        documented_layers(&page),
+        declared,
+        "ARCHITECTURE.md's layer table and LAYERS in tests/structure.rs"
+    );
+    let planted = "# A\n\n## Layers\n\n| layer | modules | what |\n|---|---|---|\n| low | `a`, `b` | x |\n\n## Next\n| no | `c` | y |\n";
+    assert_eq!(
+        documented_layers(planted),
+        [("low".to_string(), vec!["a".to_string(), "b".to_string()])]
+    );
 }

@@ -238,7 +238,10 @@ impl Graph {
             if !t.usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT) {
                 return Err(err(
                     t.label.clone(),
-                    format!("renders into '{}', which lacks RENDER_ATTACHMENT usage", t.label),
+                    format!(
+                        "renders into '{}', which lacks RENDER_ATTACHMENT usage",
+                        t.label
+                    ),
                 ));
             }
         }

@@ -9,7 +9,11 @@ fn tex(label: &str, format: F, samples: u32, size: (u32, u32), mips: u32) -> Tex
         sample_count: samples,
         size,
         mip_levels: mips,
-        owner: if label == "canvas" { Owner::Output } else { Owner::Chain },
+        owner: if label == "canvas" {
+            Owner::Output
+        } else {
+            Owner::Chain
+        },
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
     }
 }

@@ -29,7 +29,11 @@ pub const PASS: Registration = Registration {
     #[cfg(test)]
     shaders: || vec![("auto exposure", crate::shaders::compose(SHADER_PARTS))],
     #[cfg(test)]
-    uniforms: || vec![crate::pass::uniform_layout::<AutoExposureParams>(SHADER_PARTS)],
+    uniforms: || {
+        vec![crate::pass::uniform_layout::<AutoExposureParams>(
+            SHADER_PARTS,
+        )]
+    },
 };
 
 uniform! {

@@ -21,16 +21,17 @@
 //! Sizes and the blur radius are set in screen terms (see [`plan`]) so the
 //! look does not change with resolution or devicePixelRatio.
 
-use crate::pass::{Registration,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
-    Blend, FrameUniform, Pass, Pipe, PipeCache, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
-    UNIFORM,
-};
 use crate::error::Error;
 use crate::frame::{BloomResult, FrameBuilder, FrameInfo, Image};
 use crate::gpu::Gpu;
+use crate::options::Options;
 use crate::options::{BloomMode, BlurMode};
 use crate::output::OutputSpec;
-use crate::options::Options;
+use crate::pass::{
+    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform, Blend,
+    FrameUniform, Pass, Pipe, PipeCache, PipeDesc, Registration, FILTERABLE_TEXTURE,
+    FILTERING_SAMPLER, UNIFORM,
+};
 
 /// The WGSL of the bloom passes after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("bright.wgsl"), wgsl!("bloom.wgsl")];
@@ -239,12 +240,7 @@ impl BloomPass {
                 Blend::Replace,
                 Some(("PARTIAL_BOXES", if partial { 1.0 } else { 0.0 })),
             ),
-            Stage::Centre => (
-                "bloom: centre pipeline",
-                "fs_centre",
-                Blend::Replace,
-                None,
-            ),
+            Stage::Centre => ("bloom: centre pipeline", "fs_centre", Blend::Replace, None),
             Stage::ExtractSmooth => (
                 "bloom: smooth extract pipeline",
                 "fs_extract_smooth",
@@ -474,7 +470,14 @@ impl BloomPass {
                 false,
             ),
         }
-        let fine = f.texture("bloom fine", fine_size(plan.size), format, 1, 1, TARGET_USAGE)?;
+        let fine = f.texture(
+            "bloom fine",
+            fine_size(plan.size),
+            format,
+            1,
+            1,
+            TARGET_USAGE,
+        )?;
         let fine = f.view(&fine, 0);
         f.fullscreen(
             "bloom fine".into(),
@@ -698,7 +701,10 @@ mod tests {
             for p in [plan(size, 7), gaussian_plan(size)] {
                 assert!(p.levels >= 1 && p.ratio <= MAX_RATIO, "{size:?}: {p:?}");
                 let extent = p.extent();
-                assert!(extent.0 >= size.0.min(p.size.0) && extent.1 >= 1, "{size:?}");
+                assert!(
+                    extent.0 >= size.0.min(p.size.0) && extent.1 >= 1,
+                    "{size:?}"
+                );
                 coverage(size, extent);
             }
         }

@@ -377,9 +377,9 @@ pub const PASS: Registration = Registration {
     },
 };
 
-/// Every built-in effect, on.
+/// Every built-in effect, on, in the order they run.
 #[cfg(test)]
-fn all_builtins() -> Vec<Active<'static>> {
+pub fn all_builtins() -> Vec<Active<'static>> {
     let mut all = Vec::new();
     for place in Place::ALL {
         let here = BUILTINS
@@ -446,7 +446,7 @@ impl CompositePass {
         gpu: &Gpu,
         effects: &[Active<'_>],
         users: &[UserEffect],
-    ) -> std::sync::Arc<Shape> {
+    ) -> Result<std::sync::Arc<Shape>, Error> {
         let key: Vec<EffectKey> = effects.iter().map(Active::key).collect();
         let mut shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         shapes.retain(|s| {
@@ -456,7 +456,7 @@ impl CompositePass {
             })
         });
         if let Some(s) = shapes.iter().find(|s| s.key == key) {
-            return s.clone();
+            return Ok(s.clone());
         }
         let plan = plan(effects);
         let mut entries: Vec<wgpu::BindGroupLayoutEntry> = Vec::new();
@@ -468,10 +468,7 @@ impl CompositePass {
         }
         let layout = layout(gpu, "composite bind group layout", &entries);
         let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
-        let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("composite shader"),
-            source: wgpu::ShaderSource::Wgsl(fused_source(effects, &plan).into()),
-        });
+        let module = crate::user_effect::fused_module(gpu, fused_source(effects, &plan))?;
         let shape = std::sync::Arc::new(Shape {
             key,
             plan,
@@ -481,7 +478,7 @@ impl CompositePass {
             pipes: PipeCache::new(),
         });
         shapes.push(shape.clone());
-        shape
+        Ok(shape)
     }
 
     /// The pipeline specialised for `v`, made on first use.
@@ -602,7 +599,7 @@ impl Pass for CompositePass {
         let effects = active(f.settings, &f.info, users);
         self.fused
             .store(!effects.is_empty(), std::sync::atomic::Ordering::Relaxed);
-        let shape = self.shape(f.gpu, &effects, users);
+        let shape = self.shape(f.gpu, &effects, users)?;
         let (resources, images) = self.effect_resources(f, &effects, &shape.plan)?;
         let own = [
             Resource::View(hdr.view.clone()),
@@ -687,22 +684,9 @@ impl Pass for CompositePass {
 mod tests {
     use super::*;
 
-    /// Every built-in effect on, in the order they run.
-    fn every_builtin() -> Vec<Active<'static>> {
-        let mut all = Vec::new();
-        for place in Place::ALL {
-            let here = BUILTINS
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.place == place);
-            all.extend(here.map(|(i, b)| Active::Builtin(i, b)));
-        }
-        all
-    }
-
     #[test]
     fn the_plan_declares_every_binding_once_in_its_order() {
-        let effects = every_builtin();
+        let effects = all_builtins();
         let plan = plan(&effects);
         let own: usize = BUILTINS
             .iter()

@@ -84,33 +84,10 @@ pub const USER_EMISSIVE_SUFFIX: &str = wgsl!("user_emissive.wgsl");
 
 /// Whether a user's scene shader defines
 /// `fn emissive(uv: vec2f, time: f32) -> vec3f` (a function named
-/// `emissive`; its signature is checked by the compiler).
+/// `emissive`, outside comments; its signature is checked by the
+/// compiler).
 pub fn defines_emissive(user: &str) -> bool {
-    find_fn(user, "emissive").is_some()
-}
-
-/// Where the user's code declares `fn <name>(`: the byte offset of `fn`.
-pub fn find_fn(user: &str, name: &str) -> Option<usize> {
-    // Byte by byte: WGSL keywords and these names are ASCII, and a
-    // non-ASCII byte is part of an identifier or of a character that is
-    // not blank space.
-    let b = user.as_bytes();
-    let name = name.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
-    let blank = |mut i: usize| {
-        while b.get(i).is_some_and(u8::is_ascii_whitespace) {
-            i += 1;
-        }
-        i
-    };
-    (0..b.len()).find(|&i| {
-        let at = blank(i + 2);
-        b[i..].starts_with(b"fn")
-            && (i == 0 || !ident(b[i - 1]))
-            && at > i + 2
-            && b[at..].starts_with(name)
-            && b.get(blank(at + name.len())) == Some(&b'(')
-    })
+    crate::wgsl::find_fn(user, "emissive").is_some()
 }
 
 /// The complete module for a user's scene shader.
@@ -128,29 +105,4 @@ pub fn user_module_source(user: &str) -> String {
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the web renderer's
 pub fn scene_only_source(user: &str) -> String {
     format!("{}{user}\n{USER_SUFFIX}", user_prefix())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::defines_emissive;
-
-    #[test]
-    fn an_emissive_function_is_found_by_its_name() {
-        assert!(defines_emissive(
-            "fn emissive(uv: vec2f, t: f32) -> vec3f { return vec3f(1.0); }"
-        ));
-        assert!(defines_emissive(
-            "fn scene() {}\nfn  emissive (uv: vec2f, t: f32) -> vec3f {}"
-        ));
-        assert!(!defines_emissive("fn emissive_part(uv: vec2f) -> vec3f {}"));
-        assert!(!defines_emissive("fnemissive(uv: vec2f) -> vec3f {}"));
-        // Cut short anywhere: no match, no panic.
-        for end in ["f", "fn", "fn ", "fn emissive", "fn emissive "] {
-            assert!(!defines_emissive(end), "{end}");
-        }
-        assert!(!defines_emissive("fn not_emissive(uv: vec2f) -> vec3f {}"));
-        assert!(!defines_emissive(
-            "fn scene(uv: vec2f, t: f32) -> vec4f { return vec4f(0.0); }"
-        ));
-    }
 }

@@ -85,7 +85,14 @@ impl Pass for ExampleEffect {
         // The careless one declares no sampled view, so only the ownership
         // rule can catch it.
         let sampled: &[&crate::frame::Image] = if self.careless { &[] } else { &[&src] };
-        f.fullscreen("example effect".into(), &self.pipe, group, Some(&dst), sampled, false);
+        f.fullscreen(
+            "example effect".into(),
+            &self.pipe,
+            group,
+            Some(&dst),
+            sampled,
+            false,
+        );
         Ok(())
     }
 }

@@ -4,9 +4,9 @@
 //! a solid colour, a tilted square, and exact pixels.
 
 use super::content::PixelImage;
-use crate::pass::{entry, layout, pipeline_layout, shader_module};
 use crate::error::Error;
 use crate::gpu::Gpu;
+use crate::pass::{entry, layout, pipeline_layout, shader_module};
 
 /// The WGSL of the test content after the shared prelude.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("scene_params.wgsl"), wgsl!("fixtures.wgsl")];

@@ -4,9 +4,9 @@
 //! them across rebuilds; the composite binds them and is specialised for
 //! them only while they are set and their intensity is above 0.
 
+use crate::effect::{LookInfo, LookViews, LutDomain};
 use crate::error::Error;
 use crate::gpu::Gpu;
-use crate::effect::{LookInfo, LookViews, LutDomain};
 use crate::lut::Lut;
 
 /// The table on the GPU.

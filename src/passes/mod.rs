@@ -9,11 +9,11 @@ pub mod auto_exposure;
 pub mod bloom;
 pub mod composite;
 pub mod content;
-pub mod look;
 #[cfg(test)]
 pub mod example_effect;
 #[cfg(test)]
 pub mod fixtures;
+pub mod look;
 pub mod resolve;
 pub mod scene;
 pub mod user_shader;

@@ -4,10 +4,13 @@
 //! texture, which costs bandwidth that the hardware resolve does not; it
 //! buys antialiased edges between very bright and dark surfaces.
 
-use crate::pass::{Registration, Stage, entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pass, Pipe, PipeDesc};
 use crate::error::Error;
 use crate::frame::{FrameBuilder, HDR_FORMAT};
 use crate::gpu::Gpu;
+use crate::pass::{
+    entry, layout, pipeline, pipeline_layout, shader_module, Blend, Pass, Pipe, PipeDesc,
+    Registration, Stage,
+};
 
 /// The WGSL of the resolve pass after the full-screen stage.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("resolve.wgsl")];

@@ -14,15 +14,17 @@
 
 use super::content::Content;
 use super::user_shader::{emissive_pipe, UserShader};
-use crate::pass::{Registration, Stage,     entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
-    uniform_buffer, Blend, Pass, Pipe, PipeDesc, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
-};
 use crate::error::Error;
 use crate::frame::{
     texture_bytes, ColorAttachment, Draw, FrameBuilder, FrameInfo, DEPTH_FORMAT, HDR_FORMAT,
 };
 use crate::gpu::Gpu;
 use crate::options::Resolve;
+use crate::pass::{
+    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform,
+    uniform_buffer, Blend, Pass, Pipe, PipeDesc, Registration, Stage, FILTERABLE_TEXTURE,
+    FILTERING_SAMPLER, UNIFORM,
+};
 
 /// The WGSL of the scene pass after the shared prelude.
 pub const SHADER_PARTS: &[&str] = &[wgsl!("scene_params.wgsl"), wgsl!("scene.wgsl")];

@@ -2,9 +2,9 @@
 //! where the source defines `fn emissive`, the pipeline that renders only
 //! that light into the bloom source.
 
-use crate::pass::{pipeline, Blend, Pipe, PipeDesc};
 use crate::frame::HDR_FORMAT;
 use crate::gpu::Gpu;
+use crate::pass::{pipeline, Blend, Pipe, PipeDesc};
 
 /// A user's shader, compiled, with its pipeline for the current sample count.
 pub struct UserShader {

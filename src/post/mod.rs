@@ -11,15 +11,15 @@
 mod error;
 mod lut;
 
-pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
 pub use crate::user_effect::{EffectStage, UniformValue};
+pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
 
 use crate::chain::{Chain, Content, ExternalInput};
-use crate::lut::Lut;
-use crate::passes::look::DirtTexture;
 use crate::gpu::Gpu;
+use crate::lut::Lut;
 use crate::options::{AlphaMode, ColorSpace, Options, ToneMapping};
 use crate::output::OutputSpec;
+use crate::passes::look::DirtTexture;
 
 /// An effect of the program's own, for [`PostChain::add_effect`].
 #[derive(Clone, Copy, Debug)]
@@ -261,8 +261,11 @@ impl PostChain {
     /// pixels). Its top-level names are its own: two effects may both
     /// define `fn effect` or a helper of the same name.
     ///
+    /// `name` is any string of 1 to 64 characters (`"film-look"`,
+    /// `"Tint 2"`); the effect's WGSL never sees it.
+    ///
     /// Fails, leaving the chain as it was, with [`Error::Argument`] naming
-    /// `name` (not a name, or one in use), `uniforms.<name>`,
+    /// `name` (empty, longer, or in use), `uniforms.<name>`,
     /// `textures.<name>` (not sampleable, or another device's) or `wgsl`
     /// (it declares bindings of its own), or
     /// with [`Error::Shader`] at the line and column of the WGSL that does
@@ -274,7 +277,7 @@ impl PostChain {
     /// # fn f(post: &mut afterglow::PostChain) -> Result<(), afterglow::Error> {
     /// use afterglow::{Effect, EffectStage, UniformValue};
     /// post.add_effect(
-    ///     "tint",
+    ///     "film-look",
     ///     &Effect {
     ///         wgsl: "fn effect(color: vec4f, uv: vec2f) -> vec4f {
     ///                    return vec4f(color.rgb * uniforms.tint, color.a);
@@ -284,7 +287,7 @@ impl PostChain {
     ///         textures: &[],
     ///     },
     /// )?;
-    /// post.set_effect_uniforms("tint", &[("tint", UniformValue::Vec3([0.6, 0.8, 1.0]))])?;
+    /// post.set_effect_uniforms("film-look", &[("tint", UniformValue::Vec3([0.6, 0.8, 1.0]))])?;
     /// # Ok(()) }
     /// ```
     pub fn add_effect(&mut self, name: &str, effect: &Effect<'_>) -> Result<(), Error> {
@@ -553,5 +556,11 @@ fn output_spec(view_format: wgpu::TextureFormat, options: &Options) -> Result<Ou
     }
     let alpha: AlphaMode = options.canvas.alpha_mode;
     let tone: ToneMapping = options.canvas.tone_mapping;
-    Ok(OutputSpec::with_view(base, view_format, alpha, tone, ColorSpace::Srgb)?)
+    Ok(OutputSpec::with_view(
+        base,
+        view_format,
+        alpha,
+        tone,
+        ColorSpace::Srgb,
+    )?)
 }

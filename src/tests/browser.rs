@@ -1890,6 +1890,23 @@ async fn effects_from_javascript_run_and_every_refusal_is_named() {
         tinted.data,
         "the refusals changed nothing"
     );
+    // Any string of 1 to 64 characters names an effect.
+    let e = refused("", &format!("{{{fine}}}")).await;
+    assert_kind(&e, "ArgumentError", &[("argument", r#""name""#)]);
+    let e = refused(&"x".repeat(65), &format!("{{{fine}}}")).await;
+    assert_kind(&e, "ArgumentError", &[("argument", r#""name""#)]);
+    for name in ["film-look", "Tint 2"] {
+        JsFuture::from(r.add_effect(name.into(), opts(&format!("{{{fine}}}"))))
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        js_sys::JSON::stringify(&r.effects().unwrap()).unwrap(),
+        r#"["tint","film-look","Tint 2"]"#
+    );
+    assert_eq!(read(&r).await.data, tinted.data, "two identities");
+    r.remove_effect("film-look".into()).unwrap();
+    r.remove_effect("Tint 2".into()).unwrap();
 
     r.remove_effect("tint".into()).unwrap();
     assert_eq!(

@@ -426,10 +426,11 @@ fn effects_keep_their_own_names_and_run_in_stage_order() {
     // Added display first: it still runs after the scene's.
     let plus =
         "fn effect(color: vec4f, uv: vec2f) -> vec4f { return vec4f(color.rgb + 0.125, color.a); }";
+    // Any string names an effect: its WGSL never sees it.
     for (name, wgsl, stage) in [
-        ("plus", plus, EffectStage::Display),
+        ("film-look", plus, EffectStage::Display),
         ("half", half.as_str(), EffectStage::Scene),
-        ("third", third.as_str(), EffectStage::Scene),
+        ("Tint 2", third.as_str(), EffectStage::Scene),
     ] {
         let effect = Effect {
             wgsl,
@@ -439,7 +440,7 @@ fn effects_keep_their_own_names_and_run_in_stage_order() {
         };
         post.add_effect(name, &effect).unwrap();
     }
-    assert_eq!(post.effects(), ["plus", "half", "third"]);
+    assert_eq!(post.effects(), ["film-look", "half", "Tint 2"]);
     let img = render(&a, &mut post, &hdr, None);
     // In linear light (the output is encoded).
     let linear = |img: &Image, x: u32, y: u32| srgb_decode(img.rgba_f32(x, y)[0]);
@@ -509,8 +510,11 @@ fn bad_effects_are_refused_by_name_and_change_nothing() {
         "name",
         "a name in use"
     );
-    assert_eq!(argument(post.add_effect("2x", &plain(fine))), "name");
     assert_eq!(argument(post.add_effect("", &plain(fine))), "name");
+    assert_eq!(
+        argument(post.add_effect(&"x".repeat(65), &plain(fine))),
+        "name"
+    );
     let binds = "@group(0) @binding(9) var t: texture_2d<f32>;\nfn effect(color: vec4f, uv: vec2f) -> vec4f { return color; }";
     assert_eq!(argument(post.add_effect("b", &plain(binds))), "wgsl");
     let nan = Effect {

@@ -135,62 +135,9 @@ fn shared_constants_come_from_rust() {
     }
 }
 
-#[path = "../../build/wgsl_minify.rs"]
-#[allow(dead_code)]
-mod wgsl_minify;
-
-#[test]
-fn minified_wgsl_keeps_every_token_apart() {
-    use wgsl_minify::minify_wgsl as min;
-    assert_eq!(
-        min("// a\nfn f( a : f32 ) -> f32 {\n  /* b /* nested */ c */ return a - -a ; }"),
-        "fn f(a:f32)->f32{return a- -a;}"
-    );
-    // Operators a space kept apart stay apart: `/ *p` is no comment,
-    // `> =` no `>=`, `& &x` no `&&`.
-    assert_eq!(min("x = y / *p;"), "x=y/ *p;");
-    assert_eq!(min("var a: array<f32, 2> = b;"), "var a:array<f32,2> =b;");
-    assert_eq!(min("let q = p & &r;"), "let q=p& &r;");
-    assert_eq!(
-        min("@builtin(position) pos: vec4f"),
-        "@builtin(position)pos:vec4f"
-    );
-}
-
-#[test]
-fn only_private_names_are_shortened() {
-    let shared = "struct FullscreenOut{@builtin(position)position:vec4f,@location(0)uv:vec2f,}";
-    let internal = "struct P{value:f32,}@group(0)@binding(0)var<uniform>params:P;\
-        fn helper(value:f32)->f32{let doubled=value*2.0;return doubled;}override GAIN:f32=1.0;\
-        @fragment fn fs_main(in:FullscreenOut)->@location(0)vec4f{return vec4f(helper(params.value*GAIN));}";
-    let out = wgsl_minify::shorten_names(&[shared.into(), internal.into()], &[1]);
-    // The shared file is untouched; in the internal one the struct, its
-    // member (declared and read), the override, the entry point, the
-    // attributes and the shared file's names stay; the most used names
-    // get the first free letters.
-    assert_eq!(out[0], shared);
-    assert_eq!(
-        out[1],
-        "struct P{value:f32,}@group(0)@binding(0)var<uniform>c:P;\
-         fn b(d:f32)->f32{let a=d*2.0;return a;}override GAIN:f32=1.0;\
-         @fragment fn fs_main(e:FullscreenOut)->@location(0)vec4f{return vec4f(b(c.value*GAIN));}"
-    );
-}
-
 #[test]
 fn every_shader_file_is_shipped_minified_and_still_valid() {
-    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders")).unwrap() {
-        let path = entry.unwrap().path();
-        let source = std::fs::read_to_string(&path).unwrap();
-        let small = wgsl_minify::minify_wgsl(&source);
-        assert!(!small.contains("//") && !small.contains('\n'), "{path:?}");
-        assert!(
-            small.len() * 10 < source.len() * 7,
-            "{path:?}: {} of {}",
-            small.len(),
-            source.len()
-        );
-    }
+    // The minifier is tested beside its code (src/wgsl/minify.rs).
     // The registry (what the crate compiles, validated above) is built from
     // the minified copies.
     let composite = registry()

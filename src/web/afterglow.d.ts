@@ -229,7 +229,8 @@ export interface TextureOptions {
   bloom?: GPUTexture;
 }
 
-/** What `addEffect` takes: an effect of the page's own, fused into the composite pass. */
+/** What `addEffect` takes besides its name (any string of 1 to 64 characters, such as
+ * `'film-look'` or `'Tint 2'`): an effect of the page's own, fused into the composite pass. */
 export interface EffectOptions {
   /** WGSL defining `fn effect(color: vec4f, uv: vec2f) -> vec4f`: premultiplied colour and
    * coverage in, the same out; `uv` is 0 to 1 over the output, y down. It may read its

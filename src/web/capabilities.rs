@@ -16,7 +16,8 @@ use crate::options::{CanvasFormat, ColorSpace, ToneMapping};
 use crate::output::OutputSpec;
 
 /// What is missing, in words.
-const NO_FLOAT_CANVAS: &str = "this browser has no 'rgba16float' canvas (configure() refuses the format)";
+const NO_FLOAT_CANVAS: &str =
+    "this browser has no 'rgba16float' canvas (configure() refuses the format)";
 const NO_EXTENDED: &str = "this browser has no toneMapping 'extended' (the canvas configuration \
                            drops it, so light above white would be clamped)";
 const NO_DISPLAY_P3: &str = "this browser's canvas configuration keeps no colorSpace \
@@ -56,10 +57,22 @@ impl Capabilities {
             return Capabilities::ALL;
         };
         let device = AsRef::<JsValue>::as_ref(device);
-        let Some(float) = configured(&context, device, "rgba16float", "toneMapping", &object(&[("mode", "extended".into())]).into()) else {
+        let Some(float) = configured(
+            &context,
+            device,
+            "rgba16float",
+            "toneMapping",
+            &object(&[("mode", "extended".into())]).into(),
+        ) else {
             return Capabilities::ALL;
         };
-        let Some(p3) = configured(&context, device, "rgba8unorm", "colorSpace", &"display-p3".into()) else {
+        let Some(p3) = configured(
+            &context,
+            device,
+            "rgba8unorm",
+            "colorSpace",
+            &"display-p3".into(),
+        ) else {
             return Capabilities::ALL;
         };
         if let Some(unconfigure) = get(&context, "unconfigure").dyn_ref::<js_sys::Function>() {
@@ -69,7 +82,9 @@ impl Capabilities {
         Capabilities {
             float_canvas: mode.is_some(),
             extended_tone_mapping: mode.flatten().as_deref() == Some("extended"),
-            display_p3: p3.and_then(|c| get(&c, "colorSpace").as_string()).as_deref()
+            display_p3: p3
+                .and_then(|c| get(&c, "colorSpace").as_string())
+                .as_deref()
                 == Some("display-p3"),
         }
     }
@@ -134,7 +149,11 @@ fn configured(
         (key, value.clone()),
     ]);
     let configure = get(context, "configure");
-    if configure.dyn_ref::<js_sys::Function>()?.call1(context, &config).is_err() {
+    if configure
+        .dyn_ref::<js_sys::Function>()?
+        .call1(context, &config)
+        .is_err()
+    {
         return Some(None);
     }
     let read = get(context, "getConfiguration");

@@ -14,12 +14,13 @@ use super::image::{image_texture, ImageSource};
 use super::interop::{describe, get};
 use super::shared::{instance_of, wrap_texture};
 use super::verdicts::Given;
-use crate::gpu::ErrorAnswer;
 use crate::chain::Chain;
 use crate::error::Error;
+use crate::gpu::ErrorAnswer;
 use crate::gpu::Gpu;
 use crate::user_effect::{
-    check_name, start_check, Check, EffectSpec, EffectStage, EffectTexture, UniformValue, UserEffect,
+    check_name, start_check, Check, EffectSpec, EffectStage, EffectTexture, UniformValue,
+    UserEffect,
 };
 
 /// Where an effect's texture came from.
@@ -65,13 +66,23 @@ impl EffectSources {
 
     /// Removes the effects that read one of `textures` (destroyed by the
     /// app); returns their names.
-    pub fn drop_reading(&mut self, gpu: &Gpu, chain: &mut Chain, textures: &[JsValue]) -> Vec<String> {
+    pub fn drop_reading(
+        &mut self,
+        gpu: &Gpu,
+        chain: &mut Chain,
+        textures: &[JsValue],
+    ) -> Vec<String> {
         let reads = |r: &Record| {
             r.textures
                 .iter()
                 .any(|(_, s)| matches!(s, Source::Texture(t) if textures.contains(t)))
         };
-        let names: Vec<String> = self.records.iter().filter(|r| reads(r)).map(|r| r.name.clone()).collect();
+        let names: Vec<String> = self
+            .records
+            .iter()
+            .filter(|r| reads(r))
+            .map(|r| r.name.clone())
+            .collect();
         for name in &names {
             let _ = chain.remove_effect(gpu, name);
         }
@@ -86,7 +97,10 @@ impl EffectSources {
         let mut lost = Vec::new();
         let mut first_error = None;
         for r in &self.records {
-            if r.textures.iter().any(|(_, s)| matches!(s, Source::Texture(_))) {
+            if r.textures
+                .iter()
+                .any(|(_, s)| matches!(s, Source::Texture(_)))
+            {
                 lost.push(r.name.clone());
                 continue;
             }
@@ -213,7 +227,13 @@ impl EffectSources {
     /// `addEffect`, last: the effect is fused into the frame once the
     /// browser's answers (`verdict`) are in, unless an effect of the same
     /// name came first.
-    pub fn install(&mut self, gpu: &Gpu, chain: &mut Chain, parts: (UserEffect, Record), verdict: Result<(), Error>) -> Result<(), Error> {
+    pub fn install(
+        &mut self,
+        gpu: &Gpu,
+        chain: &mut Chain,
+        parts: (UserEffect, Record),
+        verdict: Result<(), Error>,
+    ) -> Result<(), Error> {
         let (effect, record) = parts;
         match verdict.and_then(|()| check_name(&effect.name, &chain.effect_names())) {
             Ok(()) => {
@@ -229,12 +249,21 @@ impl EffectSources {
     }
 
     /// `setEffectUniforms(name, values)`.
-    pub fn set_uniforms(&mut self, gpu: &Gpu, chain: &mut Chain, name: &JsValue, values: &JsValue) -> Result<(), Error> {
+    pub fn set_uniforms(
+        &mut self,
+        gpu: &Gpu,
+        chain: &mut Chain,
+        name: &JsValue,
+        values: &JsValue,
+    ) -> Result<(), Error> {
         let name = effect_name(name)?;
         if !values.is_object() || js_sys::Array::is_array(values) {
             return Err(Error::argument(
                 "values",
-                format!("must be an object of uniform values, got {}", describe(values)),
+                format!(
+                    "must be an object of uniform values, got {}",
+                    describe(values)
+                ),
             ));
         }
         let values = uniform_values(values)?;

@@ -189,7 +189,11 @@ impl ImageSource {
             .collect();
         let copy = |source: &JsValue| {
             let src = object(&[("source", source.clone())]);
-            call(queue.as_ref(), "copyExternalImageToTexture", &[&src, &dst, &size])
+            call(
+                queue.as_ref(),
+                "copyExternalImageToTexture",
+                &[&src, &dst, &size],
+            )
         };
         let frame_canvas = self.frame_canvas.borrow().clone();
         let mut copied = match &frame_canvas {
@@ -199,7 +203,10 @@ impl ImageSource {
         // A video element the engine does not take (a TypeError, as for any
         // source of a type it does not copy) goes through a 2D canvas.
         let refused_type = |e: &JsValue| e.is_instance_of::<js_sys::TypeError>();
-        if self.kind == Kind::Video && frame_canvas.is_none() && copied.as_ref().is_err_and(refused_type) {
+        if self.kind == Kind::Video
+            && frame_canvas.is_none()
+            && copied.as_ref().is_err_and(refused_type)
+        {
             let (w, h) = (texture.width(), texture.height());
             copied = offscreen_canvas(w, h).and_then(|canvas| {
                 self.draw_frame(&canvas)?;
@@ -216,7 +223,10 @@ impl ImageSource {
                 }
                 _ => "",
             };
-            source_error(format!("could not be copied to the GPU: {}{hint}", js_message(&e)))
+            source_error(format!(
+                "could not be copied to the GPU: {}{hint}",
+                js_message(&e)
+            ))
         })?;
         self.uploaded_at.set(num(&self.js, "currentTime"));
         Ok(())

@@ -7,9 +7,9 @@ use wasm_bindgen::prelude::*;
 use super::image::ImageSource;
 use super::interop::describe;
 use super::shared::wrap_texture;
-use crate::gpu::ErrorAnswer;
 use crate::chain::Chain;
 use crate::error::Error;
+use crate::gpu::ErrorAnswer;
 use crate::gpu::Gpu;
 use crate::lut::Lut;
 use crate::passes::look::DirtTexture;
@@ -141,7 +141,12 @@ impl LookSources {
 
 /// `setLensDirt(source)` of anything but a texture: `null` removes the
 /// dirt; an image source is uploaded at once.
-pub fn image_dirt(r: &mut LookSources, gpu: &Gpu, chain: &mut Chain, source: JsValue) -> Result<(), Error> {
+pub fn image_dirt(
+    r: &mut LookSources,
+    gpu: &Gpu,
+    chain: &mut Chain,
+    source: JsValue,
+) -> Result<(), Error> {
     if source.is_null() {
         return r.clear_dirt(gpu, chain);
     }

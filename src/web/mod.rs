@@ -176,9 +176,7 @@ impl Renderer {
     /// (`getConfiguration()`), with the canvas `width` and `height`.
     #[wasm_bindgen(unchecked_return_type = "CanvasConfiguration")]
     pub fn configuration(&self) -> Result<JsValue, JsValue> {
-        js(self
-            .inner
-            .with("configuration", |r| Ok(r.configuration())))
+        js(self.inner.with("configuration", |r| Ok(r.configuration())))
     }
 
     /// Renders `wgsl` as the scene. It must define
@@ -278,9 +276,9 @@ impl Renderer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | null")] cube: JsValue,
     ) -> Result<(), JsValue> {
-        js(self.inner.with("setLut", |r| {
-            r.look.set_lut(&r.gpu, &mut r.chain, &cube)
-        }))
+        js(self
+            .inner
+            .with("setLut", |r| r.look.set_lut(&r.gpu, &mut r.chain, &cube)))
     }
 
     /// Sets the lens dirt (`null` removes it): an image source `setImage`
@@ -305,7 +303,8 @@ impl Renderer {
     }
 
     /// Adds an effect of the page's own, fused into the composite after
-    /// the others of its stage: `wgsl` defines
+    /// the others of its stage, under `name`, any string of 1 to 64
+    /// characters (`'film-look'`, `'Tint 2'`): `wgsl` defines
     /// `fn effect(color: vec4f, uv: vec2f) -> vec4f` and may read
     /// `uniforms.<name>`, its textures by name, `time()` and
     /// `resolution()`. Resolves once the effect is in use; rejects with an
@@ -321,7 +320,9 @@ impl Renderer {
         let inner = self.inner.clone();
         // Started now: a later call with the same name loses to this one.
         let started = effects::request(&name, &options).and_then(|request| {
-            inner.with("addEffect", |r| r.effects.start(&r.gpu, &mut r.chain, request))
+            inner.with("addEffect", |r| {
+                r.effects.start(&r.gpu, &mut r.chain, request)
+            })
         });
         wasm_bindgen_futures::future_to_promise(async move {
             let (parts, verdict) = js(started)?.verdict().await;
@@ -351,9 +352,9 @@ impl Renderer {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
     ) -> Result<(), JsValue> {
-        js(self
-            .inner
-            .with("removeEffect", |r| r.effects.remove(&r.gpu, &mut r.chain, &name)))
+        js(self.inner.with("removeEffect", |r| {
+            r.effects.remove(&r.gpu, &mut r.chain, &name)
+        }))
     }
 
     /// The names of the page's effects, in the order they were added.

@@ -283,8 +283,7 @@ impl WebRenderer {
             .collect();
         excuses.extend(self.verdicts.pending_allocations());
         let given = self.given_textures();
-        let watch = (!excuses.is_empty() || !given.is_empty())
-            .then(|| Watch::start(&self.gpu));
+        let watch = (!excuses.is_empty() || !given.is_empty()).then(|| Watch::start(&self.gpu));
         let frame = self.frame(time, read);
         if let Some(watch) = watch {
             watch.end(&self.gpu, &self.verdicts.destroyed, given, excuses);
@@ -346,7 +345,8 @@ impl WebRenderer {
             .map(|g| g.texture.clone())
             .collect();
         if !effect_textures.is_empty() {
-            self.effects.drop_reading(&self.gpu, &mut self.chain, &effect_textures);
+            self.effects
+                .drop_reading(&self.gpu, &mut self.chain, &effect_textures);
         }
         if let Err(e) = result {
             return e;
@@ -586,7 +586,9 @@ impl WebRenderer {
             ));
         }
         if let Err(e) = self.effects.replay(&self.gpu, &mut self.chain) {
-            warn(&format!("afterglow: effects could not be restored after a device loss: {e}"));
+            warn(&format!(
+                "afterglow: effects could not be restored after a device loss: {e}"
+            ));
         }
         Ok(())
     }

@@ -47,7 +47,9 @@ pub async fn finish(handle: Handle<WebRenderer>, pending: Pending) -> Result<(),
     let source = &pending.source;
     let prefix_lines = line_count(&user_prefix());
     let first = first_error(&info, scope_error.as_ref());
-    let calls = first.as_ref().is_some_and(|m| !in_user_lines(m, source, prefix_lines));
+    let calls = first
+        .as_ref()
+        .is_some_and(|m| !in_user_lines(m, source, prefix_lines));
     let mut function = ("scene", "fn scene(uv: vec2f, time: f32) -> vec4f");
     if calls && defines_emissive(source) {
         let scene_alone = handle.with("setSceneShader", |r| Ok(compile_alone(&r.gpu, source)))?;

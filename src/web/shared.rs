@@ -87,12 +87,10 @@ pub async fn wrap_device(instance: &wgpu::Instance, device: &JsValue) -> Result<
             ),
         )
     })?;
-    let (device, queue) = pending
-        .await
-        .map_err(|e| {
-            let why = crate::gpu::browser_reason(&e);
-            Error::device(DeviceErrorKind::NoDevice, format!("no device: {why}"))
-        })?;
+    let (device, queue) = pending.await.map_err(|e| {
+        let why = crate::gpu::browser_reason(&e);
+        Error::device(DeviceErrorKind::NoDevice, format!("no device: {why}"))
+    })?;
     Ok(Gpu::shared(Some(adapter.get_info()), device, queue))
 }
 

@@ -86,8 +86,11 @@ pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<Excuse>, Error> {
 /// Clears the scene after its texture was refused or destroyed: the next
 /// frame renders transparent black.
 pub fn clear_scene(r: &mut Parts<'_>) -> Result<(), Error> {
-    r.content
-        .set(r.gpu, r.chain, crate::chain::Content::Shader(NOTHING.into()))
+    r.content.set(
+        r.gpu,
+        r.chain,
+        crate::chain::Content::Shader(NOTHING.into()),
+    )
 }
 
 fn bind_textures(

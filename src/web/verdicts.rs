@@ -198,4 +198,3 @@ pub struct Given {
     pub argument: &'static str,
     pub texture: JsValue,
 }
-

@@ -19,7 +19,9 @@ impl WebRenderer {
         if auto && self.display.is_none() {
             self.display = DisplayWatch::new(self.canvas.element());
         }
-        let hdr = auto && self.display.as_ref().is_some_and(DisplayWatch::hdr) && self.canvas.caps().hdr();
+        let hdr = auto
+            && self.display.as_ref().is_some_and(DisplayWatch::hdr)
+            && self.canvas.caps().hdr();
         self.display_seen = hdr;
         let result = self.apply(next, hdr);
         if self.options.canvas.dynamic_range != DynamicRange::Auto {
