@@ -18,7 +18,6 @@
 use crate::error::Error;
 use crate::frame::{Draw, Frame, FrameBuilder};
 use crate::gpu::Gpu;
-use crate::graph::Graph;
 use crate::lut::Lut;
 use crate::options::Options;
 use crate::output::OutputSpec;
@@ -124,11 +123,13 @@ impl Chain {
     }
 
     /// The pass graph of the current frame (`None` at 0×0).
-    pub fn graph(&self) -> Option<&Graph> {
+    #[cfg(test)]
+    pub fn graph(&self) -> Option<&crate::graph::Graph> {
         self.built.as_ref().map(|b| &b.frame.graph)
     }
 
     /// Names of the passes of a frame, in order.
+    #[cfg(test)]
     pub fn pass_names(&self) -> Vec<String> {
         self.graph()
             .map(|g| g.passes.iter().map(|p| p.name.clone()).collect())

@@ -20,12 +20,14 @@ macro_rules! counters {
             $($(#[$doc])* pub $name: AtomicU64,)+
         }
 
-        /// A snapshot of [`Counters`].
+        /// A snapshot of [`Counters`] (for the tests' counts).
+        #[cfg(test)]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct CounterSnapshot {
             $(pub $name: u64,)+
         }
 
+        #[cfg(test)]
         impl Counters {
             pub fn snapshot(&self) -> CounterSnapshot {
                 CounterSnapshot {
@@ -34,6 +36,7 @@ macro_rules! counters {
             }
         }
 
+        #[cfg(test)]
         impl CounterSnapshot {
             /// Every counter by name, for messages.
             pub fn entries(&self) -> Vec<(&'static str, u64)> {
@@ -72,7 +75,9 @@ pub struct Gpu {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     /// The adapter's description, where afterglow requested the device
-    /// itself (a caller's device comes without one).
+    /// itself (a caller's device comes without one), for the tests'
+    /// reports.
+    #[cfg(test)]
     pub adapter_info: Option<wgpu::AdapterInfo>,
     pub features: wgpu::Features,
     pub limits: wgpu::Limits,
@@ -211,11 +216,15 @@ impl Gpu {
                 }
             });
         }
+        // Only the tests' reports read the adapter's description.
+        #[cfg(not(test))]
+        let _ = adapter_info;
         Gpu {
             features: device.features(),
             limits: device.limits(),
             device,
             queue,
+            #[cfg(test)]
             adapter_info,
             counters: Arc::new(Counters::default()),
             transient_attachments: false,
@@ -228,11 +237,13 @@ impl Gpu {
     }
 
     /// Uncaptured GPU errors (validation, out of memory) since creation.
+    #[cfg(test)]
     pub fn error_count(&self) -> u64 {
         self.errors.count.load(Ordering::Relaxed)
     }
 
     /// The message of the last uncaptured GPU error.
+    #[cfg(test)]
     pub fn last_error(&self) -> Option<String> {
         self.errors.last.lock().ok().and_then(|l| l.clone())
     }

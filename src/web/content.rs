@@ -19,7 +19,7 @@ enum Source {
     /// `setImage(source, { gain })`: uploaded again on a new device, and
     /// every frame while a video plays.
     Image { source: ImageSource, gain: f32 },
-    /// Content given from Rust (tests, embedders), kept as given.
+    /// Content given from Rust (the browser suites' fixtures), kept as given.
     Rust(Content),
     /// `setTexture(texture, { bloom })`: the app's textures, by identity.
     Textures {

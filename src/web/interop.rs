@@ -366,6 +366,7 @@ impl<T> Handle<T> {
     }
 
     /// Reads the live state; `None` after `destroy()` or while borrowed.
+    #[cfg(test)]
     pub fn peek<R>(&self, f: impl FnOnce(&T) -> R) -> Option<R> {
         let guard = self.state.try_borrow().ok()?;
         guard.as_ref().map(f)

@@ -30,11 +30,8 @@ mod verdicts;
 use wasm_bindgen::prelude::*;
 
 use crate::arguments;
-use crate::chain::Content;
 use crate::error::Error;
-use crate::gpu::Gpu;
 use crate::options::{Options, OptionsValue};
-use crate::readback::Image;
 use interop::{js_error, read_value, to_js, Handle};
 use renderer::WebRenderer;
 
@@ -428,7 +425,13 @@ impl Renderer {
     }
 }
 
-/// Rust-side access, used by the browser tests and embedders in Rust.
+/// Rust-side access for the browser suites (`src/tests/`), in test builds
+/// only: the renderer's device, content no page can give, the frame read
+/// back as pixels.
+#[cfg(test)]
+use crate::{chain::Content, gpu::Gpu, readback::Image};
+
+#[cfg(test)]
 impl Renderer {
     /// Runs `f` with the renderer's GPU; `None` after `destroy()`.
     pub fn with_gpu<T>(&self, f: impl FnOnce(&Gpu) -> T) -> Option<T> {
@@ -442,8 +445,7 @@ impl Renderer {
         })
     }
 
-    /// Panics inside a call, as a bug in afterglow would (test builds only).
-    #[cfg(test)]
+    /// Panics inside a call, as a bug in afterglow would.
     pub fn panic_inside_a_call(&self) -> Result<(), Error> {
         self.inner
             .with("render", |_| panic!("a panic inside render()"))
@@ -451,10 +453,8 @@ impl Renderer {
 
     /// From now on acts as on an engine with only these capabilities: an
     /// `rgba16float` canvas, `toneMapping: 'extended'`, timestamp queries
-    /// (test builds only: Chromium has them all, and each has a path
-    /// without it). The options are applied again, as after a change of
-    /// the display.
-    #[cfg(test)]
+    /// (Chromium has them all, and each has a path without it). The
+    /// options are applied again, as after a change of the display.
     pub fn pretend_engine(
         &self,
         float_canvas: bool,
