@@ -170,8 +170,10 @@ pub fn check_name(name: &str, taken: &[&str]) -> Result<(), Error> {
     if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
         return Err(Error::argument(
             "name",
-            "is empty or over 64 characters long; an effect's name is any string of 1 to 64 \
-             characters ('film-look', 'Tint 2')",
+            format!(
+                "is empty or over {MAX_NAME_CHARS} characters long; an effect's name is any \
+                 string of 1 to {MAX_NAME_CHARS} characters ('film-look', 'Tint 2')"
+            ),
         ));
     }
     if taken.contains(&name) {
@@ -370,7 +372,7 @@ pub fn bindings(e: &UserEffect) -> Vec<Binding> {
 
 /// What ends the effect's names in the composite: `_fx<serial>`.
 fn suffix(e: &UserEffect) -> String {
-    format!("_fx{}", e.serial)
+    crate::wgsl::rename_suffix(e.serial)
 }
 
 /// The module an effect is first compiled in, alone: what every effect
@@ -442,14 +444,14 @@ pub fn fused_source(e: &UserEffect) -> (String, String) {
 
 /// [`fused_source`] of an effect's WGSL, uniforms and textures' names.
 fn fused_parts(source: &str, fields: &[Field], textures: &[&str], serial: u64) -> (String, String) {
-    let suffix = format!("_fx{serial}");
+    let suffix = crate::wgsl::rename_suffix(serial);
     let mut names = vec!["uniforms", "Uniforms"];
     names.extend_from_slice(textures);
     let function = format!("fx_user{serial}");
     let text = format!(
         "{}{}\nfn {function}(color: vec4f, uv: vec2f) -> vec4f {{\n    return effect{suffix}(color, uv);\n}}\n",
         uniforms_struct(fields, &suffix),
-        crate::wgsl::rename_top_level(source, &names, &suffix),
+        crate::wgsl::rename_top_level(source, &names, serial),
     );
     (text, function)
 }
@@ -948,7 +950,7 @@ mod tests {
             }
             let mut next = shared.len() as u32;
             for serial in [3, 4] {
-                for b in bindings_of(&fields, &["mask"], &format!("_fx{serial}")) {
+                for b in bindings_of(&fields, &["mask"], &crate::wgsl::rename_suffix(serial)) {
                     b.declare(&mut text, next);
                     next += 1;
                 }

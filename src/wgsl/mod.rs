@@ -54,6 +54,15 @@ pub fn top_level_names<'a>(solid: &[Token<'a>]) -> Vec<&'a str> {
     names
 }
 
+/// What a renamed name ends with before its serial.
+const MARK: &str = "_fx";
+
+/// What [`rename_top_level`] puts after the names of the source it is
+/// given for `serial`: `_fx<serial>`.
+pub fn rename_suffix(serial: u64) -> String {
+    format!("{MARK}{serial}")
+}
+
 /// Whether `name` ends with `_fx` and digits, as renamed names do.
 fn has_rename_suffix(name: &str) -> bool {
     let b = name.as_bytes();
@@ -61,18 +70,19 @@ fn has_rename_suffix(name: &str) -> bool {
     while end > 0 && b[end - 1].is_ascii_digit() {
         end -= 1;
     }
-    end < b.len() && b[..end].ends_with(b"_fx")
+    end < b.len() && b[..end].ends_with(MARK.as_bytes())
 }
 
 /// `source` with its top-level names and `more` made its own: every
 /// reference to one of them (see [`lex::References`]: never a
 /// member, an attribute or a context-dependent name such as
-/// `@builtin(position)`'s) gets `suffix`, `_fx<n>`. So do the names that
+/// `@builtin(position)`'s) gets [`rename_suffix`]`(serial)`. So do the names that
 /// end like a renamed one already (`x_fx3`), so that a renamed name can
 /// never meet one of the source's own: every name ending in `_fx<n>`
 /// after renaming is a renamed one, and the suffix is read back from the
 /// end. Comments and blank space are kept as they are.
-pub fn rename_top_level(source: &str, more: &[&str], suffix: &str) -> String {
+pub fn rename_top_level(source: &str, more: &[&str], serial: u64) -> String {
+    let suffix = rename_suffix(serial);
     let solid = lex::solid(source);
     let mut names = top_level_names(&solid);
     names.extend_from_slice(more);
@@ -83,7 +93,7 @@ pub fn rename_top_level(source: &str, more: &[&str], suffix: &str) -> String {
         if refs.at(&solid, i) && (names.contains(&t.text) || has_rename_suffix(t.text)) {
             let end = t.at + t.text.len();
             out.push_str(&source[copied..end]);
-            out.push_str(suffix);
+            out.push_str(&suffix);
             copied = end;
         }
     }

@@ -114,7 +114,7 @@ fn top_level_names_are_renamed_but_not_members_attributes_or_locals() {
         top_level_names(&solid),
         ["S", "K", "state", "helper", "effect"]
     );
-    let out = rename_top_level(src, &["uniforms", "tex"], "_fx7");
+    let out = rename_top_level(src, &["uniforms", "tex"], 7);
     assert!(
         out.contains("struct S_fx7 { effect: f32, @size(16) k: vec2f }"),
         "{out}"
@@ -142,7 +142,7 @@ fn renaming_leaves_context_dependent_names_and_non_ascii_neighbours_alone() {
                struct V { @builtin(position) p: vec4f, @location(N) @interpolate(flat) q: u32 }\n\
                diagnostic(off, derivative_uniformity);\n\
                fn f\u{2028}() -> u32 { return position + N; }";
-    let out = rename_top_level(src, &[], "_fx2");
+    let out = rename_top_level(src, &[], 2);
     assert!(
         out.contains("const position_fx2 = 4u;\nconst N_fx2 = 2;"),
         "{out}"
@@ -161,7 +161,7 @@ fn renaming_leaves_context_dependent_names_and_non_ascii_neighbours_alone() {
         "{out}"
     );
     // Non-ASCII names are renamed whole.
-    let out = rename_top_level("const Δé = 1.0;\nfn g() -> f32 { return Δé; }", &[], "_fx3");
+    let out = rename_top_level("const Δé = 1.0;\nfn g() -> f32 { return Δé; }", &[], 3);
     assert_eq!(
         out,
         "const Δé_fx3 = 1.0;\nfn g_fx3() -> f32 { return Δé_fx3; }"
@@ -172,7 +172,7 @@ fn renaming_leaves_context_dependent_names_and_non_ascii_neighbours_alone() {
 fn a_name_that_ends_like_a_renamed_one_never_meets_one() {
     // The local `k_fx4` would become the constant `k`'s new name.
     let src = "const k = 1.0;\nfn g() -> f32 { let k_fx4 = 2.0; return k + k_fx4; }";
-    let out = rename_top_level(src, &[], "_fx4");
+    let out = rename_top_level(src, &[], 4);
     assert_eq!(
         out,
         "const k_fx4 = 1.0;\nfn g_fx4() -> f32 { let k_fx4_fx4 = 2.0; return k_fx4 + k_fx4_fx4; }"
