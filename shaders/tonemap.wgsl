@@ -1,7 +1,7 @@
 // Tonemapping curves: HDR radiance (linear, >= 0) to display range [0, 1],
 // still linear. Prepended to the composite shader.
 // The TONEMAP_* indices are generated from Tonemapper::shader_index
-// (src/options.rs) into the prelude.
+// (src/options/types.rs) by shaders::constants() into the prelude.
 
 // AgX (Troy Sobotka), in the compact form with a polynomial fit of the
 // default contrast sigmoid (Benjamin Wrensch, "Minimal AgX implementation").

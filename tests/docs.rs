@@ -324,8 +324,9 @@ fn the_link_checks_can_fail() {
 
 /// The repository paths a page names in code spans (`src/frame.rs`,
 /// `tests/golden/`, `build.rs`), with their lines: spans of path
-/// characters under a top-level folder of the repository or a file at its
-/// root; placeholders (`src/passes/<effect>.rs`) left out.
+/// characters under a top-level folder of the repository, naming a file
+/// in a folder (`build/gone.rs`: whether or not the folder is there), or a
+/// file at its root; placeholders (`src/passes/<effect>.rs`) left out.
 fn named_paths(text: &str, root: &Path) -> Vec<(usize, String)> {
     let mut out = vec![];
     for (i, line) in text.lines().enumerate() {
@@ -335,8 +336,9 @@ fn named_paths(text: &str, root: &Path) -> Vec<(usize, String)> {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c));
             let first = span.split('/').next().unwrap_or_default();
+            let file = span.rsplit('/').next().is_some_and(|f| f.contains('.'));
             let rooted = if span.contains('/') {
-                root.join(first).is_dir()
+                root.join(first).is_dir() || file
             } else {
                 span.contains('.') && root.join(span).is_file()
             };
@@ -366,6 +368,15 @@ fn the_architecture_page_is_short_and_names_only_paths_that_exist() {
         );
     }
     // The reader can fail: a missing path under a real folder is found.
-    let planted = named_paths("a `src/gone.rs` and `Chain::new`, `x/y`", &root);
-    assert_eq!(planted, [(1, "src/gone.rs".to_string())]);
+    let planted = named_paths(
+        "a `src/gone.rs`, `build/gone.rs`, `Chain::new`, `x/y`",
+        &root,
+    );
+    assert_eq!(
+        planted,
+        [
+            (1, "src/gone.rs".to_string()),
+            (1, "build/gone.rs".to_string())
+        ]
+    );
 }

@@ -1,5 +1,5 @@
 // A table of bad inputs for every method and option, run by the browser
-// tests (tests/reliability/mod.rs). Each case must throw (or reject with)
+// tests (src/tests/browser/reliability/mod.rs). Each case must throw (or reject with)
 // a real Error that has a name and a message naming the field; afterwards
 // options() must be unchanged and the next frame must render.
 

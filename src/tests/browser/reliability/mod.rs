@@ -1,9 +1,9 @@
 //! Reliability: GPU memory returned when it is replaced, the device given
 //! back when the renderer goes during a recovery, one renderer per canvas,
 //! any finite time, imitations refused before wgpu, errors from getters
-//! passed on (a panic that leaves a clear error is `tests/panic_browser.rs`), a screenshot pending during
+//! passed on (a panic that leaves a clear error is `src/tests/panic_browser.rs`), a screenshot pending during
 //! a device loss, and a table of several hundred bad inputs
-//! (`tests/hostile.js`). Device loss case by case is in `loss.rs`.
+//! (`hostile.js`, beside this file). Device loss case by case is in `loss.rs`.
 
 use super::*;
 
