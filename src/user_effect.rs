@@ -506,29 +506,12 @@ pub struct Check {
 /// error reaches neither the device's error handler nor a frame: the first
 /// error, once the GPU has answered.
 pub fn compile(gpu: &Gpu, label: &str, text: String) -> Answer<Option<Message>> {
-    compile_with(gpu, label, text, None)
-}
-
-/// [`compile`], and `also` compiled under the same scope: its errors are
-/// the scope's alone ([`Message::scope_only`]).
-fn compile_with(
-    gpu: &Gpu,
-    label: &str,
-    text: String,
-    also: Option<String>,
-) -> Answer<Option<Message>> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(text.into()),
     });
     let info = module.get_compilation_info();
-    if let Some(also) = also {
-        gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("effect fused check"),
-            source: wgpu::ShaderSource::Wgsl(also.into()),
-        });
-    }
     let popped = scope.pop();
     Box::pin(async move {
         let info = info.await;
@@ -537,14 +520,38 @@ fn compile_with(
     })
 }
 
-/// Starts compiling `e`'s WGSL alone (see [`check_source`]), and fused
-/// ([`fused_check_source`]) under the same scope: an error of the fused
-/// module alone, the WGSL having compiled alone, is afterglow's.
+/// Starts compiling `e`'s WGSL alone (see [`check_source`]) and, once that
+/// compiled, fused as the composite will have it
+/// ([`fused_check_source`]), under a scope of its own: an error there is
+/// afterglow's ([`Message::fused`]), and a user's own mistake is
+/// reported once.
 pub fn start_check(gpu: &Gpu, e: &UserEffect) -> Check {
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
     let (text, prefix_lines) = check_source(&e.source, &e.fields, &textures);
+    let alone = compile(gpu, "effect check", text);
+    let fused = fused_check_source(e);
+    let device = gpu.device.clone();
+    let counters = gpu.counters.clone();
+    let first_error: Answer<Option<Message>> = Box::pin(async move {
+        if let Some(m) = alone.await {
+            return Some(m);
+        }
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        counters
+            .shader_modules
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("effect fused check"),
+            source: wgpu::ShaderSource::Wgsl(fused.into()),
+        });
+        let info = module.get_compilation_info();
+        let popped = scope.pop();
+        let info = info.await;
+        let scope = popped.await;
+        first_error(&info, scope.as_ref()).map(|m| Message { fused: true, ..m })
+    });
     Check {
-        first_error: compile_with(gpu, "effect check", text, Some(fused_check_source(e))),
+        first_error,
         prefix_lines,
     }
 }
@@ -614,9 +621,9 @@ pub struct Message {
     /// Line and column in the check module (1-based; 0 when unknown).
     pub line: usize,
     pub column: usize,
-    /// Reported by the validation scope alone, not by the module's
-    /// compilation messages: another module's made under the scope.
-    pub scope_only: bool,
+    /// From the effect fused into a module like the composite's, after it
+    /// compiled alone: afterglow's error, not the user's.
+    pub fused: bool,
 }
 
 /// The outcome of compiling an effect's check module (`prefix_lines`
@@ -627,7 +634,7 @@ pub fn compile_result(
     source: &str,
     prefix_lines: usize,
 ) -> Result<(), Error> {
-    if let Some(m) = first_error.as_ref().filter(|m| m.scope_only) {
+    if let Some(m) = first_error.as_ref().filter(|m| m.fused) {
         // The fused module's: the effect's WGSL compiled alone.
         return Err(fusing_error(&m.text));
     }
@@ -705,14 +712,14 @@ pub fn first_error(info: &wgpu::CompilationInfo, scope: Option<&wgpu::Error>) ->
                 text: m.message.clone(),
                 line,
                 column,
-                scope_only: false,
+                fused: false,
             })
         }
         (None, Some(e)) => Some(Message {
             text: e.to_string(),
             line: 0,
             column: 0,
-            scope_only: true,
+            fused: false,
         }),
         (None, None) => None,
     }
