@@ -170,10 +170,7 @@ pub fn check_name(name: &str, taken: &[&str]) -> Result<(), Error> {
     if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
         return Err(Error::argument(
             "name",
-            format!(
-                "is empty or over {MAX_NAME_CHARS} characters long; an effect's name is any \
-                 string of 1 to {MAX_NAME_CHARS} characters ('film-look', 'Tint 2')"
-            ),
+            "must be any string of 1 to 64 characters ('film-look', 'Tint 2')",
         ));
     }
     if taken.contains(&name) {
@@ -506,12 +503,29 @@ pub struct Check {
 /// error reaches neither the device's error handler nor a frame: the first
 /// error, once the GPU has answered.
 pub fn compile(gpu: &Gpu, label: &str, text: String) -> Answer<Option<Message>> {
+    compile_with(gpu, label, text, None)
+}
+
+/// [`compile`], and `also` compiled under the same scope: its errors are
+/// the scope's alone ([`Message::scope_only`]).
+fn compile_with(
+    gpu: &Gpu,
+    label: &str,
+    text: String,
+    also: Option<String>,
+) -> Answer<Option<Message>> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(text.into()),
     });
     let info = module.get_compilation_info();
+    if let Some(also) = also {
+        gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("effect fused check"),
+            source: wgpu::ShaderSource::Wgsl(also.into()),
+        });
+    }
     let popped = scope.pop();
     Box::pin(async move {
         let info = info.await;
@@ -520,38 +534,14 @@ pub fn compile(gpu: &Gpu, label: &str, text: String) -> Answer<Option<Message>> 
     })
 }
 
-/// Starts compiling `e`'s WGSL alone (see [`check_source`]) and, once that
-/// compiled, fused as the composite will have it
-/// ([`fused_check_source`]), under a scope of its own: an error there is
-/// afterglow's ([`Message::fused`]), and a user's own mistake is
-/// reported once.
+/// Starts compiling `e`'s WGSL alone (see [`check_source`]), and fused
+/// ([`fused_check_source`]) under the same scope: an error of the fused
+/// module alone, the WGSL having compiled alone, is afterglow's.
 pub fn start_check(gpu: &Gpu, e: &UserEffect) -> Check {
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
     let (text, prefix_lines) = check_source(&e.source, &e.fields, &textures);
-    let alone = compile(gpu, "effect check", text);
-    let fused = fused_check_source(e);
-    let device = gpu.device.clone();
-    let counters = gpu.counters.clone();
-    let first_error: Answer<Option<Message>> = Box::pin(async move {
-        if let Some(m) = alone.await {
-            return Some(m);
-        }
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        counters
-            .shader_modules
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("effect fused check"),
-            source: wgpu::ShaderSource::Wgsl(fused.into()),
-        });
-        let info = module.get_compilation_info();
-        let popped = scope.pop();
-        let info = info.await;
-        let scope = popped.await;
-        first_error(&info, scope.as_ref()).map(|m| Message { fused: true, ..m })
-    });
     Check {
-        first_error,
+        first_error: compile_with(gpu, "effect check", text, Some(fused_check_source(e))),
         prefix_lines,
     }
 }
@@ -585,8 +575,8 @@ fn fusing_error(compiler_message: &str) -> Error {
         0,
         0,
         &format!(
-            "afterglow could not fuse the effects into the composite, a bug in afterglow \
-             (please report it with the effect's WGSL): {compiler_message}"
+            "fusing it into the composite failed, a bug in afterglow (please report it \
+             with the effect's WGSL): {compiler_message}"
         ),
     ))
 }
@@ -621,9 +611,9 @@ pub struct Message {
     /// Line and column in the check module (1-based; 0 when unknown).
     pub line: usize,
     pub column: usize,
-    /// From the effect fused into a module like the composite's, after it
-    /// compiled alone: afterglow's error, not the user's.
-    pub fused: bool,
+    /// Reported by the validation scope alone, not by the module's
+    /// compilation messages: another module's made under the scope.
+    pub scope_only: bool,
 }
 
 /// The outcome of compiling an effect's check module (`prefix_lines`
@@ -634,7 +624,7 @@ pub fn compile_result(
     source: &str,
     prefix_lines: usize,
 ) -> Result<(), Error> {
-    if let Some(m) = first_error.as_ref().filter(|m| m.fused) {
+    if let Some(m) = first_error.as_ref().filter(|m| m.scope_only) {
         // The fused module's: the effect's WGSL compiled alone.
         return Err(fusing_error(&m.text));
     }
@@ -712,14 +702,14 @@ pub fn first_error(info: &wgpu::CompilationInfo, scope: Option<&wgpu::Error>) ->
                 text: m.message.clone(),
                 line,
                 column,
-                fused: false,
+                scope_only: false,
             })
         }
         (None, Some(e)) => Some(Message {
             text: e.to_string(),
             line: 0,
             column: 0,
-            fused: false,
+            scope_only: true,
         }),
         (None, None) => None,
     }
