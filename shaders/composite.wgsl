@@ -30,6 +30,11 @@ override ENERGY: bool = false;
 // DEBUG: 0 the picture, 1 the bloom alone, 2 auto exposure's histogram over
 // the picture.
 override DEBUG: u32 = 0u;
+// SPLIT: stop after the effects on display light and write the display
+// image (linear display values and coverage, rgba16float), for an effect
+// that reads the pixels around its own (anti-aliasing): its pass resumes
+// the frame from there (fs_resume, generated with the effects).
+override SPLIT: bool = false;
 // The effects fused into the composite (src/effect.rs) are called through
 // four hooks generated with the module, each with a constant saying whether
 // any effect runs there: fx_bloom (FX_BLOOM) on the bloom's light before
@@ -153,15 +158,17 @@ fn light(scene: vec4f, source: vec3f, uv: vec2f) -> vec3f {
     return rgb;
 }
 
-// The light before the curve anywhere in the frame (uv), sampled: for
-// effects that read their neighbours (chromatic aberration).
-fn fx_light_at(uv: vec2f) -> vec3f {
+// The light before the curve anywhere in the frame (uv), sampled, and its
+// coverage: what the scene stage's effects see at their own pixel, for
+// those that read around it (chromatic aberration, a user's effect in the
+// scene stage, as `light_at`).
+fn fx_light_at(uv: vec2f) -> vec4f {
     let scene = finite4(textureSampleLevel(hdr, linear_sampler, uv, 0.0));
     var source = vec3f(0.0);
     if BLOOM && ENERGY {
         source = textureSampleLevel(bright_source, linear_sampler, uv, 0.0).rgb;
     }
-    return light(scene, source, uv);
+    return vec4f(light(scene, source, uv), scene.a);
 }
 
 @fragment
@@ -195,6 +202,18 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         rgb = c.rgb;
         coverage = c.a;
     }
+    if SPLIT {
+        // The display image, for an effect that reads around its pixel.
+        return vec4f(rgb, coverage);
+    }
+    return fx_finish(rgb, coverage, in.position.xy, in.uv);
+}
+
+// The frame from display light on: the effects on encoded values, the
+// overlay, and the output's encoding. `position` is the output pixel.
+fn fx_finish(display: vec3f, display_coverage: f32, position: vec2f, uv: vec2f) -> vec4f {
+    var rgb = display;
+    var coverage = display_coverage;
     // On an opaque SDR output that encodes in the shader (to dither, or
     // with no -srgb view) and has nothing after the encoded effects (no
     // Display P3 conversion, no overlay), the output takes their result
@@ -210,7 +229,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         // lies beyond (highlights above SDR white) is kept on top; an SDR
         // output would clip it, so there it takes the effects' white.
         let display = clamp(rgb, vec3f(0.0), vec3f(1.0));
-        let c = fx_encoded(vec4f(srgb_encode(display), coverage), in.uv);
+        let c = fx_encoded(vec4f(srgb_encode(display), coverage), uv);
         looked = clamp(c.rgb, vec3f(0.0), vec3f(1.0));
         coverage = c.a;
         if !stays_encoded {
@@ -218,7 +237,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         }
     }
     if DEBUG == 2u {
-        rgb = exposure_overlay(rgb, in.uv);
+        rgb = exposure_overlay(rgb, uv);
     }
     if has(FLAG_DISPLAY_P3) {
         rgb = SRGB_TO_P3 * rgb;
@@ -241,7 +260,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
             encoded = srgb_encode(rgb);
         }
         if dither {
-            encoded = clamp(encoded + dither_noise(in.position.xy), vec3f(0.0), vec3f(1.0));
+            encoded = clamp(encoded + dither_noise(position), vec3f(0.0), vec3f(1.0));
         }
         return vec4f(select(srgb_decode(encoded), encoded, has(FLAG_SHADER_ENCODES)), 1.0);
     }
@@ -256,7 +275,7 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     }
     var straight = srgb_encode(rgb / alpha);
     if dither {
-        straight = clamp(straight + dither_noise(in.position.xy), vec3f(0.0), vec3f(1.0));
+        straight = clamp(straight + dither_noise(position), vec3f(0.0), vec3f(1.0));
     }
     let encoded = straight * alpha;
     if has(FLAG_SHADER_ENCODES) {

@@ -1,8 +1,9 @@
 // In scope for every effect fused into the composite (built-in ones and
 // those given to addEffect): the time in seconds, the output's size in
-// pixels, and a linear, clamping sampler. Bound only while an effect runs;
-// `effect_frame` and `effect_sampler` are declared with the effects'
-// bindings (`shared_bindings` in src/effect.rs).
+// pixels and one pixel's size in uv, and a linear, clamping sampler.
+// Bound only while an effect runs; `effect_frame` and `effect_sampler`
+// are declared with the effects' bindings (`shared_bindings` in
+// src/effect.rs).
 
 struct EffectFrame {
     time: f32,
@@ -16,4 +17,9 @@ fn time() -> f32 {
 
 fn resolution() -> vec2f {
     return effect_frame.resolution;
+}
+
+// The size of one output pixel in uv.
+fn texel() -> vec2f {
+    return 1.0 / effect_frame.resolution;
 }

@@ -521,10 +521,12 @@ impl Chain {
         match &step.draw {
             Draw::Fullscreen {
                 pipeline,
-                bind_group,
+                bind_groups,
             } => {
                 pass.set_pipeline(pipeline);
-                pass.set_bind_group(0, bind_group, &[]);
+                for (index, group) in (0..).zip(bind_groups) {
+                    pass.set_bind_group(index, group, &[]);
+                }
                 pass.draw(0..3, 0..1);
             }
             Draw::ByPass => {

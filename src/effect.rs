@@ -181,6 +181,65 @@ pub struct Builtin {
     pub on: fn(&Options, &Context) -> bool,
     /// Its uniform block's bytes.
     pub write: fn(&Options, &Context) -> Vec<u8>,
+    /// Set for an effect that reads around its pixel; its function is then
+    /// `fn fx_<name>(uv: vec2f) -> vec4f` (see [`Neighbours`]).
+    pub neighbours: Option<&'static Neighbours>,
+}
+
+/// What an effect that reads the display image around its pixel needs
+/// (anti-aliasing). The composite stops before the first such effect and
+/// writes the display image (linear display light and coverage,
+/// `rgba16float`); the effect's passes run on it in order; then a pass of
+/// the composite's resumes the frame at the effect, whose function,
+/// `fn fx_<name>(uv: vec2f) -> vec4f`, reads the image (`fx_input`) and
+/// what its passes made wherever it likes, and the effects after it and
+/// the output's encoding follow. Scheduled and bound by the composite
+/// (`crate::passes::composite`) from this description alone.
+pub struct Neighbours {
+    /// Full-screen passes between the display image and the effect, in
+    /// order.
+    pub passes: &'static [Prepass],
+    /// Tables the passes read, made once per device.
+    pub tables: &'static [Table],
+    /// What the effect's function reads besides `fx_input`, by WGSL name.
+    pub reads: &'static [(&'static str, Input)],
+}
+
+/// A full-screen pass of a [`Neighbours`] effect: a module of its own
+/// (the full-screen stage, then the declarations of `linear_sampler`,
+/// `point_sampler` (both clamping) and of its reads, in order, then its
+/// WGSL), drawn into a target of its own cleared to zero.
+pub struct Prepass {
+    /// Its label, and its target's.
+    pub name: &'static str,
+    pub wgsl: &'static str,
+    /// Its fragment entry point.
+    pub entry: &'static str,
+    /// Its target's format (the output's size).
+    pub format: wgpu::TextureFormat,
+    /// The textures it reads, by WGSL name.
+    pub reads: &'static [(&'static str, Input)],
+}
+
+/// A texture a [`Neighbours`] effect's pass or function reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The display image the composite wrote before the effect.
+    Display,
+    /// The target of the effect's pass at this index.
+    Pass(usize),
+    /// The effect's table at this index.
+    Table(usize),
+}
+
+/// A constant texture a [`Neighbours`] effect reads (SMAA's area and
+/// search tables), generated when first used on a device.
+pub struct Table {
+    pub name: &'static str,
+    pub size: (u32, u32),
+    pub format: wgpu::TextureFormat,
+    /// Its texels, rows top first, tightly packed.
+    pub make: fn() -> Vec<u8>,
 }
 
 /// A built-in effect's uniform block, from its Rust type.
@@ -234,6 +293,8 @@ pub enum BindingKind {
     Uniform(Cow<'static, str>),
     /// A linear, filtering sampler.
     Sampler,
+    /// A nearest, non-filtering sampler.
+    PointSampler,
     /// A 2D texture, sampled with filtering.
     Texture2d,
     /// A 3D texture read with `textureLoad` (rgba32float, which WebGPU
@@ -266,17 +327,20 @@ impl Binding {
         }
     }
 
-    /// Appends its WGSL declaration as binding `binding` of group 0.
-    pub fn declare(&self, s: &mut String, binding: u32) {
+    /// Appends its WGSL declaration as binding `binding` of `group`.
+    pub fn declare(&self, s: &mut String, group: u32, binding: u32) {
         let (space, ty) = match &self.kind {
             BindingKind::Uniform(name) => ("<uniform>", &**name),
-            BindingKind::Sampler => ("", "sampler"),
+            BindingKind::Sampler | BindingKind::PointSampler => ("", "sampler"),
             BindingKind::Texture2d => ("", "texture_2d<f32>"),
             BindingKind::Texture3d => ("", "texture_3d<f32>"),
         };
         let name = &self.name;
         // Writing to a String cannot fail.
-        let _ = writeln!(s, "@group(0) @binding({binding}) var{space} {name}: {ty};");
+        let _ = writeln!(
+            s,
+            "@group({group}) @binding({binding}) var{space} {name}: {ty};"
+        );
     }
 
     /// Its entry's type in the bind group layout.
@@ -284,6 +348,9 @@ impl Binding {
         match self.kind {
             BindingKind::Uniform(_) => UNIFORM,
             BindingKind::Sampler => FILTERING_SAMPLER,
+            BindingKind::PointSampler => {
+                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering)
+            }
             BindingKind::Texture2d => FILTERABLE_TEXTURE,
             BindingKind::Texture3d => wgpu::BindingType::Texture {
                 sample_type: wgpu::TextureSampleType::Float { filterable: false },

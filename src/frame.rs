@@ -54,10 +54,11 @@ pub struct Image {
 
 /// How a step draws once its render pass is open.
 pub enum Draw {
-    /// One full-screen triangle with a pipeline and one bind group.
+    /// One full-screen triangle with a pipeline and its bind groups, in
+    /// order from group 0.
     Fullscreen {
         pipeline: wgpu::RenderPipeline,
-        bind_group: wgpu::BindGroup,
+        bind_groups: Vec<wgpu::BindGroup>,
     },
     /// The pass that added the step draws (content that changes without
     /// the frame being rebuilt, such as the scene's).
@@ -469,9 +470,22 @@ impl<'a> FrameBuilder<'a> {
         sampled: &[&Image],
         accumulate: bool,
     ) {
+        self.fullscreen_groups(name, pipe, vec![bind_group], target, sampled, accumulate);
+    }
+
+    /// [`FrameBuilder::fullscreen`] with more than one bind group.
+    pub fn fullscreen_groups(
+        &mut self,
+        name: String,
+        pipe: &Pipe,
+        bind_groups: Vec<wgpu::BindGroup>,
+        target: Option<&Image>,
+        sampled: &[&Image],
+        accumulate: bool,
+    ) {
         let draw = Draw::Fullscreen {
             pipeline: pipe.raw.clone(),
-            bind_group,
+            bind_groups,
         };
         match target {
             Some(image) => self.pass(

@@ -401,10 +401,10 @@ fn check_module(
     );
     let shared = crate::effect::shared_bindings();
     for (i, b) in shared.iter().enumerate() {
-        b.declare(&mut prefix, i as u32);
+        b.declare(&mut prefix, 0, i as u32);
     }
     for (i, b) in bindings.iter().enumerate() {
-        b.declare(&mut prefix, (shared.len() + i) as u32);
+        b.declare(&mut prefix, 0, (shared.len() + i) as u32);
     }
     let lines = line_count(&prefix);
     let text = format!(
@@ -943,12 +943,12 @@ mod tests {
             );
             let shared = crate::effect::shared_bindings();
             for (i, b) in shared.iter().enumerate() {
-                b.declare(&mut text, i as u32);
+                b.declare(&mut text, 0, i as u32);
             }
             let mut next = shared.len() as u32;
             for serial in [3, 4] {
                 for b in bindings_of(&fields, &["mask"], &crate::wgsl::rename_suffix(serial)) {
-                    b.declare(&mut text, next);
+                    b.declare(&mut text, 0, next);
                     next += 1;
                 }
                 let (part, function) = fused_parts(source, &fields, &["mask"], serial);

@@ -64,6 +64,7 @@ const SCHEMA = [
   ['Frame', [
     ['renderScale', 'Resolution scale', 'range', [0.25, 2, 0.05]],
     ['msaa', 'Antialiasing samples', 'select', [4, 1]],
+    ['antialias', 'Smooth edges after', 'select', ['none', 'fxaa', 'smaa']],
     ['resolve', 'Sample averaging', 'select', ['hardware', 'tonemapped']],
     ['dither', 'Anti-banding noise', 'bool'],
     ['autoResize', 'Follow the canvas size', 'bool'],

@@ -27,6 +27,7 @@ pub const EFFECT: Builtin = Builtin {
     textures: &[],
     on: |o, _| o.lens.chromatic_aberration > 0.0,
     write,
+    neighbours: None,
 };
 
 fn write(o: &Options, c: &Context) -> Vec<u8> {

@@ -25,6 +25,7 @@ pub const EFFECT: Builtin = Builtin {
     textures: &[],
     on: |o, _| o.grain.intensity > 0.0,
     write,
+    neighbours: None,
 };
 
 fn write(o: &Options, _: &Context) -> Vec<u8> {

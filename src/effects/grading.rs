@@ -24,6 +24,7 @@ pub const EFFECT: Builtin = Builtin {
     textures: &[],
     on: |o, _| graded(&o.grading),
     write,
+    neighbours: None,
 };
 
 fn write(o: &Options, _: &Context) -> Vec<u8> {

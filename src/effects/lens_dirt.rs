@@ -24,6 +24,7 @@ pub const EFFECT: Builtin = Builtin {
     textures: &[("fx_lens_dirt_texture", LookTexture::Dirt)],
     on: |o, c| c.bloom && c.dirt.is_some() && o.bloom.dirt_intensity > 0.0,
     write,
+    neighbours: None,
 };
 
 fn write(o: &Options, c: &Context) -> Vec<u8> {

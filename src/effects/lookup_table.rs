@@ -25,6 +25,7 @@ pub const EFFECT: Builtin = Builtin {
     textures: &[("fx_lut_table", LookTexture::Lut)],
     on: |o, c| c.lut.is_some() && o.grading.lut_intensity > 0.0,
     write,
+    neighbours: None,
 };
 
 fn write(o: &Options, c: &Context) -> Vec<u8> {

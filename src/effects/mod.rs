@@ -6,6 +6,7 @@
 
 pub mod chromatic_aberration;
 pub mod film_grain;
+pub mod fxaa;
 pub mod grading;
 pub mod lens_dirt;
 pub mod lookup_table;
@@ -20,6 +21,7 @@ pub const BUILTINS: &[&Builtin] = &[
     &chromatic_aberration::EFFECT,
     &vignette::EFFECT,
     &grading::EFFECT,
+    &fxaa::EFFECT,
     &lookup_table::EFFECT,
     &film_grain::EFFECT,
 ];

@@ -23,6 +23,7 @@ pub const EFFECT: Builtin = Builtin {
     textures: &[],
     on: |o, _| o.vignette.intensity > 0.0,
     write,
+    neighbours: None,
 };
 
 fn write(o: &Options, c: &Context) -> Vec<u8> {

@@ -6,9 +6,9 @@
 
 use super::schema::{Access, Effect, GroupSpec, Kind, Literal, OptionSpec};
 use super::types::{
-    AlphaMode, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat, CanvasOptions,
-    ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions, Metering, Msaa,
-    Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
+    AlphaMode, Antialias, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
+    CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions,
+    Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
 };
 
 use super::schema::{choice, doc_line, flag, number, whole};
@@ -101,6 +101,7 @@ default_from_table! {
     BloomMode => bloom.mode;
     Metering => auto_exposure.metering;
     DebugView => debug;
+    Antialias => antialias;
 }
 
 impl Default for Options {
@@ -268,6 +269,18 @@ static ALL: &[OptionSpec] = &[
         effect: Effect::Rebuild,
         doc: doc_line!("Noise of one 8-bit step against banding (8-bit canvases)."),
         access: flag!(dither),
+    },
+    OptionSpec {
+        path: "antialias",
+        kind: Kind::Choice(Antialias::NAMES),
+        default: Literal::Str("none"),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "Anti-aliasing of the displayed picture, after the curve: `'fxaa'` one pass, the \
+              cheapest; `'smaa'` three passes, sharper. For edges a scene shader, an image or a \
+              texture drew without MSAA."
+        ),
+        access: choice!(Antialias, antialias),
     },
     OptionSpec {
         path: "bloom.enabled",

@@ -188,6 +188,21 @@ pub enum BloomMode {
     EnergyConserving,
 }
 
+/// Anti-aliasing of the picture as displayed: on display values after the
+/// curve, where edges are judged as the eye sees them, before the user's
+/// `'display'` effects, the lookup table and grain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Antialias {
+    /// The pixels as the scene drew them.
+    None,
+    /// FXAA (quality preset 3.11 `39`): one pass that finds edges by
+    /// luma contrast and blends along them.
+    Fxaa,
+    /// SMAA 1x: edges, blending weights from the area and search tables,
+    /// and neighbourhood blending, three passes.
+    Smaa,
+}
+
 /// What the frame shows, for seeing what the chain does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DebugView {
@@ -296,6 +311,7 @@ pub struct Options {
     pub tonemapper: Tonemapper,
     /// Adds sub-quantum noise before 8-bit output to break up banding.
     pub dither: bool,
+    pub antialias: Antialias,
     pub bloom: BloomOptions,
     pub auto_exposure: AutoExposureOptions,
     pub grading: GradingOptions,
@@ -346,6 +362,7 @@ pub(crate) const PREDICTABLE: Options = Options {
     exposure: 1.0,
     tonemapper: Tonemapper::None,
     dither: false,
+    antialias: Antialias::None,
     bloom: BloomOptions {
         enabled: false,
         threshold: 1.0,
@@ -427,6 +444,7 @@ names! {
     ColorSpace { Srgb => "srgb", DisplayP3 => "display-p3" }
     ToneMapping { Standard => "standard", Extended => "extended" }
     Metering { Average => "average", Center => "center" }
+    Antialias { None => "none", Fxaa => "fxaa", Smaa => "smaa" }
     DebugView { None => "none", Bloom => "bloom", Exposure => "exposure" }
     DynamicRange { Standard => "standard", Auto => "auto" }
     Resolve { Hardware => "hardware", Tonemapped => "tonemapped" }

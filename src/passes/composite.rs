@@ -14,9 +14,10 @@
 //! layout entries and, for every frame, their resources. This module knows
 //! no effect by name.
 
+use super::neighbours::{Gathered, NeighbourPasses};
 use crate::effect::{
-    push_all, shared_bindings, Binding, BindingKind, Builtin, Context, EffectFrame, LookTexture,
-    Place, EFFECT_PRELUDE,
+    push_all, shared_bindings, Binding, BindingKind, Builtin, Context, EffectFrame, Input,
+    LookTexture, Neighbours, Place, EFFECT_PRELUDE,
 };
 use crate::effects::BUILTINS;
 use crate::error::Error;
@@ -81,6 +82,20 @@ pub struct Variant {
     pub energy: bool,
     /// `DEBUG`: 0 the picture, 1 the bloom alone, 2 the exposure histogram.
     pub debug: u32,
+    /// Which part of the frame the pipeline draws.
+    pub part: Part,
+}
+
+/// The part of the frame a composite pipeline draws.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Part {
+    /// All of it, into the output (`fs_composite`).
+    Whole,
+    /// Up to the display image, for an effect that reads around its pixel
+    /// (`fs_composite` with `SPLIT`).
+    Head,
+    /// From that effect on, into the output (`fs_resume`).
+    Resume,
 }
 
 /// The energy-conserving mode's mix towards the blur: `intensity`, at most 1.
@@ -107,6 +122,7 @@ impl Variant {
                 DebugView::Bloom => 1,
                 DebugView::Exposure => 2,
             },
+            part: Part::Whole,
         }
     }
 }
@@ -131,6 +147,14 @@ pub enum Active<'a> {
 }
 
 impl Active<'_> {
+    /// What it reads around its pixel, if it does.
+    fn neighbours(&self) -> Option<&'static Neighbours> {
+        match self {
+            Active::Builtin(_, b) => b.neighbours,
+            Active::User(_) => None,
+        }
+    }
+
     fn place(&self) -> Place {
         match self {
             Active::Builtin(_, b) => b.place,
@@ -208,6 +232,8 @@ enum Source {
     UserUniforms,
     /// This texture of the user's effect.
     UserTexture(usize),
+    /// What an effect that reads around its pixel reads.
+    Input(Input),
 }
 
 /// One of the effects' bindings.
@@ -217,6 +243,18 @@ pub struct Planned {
     /// The effect (its index in the list) whose WGSL follows the
     /// declaration; none for the bindings every effect shares.
     effect: Option<usize>,
+    /// Its bind group: 0, or 1 for what the pass that resumes the frame
+    /// at an effect that reads around its pixel reads (the display image
+    /// the first pass writes cannot be bound there).
+    group: u32,
+    /// Its number in the group.
+    number: u32,
+}
+
+/// The index of the first effect that reads around its pixel: the frame
+/// is split there.
+pub fn split(effects: &[Active<'_>]) -> Option<usize> {
+    effects.iter().position(|e| e.neighbours().is_some())
 }
 
 /// The bindings of `effects`, numbered from [`FIRST_EFFECT_BINDING`] in
@@ -227,30 +265,41 @@ pub fn plan(effects: &[Active<'_>]) -> Vec<Planned> {
     if effects.is_empty() {
         return Vec::new();
     }
-    let [frame, sampler] = shared_bindings();
-    let mut plan = vec![
-        Planned {
-            binding: frame,
-            source: Source::EffectFrame,
-            effect: None,
-        },
-        Planned {
-            binding: sampler,
-            source: Source::Sampler,
-            effect: None,
-        },
-    ];
-    for (i, e) in effects.iter().enumerate() {
-        let mine = |binding, source| Planned {
+    let mut plan: Vec<Planned> = Vec::new();
+    let mut add = |binding, source, effect, group| {
+        let number = plan.iter().filter(|p: &&Planned| p.group == group).count() as u32;
+        let first = if group == 0 { FIRST_EFFECT_BINDING } else { 0 };
+        plan.push(Planned {
             binding,
             source,
-            effect: Some(i),
-        };
+            effect,
+            group,
+            number: first + number,
+        });
+    };
+    let [frame, sampler] = shared_bindings();
+    add(frame, Source::EffectFrame, None, 0);
+    add(sampler, Source::Sampler, None, 0);
+    for (i, e) in effects.iter().enumerate() {
+        let mine = Some(i);
         match e {
             Active::Builtin(index, b) => {
-                plan.extend(b.params_binding().map(|p| mine(p, Source::Params(*index))));
+                if let Some(p) = b.params_binding() {
+                    add(p, Source::Params(*index), mine, 0);
+                }
                 for &(name, texture) in b.textures {
-                    plan.push(mine(Binding::look(name, texture), Source::Look(texture)));
+                    add(Binding::look(name, texture), Source::Look(texture), mine, 0);
+                }
+                // What it reads around its pixel, in the pass that resumes
+                // the frame there: the display image first.
+                let reads = b.neighbours.map_or(&[][..], |n| n.reads);
+                let display = b.neighbours.map(|_| (INPUT, Input::Display));
+                for &(name, read) in display.iter().chain(reads) {
+                    let binding = Binding {
+                        name: std::borrow::Cow::Borrowed(name),
+                        kind: BindingKind::Texture2d,
+                    };
+                    add(binding, Source::Input(read), mine, 1);
                 }
             }
             Active::User(u) => {
@@ -264,7 +313,7 @@ pub fn plan(effects: &[Active<'_>]) -> Vec<Planned> {
                             Source::UserTexture(texture - 1)
                         }
                     };
-                    plan.push(mine(b, source));
+                    add(b, source, mine, 0);
                 }
             }
         }
@@ -272,10 +321,20 @@ pub fn plan(effects: &[Active<'_>]) -> Vec<Planned> {
     plan
 }
 
+/// The WGSL name of the display image, for an effect that reads around
+/// its pixel.
+const INPUT: &str = "fx_input";
+
+/// The hook of the effects after one that reads around its pixel, in the
+/// pass that resumes the frame there, and its constant.
+const RESUMED: (&str, &str) = ("fx_resumed", "FX_RESUMED");
+
 /// The composite's WGSL for these effects and their [`plan`]: the
 /// composite, the effects' prelude and the shared bindings, each effect's
-/// bindings and functions, and the four hooks that call them in order (the
-/// identity where none runs).
+/// bindings and functions, and the hooks that call them in order (the
+/// identity where none runs). With an effect that reads around its pixel,
+/// the effects after it are called from `fx_resumed` in `fs_resume`,
+/// which starts from that effect's function.
 pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
     let mut s = crate::shaders::compose(SHADER_PARTS);
     if !effects.is_empty() {
@@ -284,34 +343,38 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
         s.push('\n');
     }
     let declare = |s: &mut String, effect: Option<usize>| {
-        for (i, p) in plan.iter().enumerate() {
-            if p.effect == effect {
-                p.binding.declare(s, FIRST_EFFECT_BINDING + i as u32);
-            }
+        for p in plan.iter().filter(|p| p.effect == effect) {
+            p.binding.declare(s, p.group, p.number);
         }
     };
     declare(&mut s, None);
-    let mut calls: Vec<(Place, String)> = Vec::new();
+    let split = split(effects);
+    let mut calls: Vec<((&str, &str), String)> = Vec::new();
     for (i, e) in effects.iter().enumerate() {
         declare(&mut s, Some(i));
-        match e {
+        let function = match e {
             Active::Builtin(_, b) => {
                 s.push_str(b.wgsl);
                 s.push('\n');
-                calls.push((e.place(), b.function()));
+                b.function()
             }
             Active::User(u) => {
                 let (text, function) = crate::user_effect::fused_source(u);
                 s.push_str(&text);
-                calls.push((e.place(), function));
+                function
             }
+        };
+        match split {
+            Some(k) if i == k => {}
+            Some(k) if i > k && e.place() == Place::Display => calls.push((RESUMED, function)),
+            _ => calls.push((e.place().hook(), function)),
         }
     }
-    for place in Place::ALL {
-        let (hook, flag) = place.hook();
+    let hooks = Place::ALL.map(Place::hook);
+    for &(hook, flag) in hooks.iter().chain(split.map(|_| RESUMED).iter()) {
         let mine: Vec<&String> = calls
             .iter()
-            .filter(|(p, _)| *p == place)
+            .filter(|(h, _)| h.0 == hook)
             .map(|(_, f)| f)
             .collect();
         let on = if mine.is_empty() { "false" } else { "true" };
@@ -322,6 +385,17 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
         }
         s.push_str("    return x;\n}\n");
     }
+    if let Some(Active::Builtin(_, b)) = split.and_then(|k| effects.get(k)) {
+        push_all(
+            &mut s,
+            &[
+                "@fragment\nfn fs_resume(in: FullscreenOut) -> @location(0) vec4f {\n    var c = ",
+                &b.function(),
+                "(in.uv);\n    if FX_RESUMED {\n        c = fx_resumed(c, in.uv);\n    }\n    \
+                 return fx_finish(c.rgb, c.a, in.position.xy, in.uv);\n}\n",
+            ],
+        );
+    }
     s
 }
 
@@ -329,8 +403,11 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
 struct Shape {
     key: Vec<EffectKey>,
     plan: Vec<Planned>,
-    layout: wgpu::BindGroupLayout,
-    pipeline_layout: wgpu::PipelineLayout,
+    /// The layouts of its bind groups: 0, and 1 where the frame is split.
+    layouts: Vec<wgpu::BindGroupLayout>,
+    /// Group 0 alone (the whole frame, or its head), and both groups (the
+    /// pass that resumes it).
+    pipeline_layouts: Vec<wgpu::PipelineLayout>,
     module: wgpu::ShaderModule,
     pipes: PipeCache<Variant>,
 }
@@ -338,11 +415,23 @@ struct Shape {
 pub const PASS: Registration = Registration {
     stage: Stage::Composite,
     make: Some(|gpu| Box::new(CompositePass::new(gpu))),
-    // The composite with every built-in effect on.
+    // The composite with every built-in effect on; split at each one that
+    // reads around its pixel (one at a time: they are choices of one
+    // option), named by it, and its passes.
     #[cfg(test)]
     shaders: || {
         let all = all_builtins();
-        vec![("composite", fused_source(&all, &plan(&all)))]
+        let mut shaders = vec![("composite", fused_source(&all, &plan(&all)))];
+        for (i, b) in BUILTINS.iter().enumerate() {
+            if let Some(n) = b.neighbours {
+                let all = builtins_with(Some(i));
+                shaders.push((b.name, fused_source(&all, &plan(&all))));
+                for pass in n.passes {
+                    shaders.push((pass.name, super::neighbours::source(pass)));
+                }
+            }
+        }
+        shaders
     },
     #[cfg(test)]
     uniforms: || {
@@ -377,15 +466,23 @@ pub const PASS: Registration = Registration {
     },
 };
 
-/// Every built-in effect, on, in the order they run.
+/// Every built-in effect that reads only its own pixel, on, in the order
+/// they run.
 #[cfg(test)]
 pub fn all_builtins() -> Vec<Active<'static>> {
+    builtins_with(None)
+}
+
+/// [`all_builtins`] and the one at `neighbour` in [`BUILTINS`], which
+/// reads around its pixel, in the order they run.
+#[cfg(test)]
+pub fn builtins_with(neighbour: Option<usize>) -> Vec<Active<'static>> {
     let mut all = Vec::new();
     for place in Place::ALL {
         let here = BUILTINS
             .iter()
             .enumerate()
-            .filter(|(_, b)| b.place == place);
+            .filter(|(i, b)| b.place == place && (b.neighbours.is_none() || Some(*i) == neighbour));
         all.extend(here.map(|(i, b)| Active::Builtin(i, b)));
     }
     all
@@ -405,6 +502,8 @@ pub struct CompositePass {
     effect_params: Vec<Option<FrameUniform>>,
     /// Effects run in the frame built last.
     fused: std::sync::atomic::AtomicBool,
+    /// The passes of effects that read around their pixel.
+    neighbours: NeighbourPasses,
 }
 
 impl CompositePass {
@@ -436,6 +535,7 @@ impl CompositePass {
                 })
                 .collect(),
             fused: std::sync::atomic::AtomicBool::new(false),
+            neighbours: NeighbourPasses::new(gpu),
         }
     }
 
@@ -459,21 +559,30 @@ impl CompositePass {
             return Ok(s.clone());
         }
         let plan = plan(effects);
-        let mut entries: Vec<wgpu::BindGroupLayoutEntry> = Vec::new();
-        for ty in OWN_BINDINGS
-            .into_iter()
-            .chain(plan.iter().map(|p| p.binding.layout()))
-        {
-            entries.push(entry(entries.len() as u32, ty));
-        }
-        let layout = layout(gpu, "composite bind group layout", &entries);
-        let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &[&layout]);
+        let groups = if split(effects).is_some() { 2 } else { 1 };
+        let layouts: Vec<wgpu::BindGroupLayout> = (0..groups)
+            .map(|group| {
+                let own = OWN_BINDINGS.iter().filter(|_| group == 0);
+                let mut entries: Vec<wgpu::BindGroupLayoutEntry> =
+                    (0..).zip(own).map(|(n, ty)| entry(n, *ty)).collect();
+                for p in plan.iter().filter(|p| p.group == group) {
+                    entries.push(entry(p.number, p.binding.layout()));
+                }
+                layout(gpu, "composite bind group layout", &entries)
+            })
+            .collect();
+        let pipeline_layouts = (1..=layouts.len())
+            .map(|n| {
+                let these: Vec<&wgpu::BindGroupLayout> = layouts[..n].iter().collect();
+                pipeline_layout(gpu, "composite pipeline layout", &these)
+            })
+            .collect();
         let module = crate::user_effect::fused_module(gpu, fused_source(effects, &plan))?;
         let shape = std::sync::Arc::new(Shape {
             key,
             plan,
-            layout,
-            pipeline_layout,
+            layouts,
+            pipeline_layouts,
             module,
             pipes: PipeCache::new(),
         });
@@ -483,15 +592,25 @@ impl CompositePass {
 
     /// The pipeline specialised for `v`, made on first use.
     fn pipe(&self, gpu: &Gpu, shape: &Shape, v: Variant) -> Pipe {
+        let (layout, entry) = match v.part {
+            Part::Whole | Part::Head => (&shape.pipeline_layouts[0], "fs_composite"),
+            Part::Resume => (
+                shape
+                    .pipeline_layouts
+                    .last()
+                    .unwrap_or(&shape.pipeline_layouts[0]),
+                "fs_resume",
+            ),
+        };
         shape.pipes.get(v, || {
             pipeline(
                 gpu,
                 &PipeDesc {
                     label: "composite pipeline",
-                    layout: &shape.pipeline_layout,
+                    layout,
                     module: &shape.module,
                     vertex_entry: "vs_fullscreen",
-                    fragment_entry: "fs_composite",
+                    fragment_entry: entry,
                     color_format: v.format,
                     blend: Blend::Replace,
                     depth: None,
@@ -502,6 +621,7 @@ impl CompositePass {
                         ("BLOOM", if v.bloom { 1.0 } else { 0.0 }),
                         ("ENERGY", if v.energy { 1.0 } else { 0.0 }),
                         ("DEBUG", v.debug as f64),
+                        ("SPLIT", if v.part == Part::Head { 1.0 } else { 0.0 }),
                     ],
                 },
             )
@@ -516,17 +636,20 @@ impl CompositePass {
         shapes.iter().map(|s| s.pipes.len()).sum()
     }
 
-    /// The resources of the effects' bindings, in the order of their
-    /// plan, and the images they sample (declared in the frame's graph).
+    /// The resources of the effects' bindings in `group`, by number, and
+    /// the images they sample (declared in the frame's graph). `gathered`:
+    /// what an effect that reads around its pixel reads (group 1).
     fn effect_resources(
         &self,
         f: &mut FrameBuilder<'_>,
         effects: &[Active<'_>],
         plan: &[Planned],
-    ) -> Result<(Vec<Resource>, Vec<Image>), Error> {
+        group: u32,
+        gathered: Option<&Gathered>,
+    ) -> Result<Resources, Error> {
         let mut out = Vec::with_capacity(plan.len());
         let mut images = Vec::new();
-        for p in plan {
+        for p in plan.iter().filter(|p| p.group == group) {
             let name = &*p.binding.name;
             let user = match p.effect.and_then(|i| effects.get(i)) {
                 Some(Active::User(u)) => Some(*u),
@@ -551,12 +674,50 @@ impl CompositePass {
                     images.push(f.external(&label, &t.view, t.size, t.format));
                     Some(Resource::View(t.view.clone()))
                 }),
+                Source::Input(input) => match gathered {
+                    Some(g) => {
+                        let image = self.neighbours.input(f, g, input)?;
+                        let view = image.view.clone();
+                        images.push(image);
+                        Some(Resource::View(view))
+                    }
+                    None => None,
+                },
             };
-            out.push(resource.ok_or_else(|| Error::argument(name, "is not set"))?);
+            let resource = resource.ok_or_else(|| Error::argument(name, "is not set"))?;
+            out.push((p.number, resource));
         }
         Ok((out, images))
     }
 }
+
+/// The format of the display image: display light may exceed 1 on an
+/// extended output, and an effect blends it linearly.
+const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+
+/// A bind group of `resources`, by number.
+fn bind_group(
+    gpu: &Gpu,
+    layout: &wgpu::BindGroupLayout,
+    resources: impl Iterator<Item = (u32, Resource)>,
+) -> wgpu::BindGroup {
+    let resources: Vec<(u32, Resource)> = resources.collect();
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+        .iter()
+        .map(|(binding, r)| wgpu::BindGroupEntry {
+            binding: *binding,
+            resource: r.binding(),
+        })
+        .collect();
+    gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("composite bind group"),
+        layout,
+        entries: &entries,
+    })
+}
+
+/// Resources of a bind group by number, and the images they sample.
+type Resources = (Vec<(u32, Resource)>, Vec<Image>);
 
 /// A resource of an effect's binding.
 enum Resource {
@@ -600,7 +761,7 @@ impl Pass for CompositePass {
         self.fused
             .store(!effects.is_empty(), std::sync::atomic::Ordering::Relaxed);
         let shape = self.shape(f.gpu, &effects, users)?;
-        let (resources, images) = self.effect_resources(f, &effects, &shape.plan)?;
+        let (resources, images) = self.effect_resources(f, &effects, &shape.plan, 0, None)?;
         let own = [
             Resource::View(hdr.view.clone()),
             Resource::Sampler(self.sampler.clone()),
@@ -610,22 +771,66 @@ impl Pass for CompositePass {
             Resource::Buffer(self.exposure_view.clone()),
         ];
         // The composite's own bindings (0 to 5), then the effects'.
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = (0..)
-            .zip(own.iter().chain(&resources))
-            .map(|(binding, r)| wgpu::BindGroupEntry {
-                binding,
-                resource: r.binding(),
-            })
-            .collect();
-        let group = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("composite bind group"),
-            layout: &shape.layout,
-            entries: &entries,
-        });
-        let pipe = self.pipe(f.gpu, &shape, Variant::of(f.settings, f.output, &f.info));
+        let own = (0..).zip(own);
+        let group = bind_group(f.gpu, &shape.layouts[0], own.chain(resources));
+        let variant = Variant::of(f.settings, f.output, &f.info);
         let mut sampled = vec![&hdr, &bloom, &source];
         sampled.extend(images.iter());
-        f.fullscreen("composite".into(), &pipe, group, None, &sampled, false);
+        let Some((k, index, neighbours)) = split(&effects).and_then(|k| match effects.get(k) {
+            Some(Active::Builtin(index, b)) => Some((k, *index, b.neighbours?)),
+            _ => None,
+        }) else {
+            let pipe = self.pipe(f.gpu, &shape, variant);
+            f.fullscreen("composite".into(), &pipe, group, None, &sampled, false);
+            return Ok(());
+        };
+        // Split at effect k: the display image, the effect's passes on it,
+        // and the frame resumed at the effect.
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let size = f.info.output_size;
+        let tex = f.texture("display image", size, DISPLAY_FORMAT, 1, 1, usage)?;
+        let display = f.view(&tex, 0);
+        let head = Variant {
+            format: DISPLAY_FORMAT,
+            part: Part::Head,
+            ..variant
+        };
+        let pipe = self.pipe(f.gpu, &shape, head);
+        let sampled_head = sampled.clone();
+        f.fullscreen(
+            "composite".into(),
+            &pipe,
+            group.clone(),
+            Some(&display),
+            &sampled_head,
+            false,
+        );
+        let gathered = self.neighbours.build(f, index, neighbours, display)?;
+        let (inputs, read) = self.effect_resources(f, &effects, &shape.plan, 1, Some(&gathered))?;
+        let layout = shape.layouts.last().unwrap_or(&shape.layouts[0]);
+        let inputs = bind_group(f.gpu, layout, inputs.into_iter());
+        let pipe = self.pipe(
+            f.gpu,
+            &shape,
+            Variant {
+                part: Part::Resume,
+                ..variant
+            },
+        );
+        let mut sampled: Vec<&Image> = images.iter().collect();
+        sampled.extend(read.iter());
+        let name = match effects.get(k) {
+            Some(Active::Builtin(_, b)) => b.name,
+            _ => "resume",
+        };
+        f.fullscreen_groups(
+            name.into(),
+            &pipe,
+            vec![group, inputs],
+            None,
+            &sampled,
+            false,
+        );
         Ok(())
     }
 

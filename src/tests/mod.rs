@@ -5,6 +5,9 @@
 
 mod common;
 
+#[cfg(not(target_arch = "wasm32"))]
+mod antialias;
+
 // Native: `cargo test --lib tests::<suite>`.
 #[cfg(not(target_arch = "wasm32"))]
 mod auto_exposure;

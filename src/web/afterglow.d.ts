@@ -16,6 +16,10 @@ export interface RendererOptions {
   tonemapper?: 'agx' | 'aces' | 'khronos-neutral' | 'reinhard' | 'none';
   /** Noise of one 8-bit step against banding (8-bit canvases). Default `true`. */
   dither?: boolean;
+  /** Anti-aliasing of the displayed picture, after the curve: `'fxaa'` one pass, the
+   * cheapest; `'smaa'` three passes, sharper. For edges a scene shader, an image or a
+   * texture drew without MSAA. Default `'none'`. */
+  antialias?: 'none' | 'fxaa' | 'smaa';
   bloom?: BloomOptions;
   autoExposure?: AutoExposureOptions;
   lens?: LensOptions;

@@ -1,0 +1,267 @@
+//! The passes of an effect that reads the display image around its pixel
+//! (`crate::effect::Neighbours`: anti-aliasing). The composite writes the
+//! display image and resumes the frame after them; this module draws what
+//! lies between, from the effect's description alone: each pass's module,
+//! bindings and target, and the tables they read, made once per device.
+
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex};
+
+use crate::effect::{Binding, BindingKind, Input, Neighbours, Prepass, Table};
+use crate::error::Error;
+use crate::frame::{FrameBuilder, Image};
+use crate::gpu::Gpu;
+use crate::pass::{
+    entry, layout, linear_sampler, pipeline, pipeline_layout, Blend, Pipe, PipeDesc,
+};
+
+/// What one effect that reads around its pixel has in a frame: the
+/// display image and its passes' targets, in order.
+pub struct Gathered {
+    /// The effect's index in `crate::effects::BUILTINS`.
+    pub effect: usize,
+    pub neighbours: &'static Neighbours,
+    pub display: Image,
+    pub targets: Vec<Image>,
+}
+
+/// A pass's pipeline and the layout of its bind group.
+struct PrepassPipe {
+    layout: wgpu::BindGroupLayout,
+    pipe: Pipe,
+}
+
+/// A table on the device.
+struct TableTexture {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+}
+
+/// Things made once per device, by (effect, index).
+type Cache<T> = Mutex<Vec<((usize, usize), Arc<T>)>>;
+
+/// The pipelines and tables of the effects' passes, made on first use.
+pub struct NeighbourPasses {
+    linear: wgpu::Sampler,
+    point: wgpu::Sampler,
+    /// By (effect, pass).
+    pipes: Cache<PrepassPipe>,
+    /// By (effect, table).
+    tables: Cache<TableTexture>,
+}
+
+/// The bindings of `pass`'s module, in order: the two samplers, then its
+/// reads.
+fn bindings(pass: &Prepass) -> Vec<Binding> {
+    let samplers = [
+        ("linear_sampler", BindingKind::Sampler),
+        ("point_sampler", BindingKind::PointSampler),
+    ];
+    let reads = pass
+        .reads
+        .iter()
+        .map(|&(name, _)| (name, BindingKind::Texture2d));
+    samplers
+        .into_iter()
+        .chain(reads)
+        .map(|(name, kind)| Binding {
+            name: Cow::Borrowed(name),
+            kind,
+        })
+        .collect()
+}
+
+/// The WGSL of `pass`: the full-screen stage, its bindings, its own text.
+pub fn source(pass: &Prepass) -> String {
+    let mut s = crate::shaders::compose(&[]);
+    s.push('\n');
+    for (n, b) in (0..).zip(bindings(pass)) {
+        b.declare(&mut s, 0, n);
+    }
+    s.push_str(pass.wgsl);
+    s
+}
+
+impl NeighbourPasses {
+    pub fn new(gpu: &Gpu) -> NeighbourPasses {
+        NeighbourPasses {
+            linear: linear_sampler(gpu, "neighbours linear sampler"),
+            point: gpu.create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("neighbours point sampler"),
+                ..Default::default()
+            }),
+            pipes: Mutex::new(Vec::new()),
+            tables: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Adds the passes of `neighbours` (of the effect at `effect` in
+    /// `BUILTINS`) on `display`, each into a target of its own.
+    pub fn build(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        effect: usize,
+        neighbours: &'static Neighbours,
+        display: Image,
+    ) -> Result<Gathered, Error> {
+        let mut g = Gathered {
+            effect,
+            neighbours,
+            display,
+            targets: Vec::new(),
+        };
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        for (i, pass) in neighbours.passes.iter().enumerate() {
+            let tex = f.texture(pass.name, f.info.output_size, pass.format, 1, 1, usage)?;
+            let target = f.view(&tex, 0);
+            let p = self.pipe(f.gpu, (effect, i), pass);
+            let mut images = Vec::new();
+            for &(_, read) in pass.reads {
+                images.push(self.input(f, &g, read)?);
+            }
+            let samplers = [&self.linear, &self.point].map(wgpu::BindingResource::Sampler);
+            let views = images
+                .iter()
+                .map(|i| wgpu::BindingResource::TextureView(&i.view));
+            let entries: Vec<wgpu::BindGroupEntry<'_>> = (0..)
+                .zip(samplers.into_iter().chain(views))
+                .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource })
+                .collect();
+            let group = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(pass.name),
+                layout: &p.layout,
+                entries: &entries,
+            });
+            let sampled: Vec<&Image> = images.iter().collect();
+            f.fullscreen(
+                pass.name.into(),
+                &p.pipe,
+                group,
+                Some(&target),
+                &sampled,
+                false,
+            );
+            g.targets.push(target);
+        }
+        Ok(g)
+    }
+
+    /// The image `input` of `g`'s effect, declared in the frame's graph.
+    pub fn input(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        g: &Gathered,
+        input: Input,
+    ) -> Result<Image, Error> {
+        let missing = |what: &str| {
+            Error::Graph(crate::graph::GraphError {
+                pass: "neighbours".into(),
+                attachment: what.into(),
+                message: "is read before it is made".into(),
+            })
+        };
+        match input {
+            Input::Display => Ok(g.display.clone()),
+            Input::Pass(i) => g
+                .targets
+                .get(i)
+                .cloned()
+                .ok_or_else(|| missing("a pass's target")),
+            Input::Table(i) => {
+                let table = g
+                    .neighbours
+                    .tables
+                    .get(i)
+                    .ok_or_else(|| missing("a table"))?;
+                let t = self.table(f.gpu, (g.effect, i), table)?;
+                Ok(f.external(table.name, &t.view, table.size, table.format))
+            }
+        }
+    }
+
+    fn pipe(&self, gpu: &Gpu, key: (usize, usize), pass: &Prepass) -> Arc<PrepassPipe> {
+        let mut pipes = self.pipes.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, p)) = pipes.iter().find(|(k, _)| *k == key) {
+            return p.clone();
+        }
+        let entries: Vec<wgpu::BindGroupLayoutEntry> = (0..)
+            .zip(bindings(pass))
+            .map(|(n, b)| entry(n, b.layout()))
+            .collect();
+        let layout = layout(gpu, pass.name, &entries);
+        let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(pass.name),
+            source: wgpu::ShaderSource::Wgsl(source(pass).into()),
+        });
+        let pipe = pipeline(
+            gpu,
+            &PipeDesc {
+                label: pass.name,
+                layout: &pipeline_layout(gpu, pass.name, &[&layout]),
+                module: &module,
+                vertex_entry: "vs_fullscreen",
+                fragment_entry: pass.entry,
+                color_format: pass.format,
+                blend: Blend::Replace,
+                depth: None,
+                samples: 1,
+                constants: &[],
+            },
+        );
+        let p = Arc::new(PrepassPipe { layout, pipe });
+        pipes.push((key, p.clone()));
+        p
+    }
+
+    fn table(
+        &self,
+        gpu: &Gpu,
+        key: (usize, usize),
+        table: &Table,
+    ) -> Result<Arc<TableTexture>, Error> {
+        let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = tables.iter().find(|(k, _)| *k == key) {
+            return Ok(t.clone());
+        }
+        let size = wgpu::Extent3d {
+            width: table.size.0,
+            height: table.size.1,
+            depth_or_array_layers: 1,
+        };
+        let texture = gpu.create_texture(&wgpu::TextureDescriptor {
+            label: Some(table.name),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: table.format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        })?;
+        let texel = table.format.block_copy_size(None).unwrap_or(1);
+        gpu.queue.write_texture(
+            texture.as_image_copy(),
+            &(table.make)(),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(table.size.0 * texel),
+                rows_per_image: None,
+            },
+            size,
+        );
+        let view = gpu.create_view(&texture, &Default::default());
+        let t = Arc::new(TableTexture { texture, view });
+        tables.push((key, t.clone()));
+        Ok(t)
+    }
+}
+
+impl Drop for NeighbourPasses {
+    /// The tables go with the chain, not with the garbage collector.
+    fn drop(&mut self) {
+        let tables = self.tables.get_mut().unwrap_or_else(|e| e.into_inner());
+        for (_, t) in tables.iter() {
+            t.texture.destroy();
+        }
+    }
+}
