@@ -372,16 +372,68 @@ fn suffix(e: &UserEffect) -> String {
     crate::wgsl::rename_suffix(e.serial)
 }
 
+/// `light_at(uv)` of an effect in the `'scene'` stage: the scene's light
+/// and coverage at any point, as the stage sees it at its own pixel
+/// (`fx_light_at` in the composite).
+pub const LIGHT_AT: &str = "fn light_at(uv: vec2f) -> vec4f {\n    return fx_light_at(uv);\n}\n";
+
+/// `light_at` where an effect is compiled alone, with no composite.
+const LIGHT_AT_ALONE: &str =
+    "fn light_at(uv: vec2f) -> vec4f {\n    return vec4f(uv, 0.0, 1.0);\n}\n";
+
+/// What an effect of `stage` sees besides what every effect sees.
+fn stage_declarations(stage: EffectStage) -> &'static str {
+    match stage {
+        EffectStage::Scene => LIGHT_AT_ALONE,
+        EffectStage::Display => "",
+    }
+}
+
 /// The module an effect is first compiled in, alone: what every effect
-/// sees, its declarations, the user's WGSL, and an entry point that calls
-/// `effect`. Returns it with the number of lines before the user's.
-pub fn check_source(source: &str, fields: &[Field], textures: &[&str]) -> (String, usize) {
+/// sees, what its stage sees, its declarations, the user's WGSL, and an
+/// entry point that calls `effect`. Returns it with the number of lines
+/// before the user's.
+pub fn check_source(
+    source: &str,
+    stage: EffectStage,
+    fields: &[Field],
+    textures: &[&str],
+) -> (String, usize) {
+    let declarations = format!(
+        "{}{}",
+        stage_declarations(stage),
+        uniforms_struct(fields, "")
+    );
     check_module(
         &bindings_of(fields, textures, ""),
-        &uniforms_struct(fields, ""),
+        &declarations,
         source,
         "effect",
     )
+}
+
+/// An effect in the `'display'` stage that reads `light_at`, which only
+/// the `'scene'` stage has: a [`ShaderError`] where it does.
+fn check_stage(source: &str, stage: EffectStage) -> Result<(), Error> {
+    if stage != EffectStage::Display {
+        return Ok(());
+    }
+    let solid = crate::wgsl::lex::solid(source);
+    if crate::wgsl::top_level_names(&solid).contains(&"light_at") {
+        return Ok(());
+    }
+    match crate::wgsl::find_name(source, "light_at") {
+        Some(at) => {
+            let (line, column) = line_and_column(source, at);
+            Err(Error::Shader(ShaderError::new(
+                line,
+                column,
+                "light_at is only in the 'scene' stage, before the curve: this effect's stage \
+                 is 'display' (stage: 'scene' to read the light around a pixel)",
+            )))
+        }
+        None => Ok(()),
+    }
 }
 
 /// What every effect sees, the declarations of `bindings` after the
@@ -420,7 +472,7 @@ fn check_module(
 /// effect's own suffix.
 pub fn fused_check_source(e: &UserEffect) -> String {
     let (part, function) = fused_source(e);
-    check_module(&bindings(e), "", &part, &function).0
+    check_module(&bindings(e), stage_declarations(e.stage), &part, &function).0
 }
 
 /// Lines of `text` as `str::lines` counts them (a final line counts
@@ -467,6 +519,7 @@ pub struct EffectSpec {
 /// buffer.
 pub fn make(gpu: &Gpu, spec: EffectSpec, serial: u64, taken: &[&str]) -> Result<UserEffect, Error> {
     check_name(&spec.name, taken)?;
+    check_stage(&spec.wgsl, spec.stage)?;
     let (fields, values) = layout(&spec.uniforms)?;
     let textures: Vec<&str> = spec.textures.iter().map(|t| t.name.as_str()).collect();
     check_declarations(&spec.wgsl, &textures, &fields)?;
@@ -539,7 +592,7 @@ fn compile_with(
 /// module alone, the WGSL having compiled alone, is afterglow's.
 pub fn start_check(gpu: &Gpu, e: &UserEffect) -> Check {
     let textures: Vec<&str> = e.textures.iter().map(|t| t.name.as_str()).collect();
-    let (text, prefix_lines) = check_source(&e.source, &e.fields, &textures);
+    let (text, prefix_lines) = check_source(&e.source, e.stage, &e.fields, &textures);
     Check {
         first_error: compile_with(gpu, "effect check", text, Some(fused_check_source(e))),
         prefix_lines,
@@ -906,7 +959,12 @@ mod tests {
             );
             let uniforms = |i: usize| if i == 5 { CORPUS_UNIFORMS } else { &[] };
             for (i, source) in CORPUS.iter().enumerate() {
-                let (alone, _) = check_source(source, &effect(0, source, uniforms(i)).fields, &[]);
+                let (alone, _) = check_source(
+                    source,
+                    EffectStage::Scene,
+                    &effect(0, source, uniforms(i)).fields,
+                    &[],
+                );
                 naga_check(&format!("corpus effect {i} alone"), &alone);
                 let fused = fused_check_source(&effect(7, source, uniforms(i)));
                 naga_check(

@@ -348,6 +348,11 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
         }
     };
     declare(&mut s, None);
+    let scene_user =
+        |e: &Active<'_>| matches!(e, Active::User(u) if u.stage.place() == Place::Scene);
+    if effects.iter().any(scene_user) {
+        s.push_str(crate::user_effect::LIGHT_AT);
+    }
     let split = split(effects);
     let mut calls: Vec<((&str, &str), String)> = Vec::new();
     for (i, e) in effects.iter().enumerate() {

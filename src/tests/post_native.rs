@@ -2,7 +2,7 @@
 //! bloom textures, its encoder and its output texture.
 
 use crate::headless::vulkan_gpu;
-use crate::options::{AlphaMode, CanvasFormat, Options, ToneMapping};
+use crate::options::{AlphaMode, Antialias, CanvasFormat, Options, ToneMapping};
 use crate::readback::{Image, Readback};
 use crate::{Error, PostChain};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -616,4 +616,76 @@ fn an_effects_texture_of_another_device_is_refused() {
     };
     post.add_effect("masked", &effect).unwrap();
     assert_eq!(mine.error_count(), 0);
+}
+
+/// A scene effect reads the light around its pixel: `light_at` 8 pixels
+/// to the left moves the picture, bloom and all, 8 pixels right; and with
+/// anti-aliasing on, every mode runs after it on the caller's device.
+#[test]
+fn a_scene_effect_shifts_the_picture_with_light_at() {
+    use crate::{Effect, EffectStage};
+    let a = app(64);
+    let mut post = measuring_chain(&a);
+    let hdr = texture(
+        &a.gpu.device,
+        &a.gpu.queue,
+        64,
+        &[(20, 30, 4.0), (40, 12, 0.5)],
+    );
+    let before = render(&a, &mut post, &hdr, None);
+    let shift = Effect {
+        wgsl: "fn effect(color: vec4f, uv: vec2f) -> vec4f {\n    \
+               return light_at(uv - vec2f(8.0, 0.0) * texel());\n}\n",
+        stage: EffectStage::Scene,
+        uniforms: &[],
+        textures: &[],
+    };
+    post.add_effect("shift 8 px", &shift).unwrap();
+    let shifted = render(&a, &mut post, &hdr, None);
+    for y in 0..64 {
+        for x in 8..64 {
+            let (want, got) = (before.rgba_f32(x - 8, y), shifted.rgba_f32(x, y));
+            for c in 0..4 {
+                let close = (got[c] - want[c]).abs() <= 1e-3 + want[c] * 2e-3;
+                assert!(close, "({x}, {y}) {c}: {got:?} against {want:?} at x - 8");
+            }
+        }
+    }
+    for mode in [Antialias::Fxaa, Antialias::Smaa] {
+        let mut o = post.options().clone();
+        o.antialias = mode;
+        post.set_options(&o).unwrap();
+        let smoothed = render(&a, &mut post, &hdr, None);
+        // The moved pixel is there still, smoothed or not.
+        let (want, got) = (before.rgba_f32(20, 30)[0], smoothed.rgba_f32(28, 30)[0]);
+        assert!(got > 0.5 * want, "{mode:?}: {got} against {want}");
+    }
+    assert_eq!(a.errors.load(Ordering::Relaxed), 0, "GPU errors");
+}
+
+/// `light_at` is the scene stage's: a display effect that reads it is a
+/// `ShaderError` at its line and column that names both stages.
+#[test]
+fn light_at_in_a_display_effect_is_an_error_naming_the_stage() {
+    use crate::{Effect, EffectStage};
+    let a = app(16);
+    let mut post = measuring_chain(&a);
+    let effect = Effect {
+        wgsl: "// light_at in a comment is not a use\n\
+               fn effect(color: vec4f, uv: vec2f) -> vec4f {\n    return light_at(uv);\n}\n",
+        stage: EffectStage::Display,
+        uniforms: &[],
+        textures: &[],
+    };
+    match post.add_effect("late", &effect) {
+        Err(Error::Shader(e)) => {
+            assert_eq!((e.line, e.column), (3, 12), "{e:?}");
+            assert!(
+                e.message.contains("'scene'") && e.message.contains("'display'"),
+                "{e:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(post.effects().is_empty());
 }

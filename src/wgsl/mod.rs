@@ -21,6 +21,20 @@ pub fn find_fn(source: &str, name: &str) -> Option<usize> {
         .map(|w| w[0].at)
 }
 
+/// Where `source` uses the name `name` outside comments, not as a member
+/// (`.name`): the byte offset of its first use.
+pub fn find_name(source: &str, name: &str) -> Option<usize> {
+    let solid = lex::solid(source);
+    let mut before = "";
+    for t in &solid {
+        if t.kind == Kind::Ident && t.text == name && before != "." {
+            return Some(t.at);
+        }
+        before = t.text;
+    }
+    None
+}
+
 /// Whether `source` has an attribute `@<name>` (outside comments).
 pub fn has_attribute(source: &str, names: &[&str]) -> bool {
     let solid = lex::solid(source);
