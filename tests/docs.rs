@@ -53,6 +53,12 @@ const RUN: &[(&str, &str, &str, &str)] = &[
         "tests/e2e/readme.test.mjs",
     ),
     (
+        "docs/effects.md",
+        "## The light around a pixel",
+        "js",
+        "tests/e2e/readme.test.mjs",
+    ),
+    (
         "docs/api.md",
         "## Errors",
         "js",

@@ -3067,3 +3067,65 @@ async fn a_failed_create_destroys_the_device_it_requested() {
         "the requested device was destroyed"
     );
 }
+
+/// `antialias` from JavaScript: each mode smooths a hard edge a scene
+/// shader draws once per pixel and leaves the flat parts as they were;
+/// 'none' gives the frame back byte for byte; any other value is an
+/// `OptionError` listing the three. A scene effect of the page's that
+/// reads `light_at` 8 pixels to the left moves the picture 8 pixels right.
+#[wasm_bindgen_test]
+async fn antialiasing_and_light_at_from_javascript() {
+    let c = canvas(64, 64);
+    let r = exact(&c).await;
+    // A bright half-plane whose edge leans 30° off vertical.
+    let edge = "fn scene(uv: vec2f, time: f32) -> vec4f {\n  let p = uv * 64.0;\n  \
+                let lit = p.x - 20.0 > (p.y - 32.0) * 0.577;\n  \
+                return vec4f(select(vec3f(0.02), vec3f(0.9), lit), 1.0);\n}";
+    JsFuture::from(r.set_scene_shader(edge.into())).await.unwrap();
+    let none = read(&r).await;
+    for mode in ["fxaa", "smaa"] {
+        set(&r, &format!(r#"{{"antialias":"{mode}"}}"#));
+        let smoothed = read(&r).await;
+        let mut changed = 0;
+        for y in 8..56 {
+            for x in 0..64 {
+                let (a, b) = (none.rgba8(x, y)[1], smoothed.rgba8(x, y)[1]);
+                let edge_x = 20.0 + (y as f32 + 0.5 - 32.0) * 0.577;
+                if (x as f32 + 0.5 - edge_x).abs() > 3.0 {
+                    assert_close(b, a, 1, &format!("{mode}: flat ({x}, {y})"));
+                } else if a.abs_diff(b) > 8 {
+                    changed += 1;
+                }
+            }
+        }
+        assert!(changed >= 24, "{mode}: {changed} edge pixels smoothed");
+    }
+    set(&r, r#"{"antialias":"none"}"#);
+    assert_eq!(read(&r).await.data, none.data, "'none' is the frame as it was");
+    let e = r.set_options(opts(r#"{"antialias":"msaa"}"#)).unwrap_err();
+    assert_kind(&e, "OptionError", &[]);
+    for name in ["'none'", "'fxaa'", "'smaa'"] {
+        assert!(message(&e).contains(name), "{}", message(&e));
+    }
+
+    let shift = r#"{"wgsl":"fn effect(color: vec4f, uv: vec2f) -> vec4f {\n  return light_at(uv - vec2f(8.0, 0.0) * texel());\n}"}"#;
+    JsFuture::from(r.add_effect("shift".into(), opts(shift)))
+        .await
+        .unwrap();
+    let shifted = read(&r).await;
+    for y in 0..64 {
+        for x in 8..64 {
+            let (want, got) = (none.rgba8(x - 8, y), shifted.rgba8(x, y));
+            for ch in 0..3 {
+                assert_close(got[ch], want[ch], 1, &format!("({x}, {y}) from x - 8"));
+            }
+        }
+    }
+    let late = r#"{"stage":"display","wgsl":"fn effect(color: vec4f, uv: vec2f) -> vec4f {\n  return light_at(uv);\n}"}"#;
+    let e = JsFuture::from(r.add_effect("late".into(), opts(late)))
+        .await
+        .unwrap_err();
+    assert_kind(&e, "ShaderError", &[("line", "2")]);
+    assert!(message(&e).contains("'scene'"), "{}", message(&e));
+    assert_no_gpu_errors(&r);
+}

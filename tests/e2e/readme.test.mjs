@@ -77,6 +77,68 @@ test("the effects guide's snippet adds, changes, lists and removes an effect", a
   await page.close();
 });
 
+// The light-around-a-pixel snippet on a canvas of its own, a still scene:
+// its shift moves the frame 8 pixels right exactly, its edge filter is
+// gone after, and each anti-aliasing mode turns on and off around it.
+test("the effects guide's light_at snippet moves the picture 8 pixels", async () => {
+  const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
+  const messages = [];
+  record(page, messages);
+  await page.goto(url);
+  await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
+  const code = snippet('docs/effects.md', '## The light around a pixel', 'js');
+  const frames = await page.evaluate(async (code) => {
+    const { Renderer } = await import(new URL('pkg/afterglow.js', location.href).href);
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [64, 32];
+    document.body.append(canvas);
+    const renderer = await Renderer.create(canvas, {
+      canvas: { screenshots: true }, tonemapper: 'none', dither: false, bloom: { enabled: false },
+    });
+    await renderer.setSceneShader(`fn scene(uv: vec2f, time: f32) -> vec4f {
+      let p = uv * vec2f(64.0, 32.0);
+      let lit = (p.x - 12.0) * 0.5 > abs(p.y - 16.0) && p.x < 40.0;
+      return vec4f(select(vec3f(0.05, 0.1, 0.2), vec3f(0.9, 0.8, 0.3), lit), 1.0);
+    }`);
+    const shot = async () => {
+      renderer.render(0);
+      const bitmap = await createImageBitmap(await renderer.screenshot());
+      const c = new OffscreenCanvas(64, 32);
+      const g = c.getContext('2d');
+      g.drawImage(bitmap, 0, 0);
+      return Array.from(g.getImageData(0, 0, 64, 32).data);
+    };
+    const before = await shot();
+    const modes = [];
+    for (const antialias of ['fxaa', 'smaa', 'none']) {
+      renderer.setOptions({ antialias });
+      modes.push(await shot());
+    }
+    await new Function('renderer', `return (async () => { ${code} })();`)(renderer);
+    const after = await shot();
+    const effects = renderer.effects();
+    renderer.destroy();
+    return { before, modes, after, effects };
+  }, code);
+  assert.deepEqual(frames.effects, ['shift']);
+  const { before, after, modes } = frames;
+  const at = (data, x, y, c) => data[(y * 64 + x) * 4 + c];
+  let worst = 0;
+  for (let y = 0; y < 32; y++) {
+    for (let x = 8; x < 64; x++) {
+      for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(at(after, x, y, c) - at(before, x - 8, y, c)));
+    }
+  }
+  assert.ok(worst <= 2, `the picture moved by exactly 8 pixels: worst difference ${worst}/255`);
+  const differs = (a, b) => a.some((v, i) => Math.abs(v - b[i]) > 8);
+  assert.ok(differs(modes[0], before), 'FXAA smooths the wedge');
+  assert.ok(differs(modes[1], before), 'SMAA smooths the wedge');
+  assert.deepEqual(modes[2], before, "'none' gives the frame back");
+  const bad = messages.filter((m) => ['error', 'pageerror'].includes(m.type));
+  assert.deepEqual(bad, []);
+  await page.close();
+});
+
 test("the API guide's error-handling snippet logs what it says", async () => {
   const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
   await page.goto(url);
