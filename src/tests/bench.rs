@@ -19,7 +19,7 @@ mod native {
     use std::collections::BTreeMap;
 
     use crate::headless::{vulkan_gpu, Headless};
-    use crate::options::{BlurMode, Msaa, Options, Resolve};
+    use crate::options::{Antialias, BlurMode, Msaa, Options, Resolve};
     use crate::output::OutputSpec;
 
     fn median(v: &mut [f64]) -> f64 {
@@ -54,6 +54,15 @@ mod native {
         let mut o = base;
         o.msaa = Msaa::Off;
         configs.push(("msaa 1, mip bloom", o));
+        for (name, mode) in [
+            ("msaa 1, antialias fxaa", Antialias::Fxaa),
+            ("msaa 1, antialias smaa", Antialias::Smaa),
+        ] {
+            let mut o = base;
+            o.msaa = Msaa::Off;
+            o.antialias = mode;
+            configs.push((name, o));
+        }
         let mut o = base;
         o.resolve = Resolve::Tonemapped;
         configs.push(("msaa 4 tonemapped resolve", o));
