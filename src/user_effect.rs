@@ -21,10 +21,11 @@ use crate::gpu::{Answer, Gpu};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EffectStage {
     /// On linear HDR light (exposure and bloom applied), before the curve,
-    /// after the built-in effects there (vignette, grading).
+    /// after the built-in effects there (vignette, grading). Its WGSL may
+    /// read the light anywhere in the frame with `light_at(uv)`.
     Scene,
-    /// On linear display light, after the curve and before the lookup
-    /// table, the grain and the output's encoding.
+    /// On linear display light, after the curve and the anti-aliasing,
+    /// before the lookup table, the grain and the output's encoding.
     Display,
 }
 

@@ -24,7 +24,10 @@ use crate::passes::look::DirtTexture;
 /// An effect of the program's own, for [`PostChain::add_effect`].
 #[derive(Clone, Copy, Debug)]
 pub struct Effect<'a> {
-    /// WGSL defining `fn effect(color: vec4f, uv: vec2f) -> vec4f`.
+    /// WGSL defining `fn effect(color: vec4f, uv: vec2f) -> vec4f`. It may
+    /// call `time()`, `resolution()`, `texel()` (one pixel in `uv`) and,
+    /// in [`EffectStage::Scene`], `light_at(uv)`: the stage's light and
+    /// coverage anywhere in the frame (docs/effects.md).
     pub wgsl: &'a str,
     /// Where it runs: on linear HDR light before the curve, or on linear
     /// display light after it.

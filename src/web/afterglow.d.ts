@@ -239,12 +239,14 @@ export interface EffectOptions {
   /** WGSL defining `fn effect(color: vec4f, uv: vec2f) -> vec4f`: premultiplied colour and
    * coverage in, the same out; `uv` is 0 to 1 over the output, y down. It may read its
    * uniforms as `uniforms.<name>`, its textures by name (`texture_2d<f32>`, sampled with
-   * `effect_sampler`), `time()` (seconds, as given to `render`) and `resolution()` (the
-   * canvas in pixels). Its top-level names are its own. */
+   * `effect_sampler`), `time()` (seconds, as given to `render`), `resolution()` (the
+   * canvas in pixels) and `texel()` (one pixel in `uv`); in the `'scene'` stage also
+   * `light_at(uv)`, the stage's light and coverage anywhere in the frame. Its top-level
+   * names are its own. */
   wgsl: string;
   /** `'scene'`: linear HDR light before the curve (after exposure, bloom, vignette and
-   * grading). `'display'`: linear display light after the curve (before the lookup table,
-   * grain and encoding). Default `'scene'`. */
+   * grading). `'display'`: linear display light after the curve and `antialias` (before
+   * the lookup table, grain and encoding). Default `'scene'`. */
   stage?: 'scene' | 'display';
   /** The effect's uniforms and their first values: a number is an `f32`, an array of 2, 3
    * or 4 numbers a `vec2f`, `vec3f` or `vec4f`. At most 16. */
