@@ -1,0 +1,55 @@
+// SMAA 1x, pass 1 of 3: edge detection (Jimenez et al. 2012).
+// Writes rg8unorm: r = an edge between this pixel and the one on its left,
+// g = one between it and the one above. The target is cleared to 0, so a
+// pixel without an edge is discarded rather than written.
+// Declared by Rust before this text: linear_sampler, point_sampler,
+// smaa_color (the display image: linear display values, premultiplied).
+
+// SMAA's HIGH preset.
+const smaa_threshold = 0.1;
+// An edge is kept only if it is at least half the strongest contrast
+// around it: a faint edge beside a strong one would blur the strong one.
+const smaa_local_contrast = 2.0;
+
+// What the edge test compares for one pixel: perceptual luma (the square
+// root stands in for the sRGB curve, which the thresholds were tuned on)
+// and coverage, so that edges of a dark shape on a transparent canvas are
+// found too.
+fn smaa_value(uv: vec2f) -> vec2f {
+    let c = textureSampleLevel(smaa_color, point_sampler, uv, 0.0);
+    let luma = dot(c.rgb, vec3f(0.2126, 0.7152, 0.0722));
+    return vec2f(sqrt(max(luma, 0.0)), c.a);
+}
+
+fn smaa_contrast(a: vec2f, b: vec2f) -> f32 {
+    let d = abs(a - b);
+    return max(d.x, d.y);
+}
+
+@fragment
+fn fs_smaa_edges(in: FullscreenOut) -> @location(0) vec4f {
+    let texel = 1.0 / vec2f(textureDimensions(smaa_color));
+    // The pixel's centre from its position: exact, unlike the interpolated uv.
+    let uv = in.position.xy * texel;
+    let here = smaa_value(uv);
+    let left = smaa_value(uv + vec2f(-texel.x, 0.0));
+    let top = smaa_value(uv + vec2f(0.0, -texel.y));
+    let delta = vec2f(smaa_contrast(here, left), smaa_contrast(here, top));
+    var edges = step(vec2f(smaa_threshold), delta);
+    if edges.x + edges.y == 0.0 {
+        discard;
+    }
+    // Local contrast adaptation: the strongest contrast among the other
+    // edges of this pixel and the next edges on from the left and top ones.
+    let right = smaa_value(uv + vec2f(texel.x, 0.0));
+    let bottom = smaa_value(uv + vec2f(0.0, texel.y));
+    let left2 = smaa_value(uv + vec2f(-2.0 * texel.x, 0.0));
+    let top2 = smaa_value(uv + vec2f(0.0, -2.0 * texel.y));
+    let around = max(
+        max(smaa_contrast(here, right), smaa_contrast(here, bottom)),
+        max(smaa_contrast(left, left2), smaa_contrast(top, top2)),
+    );
+    let strongest = max(around, max(delta.x, delta.y));
+    edges *= step(vec2f(strongest), smaa_local_contrast * delta);
+    return vec4f(edges, 0.0, 0.0);
+}
