@@ -2,7 +2,7 @@
 // Writes rg8unorm: r = an edge between this pixel and the one on its left,
 // g = one between it and the one above. The target is cleared to 0, so a
 // pixel without an edge is discarded rather than written.
-// Declared by Rust before this text: linear_sampler, point_sampler,
+// Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
 // smaa_color (the display image: linear display values, premultiplied).
 
 // SMAA's HIGH preset.
@@ -16,7 +16,7 @@ const smaa_local_contrast = 2.0;
 // and coverage, so that edges of a dark shape on a transparent canvas are
 // found too.
 fn smaa_value(uv: vec2f) -> vec2f {
-    let c = textureSampleLevel(smaa_color, point_sampler, uv, 0.0);
+    let c = textureSampleLevel(smaa_color, fx_point_sampler, uv, 0.0);
     let luma = dot(c.rgb, vec3f(0.2126, 0.7152, 0.0722));
     return vec2f(sqrt(max(luma, 0.0)), c.a);
 }

@@ -5,7 +5,7 @@
 // Writes rgba8unorm (cleared to 0): r, g for the edge on top (r: how much
 // of this pixel takes the colour from above; g: how much of the pixel
 // above takes this one's), b, a likewise for the edge on the left.
-// Declared by Rust before this text: linear_sampler, point_sampler,
+// Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
 // smaa_edges (pass 1), smaa_area and smaa_search (src/effects/smaa_tables.rs).
 //
 // Every lookup uses textureSampleLevel: the searches are loops with
@@ -27,7 +27,7 @@ const smaa_search_size = vec2f(66.0, 33.0);
 const smaa_search_stored = vec2f(64.0, 16.0);
 
 fn smaa_edge(uv: vec2f) -> vec2f {
-    return textureSampleLevel(smaa_edges, linear_sampler, uv, 0.0).rg;
+    return textureSampleLevel(smaa_edges, fx_linear_sampler, uv, 0.0).rg;
 }
 
 // ---- Diagonal lines ----
@@ -77,7 +77,7 @@ fn smaa_search_diag2(uv: vec2f, dir: vec2f, texel: vec2f) -> vec3f {
 fn smaa_area_diag_lookup(dist: vec2f, code: vec2f) -> vec2f {
     var t = (smaa_area_diag * code + dist + 0.5) / smaa_area_size;
     t.x += 0.5;
-    return textureSampleLevel(smaa_area, linear_sampler, t, 0.0).rg;
+    return textureSampleLevel(smaa_area, fx_linear_sampler, t, 0.0).rg;
 }
 
 // Crossing codes of a line's two ends (2 * first + second flag), cleared
@@ -146,7 +146,7 @@ fn smaa_search_length(e: vec2f, half: f32) -> f32 {
     let bias = smaa_search_size * vec2f(half, 1.0) + vec2f(0.5, -0.5);
     let t = (scale * e + bias) / smaa_search_stored;
     // Stored as 127 per pixel.
-    return textureSampleLevel(smaa_search, point_sampler, t, 0.0).r * (255.0 / 127.0);
+    return textureSampleLevel(smaa_search, fx_point_sampler, t, 0.0).r * (255.0 / 127.0);
 }
 
 // The searches step two pixels at a time, fetching between four pixels
@@ -200,7 +200,7 @@ fn smaa_search_down(start: vec2f, end: f32, texel: vec2f) -> f32 {
 fn smaa_area_ortho_lookup(sqrt_dist: vec2f, e1: f32, e2: f32) -> vec2f {
     // Rounding the codes keeps filtering error from blending blocks.
     let t = smaa_area_ortho * round(4.0 * vec2f(e1, e2)) + sqrt_dist;
-    return textureSampleLevel(smaa_area, linear_sampler, (t + 0.5) / smaa_area_size, 0.0).rg;
+    return textureSampleLevel(smaa_area, fx_linear_sampler, (t + 0.5) / smaa_area_size, 0.0).rg;
 }
 
 // Corners: where a crossing edge continues past the line's end on the

@@ -206,8 +206,8 @@ pub struct Neighbours {
 }
 
 /// A full-screen pass of a [`Neighbours`] effect: a module of its own
-/// (the full-screen stage, then the declarations of `linear_sampler`,
-/// `point_sampler` (both clamping) and of its reads, in order, then its
+/// (the full-screen stage, then the declarations of `fx_linear_sampler`,
+/// `fx_point_sampler` (both clamping) and of its reads, in order, then its
 /// WGSL), drawn into a target of its own cleared to zero.
 pub struct Prepass {
     /// Its label, and its target's.

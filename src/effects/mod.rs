@@ -10,6 +10,8 @@ pub mod fxaa;
 pub mod grading;
 pub mod lens_dirt;
 pub mod lookup_table;
+pub mod smaa;
+mod smaa_tables;
 pub mod vignette;
 
 use crate::effect::Builtin;
@@ -22,6 +24,7 @@ pub const BUILTINS: &[&Builtin] = &[
     &vignette::EFFECT,
     &grading::EFFECT,
     &fxaa::EFFECT,
+    &smaa::EFFECT,
     &lookup_table::EFFECT,
     &film_grain::EFFECT,
 ];

@@ -54,8 +54,8 @@ pub struct NeighbourPasses {
 /// reads.
 fn bindings(pass: &Prepass) -> Vec<Binding> {
     let samplers = [
-        ("linear_sampler", BindingKind::Sampler),
-        ("point_sampler", BindingKind::PointSampler),
+        ("fx_linear_sampler", BindingKind::Sampler),
+        ("fx_point_sampler", BindingKind::PointSampler),
     ];
     let reads = pass
         .reads

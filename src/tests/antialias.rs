@@ -208,7 +208,7 @@ fn antialiasing_approaches_the_supersampled_reference() {
         "  none: {base:.2}, {:.0} %",
         100.0 * line_contrast(&none) / want_contrast
     );
-    for (mode, most) in [(Antialias::Fxaa, 0.65)] {
+    for (mode, most) in [(Antialias::Fxaa, 0.65), (Antialias::Smaa, 0.45)] {
         h.set_settings(options(mode, false)).expect("options");
         let got = encoded(&render(&h));
         let error = mean_error(&got, &want, |i| edge[i]);

@@ -133,10 +133,24 @@ pub fn shorten_names(files: &[String], internal: &[usize]) -> Vec<String> {
         .filter(|i| !internal.contains(i))
         .flat_map(idents)
         .collect();
+    // Names called that no file declares as a function: WGSL's built-in
+    // functions (`step`, `min`), which a local of the same name must not
+    // take into the mapping.
+    let mut functions: BTreeSet<&str> = BTreeSet::new();
+    let mut called: BTreeSet<&str> = BTreeSet::new();
+    for s in &solid {
+        for w in s.windows(2) {
+            if w[0].is("fn") {
+                functions.insert(w[1].text);
+            } else if w[0].kind == Kind::Ident && w[1].is("(") {
+                called.insert(w[0].text);
+            }
+        }
+    }
     let private: BTreeSet<&str> = internal
         .iter()
         .flat_map(|&i| private_names(&solid[i]))
-        .filter(|n| !kept.contains(n))
+        .filter(|n| !kept.contains(n) && (functions.contains(n) || !called.contains(n)))
         .collect();
     // Uses, most frequent first.
     let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
@@ -237,6 +251,16 @@ mod tests {
             out[0],
             "const a:u32=64;@compute @workgroup_size(a)fn main(@builtin(global_invocation_id)b:vec3u){}"
         );
+    }
+
+    #[test]
+    fn a_local_named_as_a_built_in_function_keeps_the_function() {
+        // One file's local `step`, another's call of WGSL's `step`.
+        let a = "fn f(x:f32)->f32{let step=x*2.0;return step;}";
+        let b = "fn g(x:f32)->f32{return step(0.5,x);}";
+        let out = shorten_names(&[a.into(), b.into()], &[0, 1]);
+        assert!(out[1].contains("step(0.5,"), "{}", out[1]);
+        assert!(out[0].contains("let step="), "{}", out[0]);
     }
 
     #[test]

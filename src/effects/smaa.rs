@@ -1,0 +1,59 @@
+//! SMAA 1x: subpixel morphological anti-aliasing of the displayed picture
+//! (`antialias: 'smaa'`), after Jimenez et al. (2012). Three passes on the
+//! display image the composite writes before it: the edges (luma, with
+//! local contrast adaptation), the blending weights (the edges' patterns
+//! searched orthogonally and diagonally, their coverage read from the
+//! area table), and the neighbourhood blending, which is this effect's
+//! function in the pass that resumes the frame.
+
+use crate::effect::{Builtin, Input, Neighbours, Place, Prepass, Table};
+use crate::options::types::Antialias;
+
+use super::smaa_tables as tables;
+
+pub const EFFECT: Builtin = Builtin {
+    name: "smaa",
+    place: Place::Display,
+    wgsl: wgsl!("effect_smaa.wgsl"),
+    params: None,
+    textures: &[],
+    on: |o, _| o.antialias == Antialias::Smaa,
+    write: |_, _| Vec::new(),
+    neighbours: Some(&Neighbours {
+        passes: &[
+            Prepass {
+                name: "smaa edges",
+                wgsl: wgsl!("smaa_edges.wgsl"),
+                entry: "fs_smaa_edges",
+                format: wgpu::TextureFormat::Rg8Unorm,
+                reads: &[("smaa_color", Input::Display)],
+            },
+            Prepass {
+                name: "smaa weights",
+                wgsl: wgsl!("smaa_weights.wgsl"),
+                entry: "fs_smaa_weights",
+                format: wgpu::TextureFormat::Rgba8Unorm,
+                reads: &[
+                    ("smaa_edges", Input::Pass(0)),
+                    ("smaa_area", Input::Table(0)),
+                    ("smaa_search", Input::Table(1)),
+                ],
+            },
+        ],
+        tables: &[
+            Table {
+                name: "smaa area",
+                size: tables::AREA_SIZE,
+                format: wgpu::TextureFormat::Rg8Unorm,
+                make: tables::area,
+            },
+            Table {
+                name: "smaa search",
+                size: tables::SEARCH_SIZE,
+                format: wgpu::TextureFormat::R8Unorm,
+                make: tables::search,
+            },
+        ],
+        reads: &[("smaa_weights", Input::Pass(1))],
+    }),
+};
