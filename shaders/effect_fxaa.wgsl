@@ -1,7 +1,7 @@
-// FXAA (src/effects/fxaa.rs), after Lottes's FXAA 3.11 at its quality
-// preset 39: a pixel whose neighbourhood's luma contrast is high enough
-// is on an edge; the edge runs along the axis of the larger second
-// difference; walking along it both ways (12 steps, growing) finds where
+// FXAA (src/effects/fxaa.rs), after Lottes's FXAA 3.11, its quality path
+// at its default preset (12): a pixel whose neighbourhood's luma contrast
+// is high enough is on an edge; the edge runs along the axis of the larger second
+// difference; walking along it both ways (5 steps, growing) finds where
 // it ends, and the pixel is read shifted across the edge by how far it
 // lies from the nearer end, as the edge would have covered it. A
 // one-pixel feature that is not an edge gets a blend towards its
@@ -30,38 +30,40 @@ fn fx_fxaa_luma_at(uv: vec2f) -> f32 {
     return fx_fxaa_luma(fx_fxaa_at(uv));
 }
 
+// The luma of the pixel `offset` from `p`, clamped to the image: a load,
+// which costs less than a filtered read (on a software rasterizer, much
+// less).
+fn fx_fxaa_luma_near(p: vec2i, offset: vec2i) -> f32 {
+    let last = vec2i(textureDimensions(fx_input)) - 1;
+    return fx_fxaa_luma(textureLoad(fx_input, clamp(p + offset, vec2i(0), last), 0));
+}
+
 // The steps of the walk along an edge, in pixels.
 fn fx_fxaa_step(i: u32) -> f32 {
-    if i < 5u {
-        return 1.0;
-    }
-    if i == 5u {
-        return 1.5;
-    }
-    if i < 10u {
-        return 2.0;
-    }
-    return select(8.0, 4.0, i == 10u);
+    return select(select(12.0, 4.0, i < 4u), select(2.0, 1.5, i < 2u), i < 3u);
 }
 
 fn fx_fxaa(uv: vec2f) -> vec4f {
-    let texel = 1.0 / vec2f(textureDimensions(fx_input));
-    let centre = fx_fxaa_at(uv);
+    let size = vec2f(textureDimensions(fx_input));
+    let texel = 1.0 / size;
+    let p = vec2i(uv * size);
+    let last = vec2i(size) - 1;
+    let centre = textureLoad(fx_input, clamp(p, vec2i(0), last), 0);
     let m = fx_fxaa_luma(centre);
-    var n = fx_fxaa_luma_at(uv + vec2f(0.0, -texel.y));
-    var s = fx_fxaa_luma_at(uv + vec2f(0.0, texel.y));
-    let w = fx_fxaa_luma_at(uv + vec2f(-texel.x, 0.0));
-    let e = fx_fxaa_luma_at(uv + vec2f(texel.x, 0.0));
+    var n = fx_fxaa_luma_near(p, vec2i(0, -1));
+    var s = fx_fxaa_luma_near(p, vec2i(0, 1));
+    let w = fx_fxaa_luma_near(p, vec2i(-1, 0));
+    let e = fx_fxaa_luma_near(p, vec2i(1, 0));
     let high = max(max(max(n, s), max(w, e)), m);
     let low = min(min(min(n, s), min(w, e)), m);
     let range = high - low;
     if range < max(FXAA_THRESHOLD_MIN, high * FXAA_THRESHOLD) {
         return centre;
     }
-    let nw = fx_fxaa_luma_at(uv - texel);
-    let se = fx_fxaa_luma_at(uv + texel);
-    let ne = fx_fxaa_luma_at(uv + vec2f(texel.x, -texel.y));
-    let sw = fx_fxaa_luma_at(uv + vec2f(-texel.x, texel.y));
+    let nw = fx_fxaa_luma_near(p, vec2i(-1, -1));
+    let se = fx_fxaa_luma_near(p, vec2i(1, 1));
+    let ne = fx_fxaa_luma_near(p, vec2i(1, -1));
+    let sw = fx_fxaa_luma_near(p, vec2i(-1, 1));
 
     // The sub-pixel term: how far the pixel stands out from the weighted
     // average of its neighbourhood, eased.
@@ -106,19 +108,19 @@ fn fx_fxaa(uv: vec2f) -> vec4f {
     var pos_p = start + along;
     var end_n = fx_fxaa_luma_at(pos_n) - local;
     var end_p = fx_fxaa_luma_at(pos_p) - local;
-    for (var i = 1u; i < 12u; i++) {
+    for (var i = 1u; i < 5u; i++) {
         let done_n = abs(end_n) >= gradient;
         let done_p = abs(end_p) >= gradient;
         if done_n && done_p {
             break;
         }
-        let step = along * fx_fxaa_step(i);
+        let stride = along * fx_fxaa_step(i);
         if !done_n {
-            pos_n -= step;
+            pos_n -= stride;
             end_n = fx_fxaa_luma_at(pos_n) - local;
         }
         if !done_p {
-            pos_p += step;
+            pos_p += stride;
             end_p = fx_fxaa_luma_at(pos_p) - local;
         }
     }

@@ -195,8 +195,8 @@ pub enum BloomMode {
 pub enum Antialias {
     /// The pixels as the scene drew them.
     None,
-    /// FXAA (quality preset 3.11 `39`): one pass that finds edges by
-    /// luma contrast and blends along them.
+    /// FXAA 3.11 (its quality path, default preset 12): one pass that
+    /// finds edges by luma contrast and blends along them.
     Fxaa,
     /// SMAA 1x: edges, blending weights from the area and search tables,
     /// and neighbourhood blending, three passes.
