@@ -14,7 +14,7 @@
 //! layout entries and, for every frame, their resources. This module knows
 //! no effect by name.
 
-use super::neighbours::{Gathered, NeighbourPasses};
+use super::neighbours::NeighbourPasses;
 use crate::effect::{
     push_all, shared_bindings, Binding, BindingKind, Builtin, Context, EffectFrame, Input,
     LookTexture, Neighbours, Place, EFFECT_PRELUDE,
@@ -565,23 +565,24 @@ impl CompositePass {
         }
         let plan = plan(effects);
         let groups = if split(effects).is_some() { 2 } else { 1 };
-        let layouts: Vec<wgpu::BindGroupLayout> = (0..groups)
-            .map(|group| {
-                let own = OWN_BINDINGS.iter().filter(|_| group == 0);
-                let mut entries: Vec<wgpu::BindGroupLayoutEntry> =
-                    (0..).zip(own).map(|(n, ty)| entry(n, *ty)).collect();
-                for p in plan.iter().filter(|p| p.group == group) {
+        let mut layouts = Vec::new();
+        let mut pipeline_layouts = Vec::new();
+        for group in 0..groups {
+            let mut entries = Vec::new();
+            if group == 0 {
+                for (n, ty) in OWN_BINDINGS.iter().enumerate() {
+                    entries.push(entry(n as u32, *ty));
+                }
+            }
+            for p in &plan {
+                if p.group == group {
                     entries.push(entry(p.number, p.binding.layout()));
                 }
-                layout(gpu, "composite bind group layout", &entries)
-            })
-            .collect();
-        let pipeline_layouts = (1..=layouts.len())
-            .map(|n| {
-                let these: Vec<&wgpu::BindGroupLayout> = layouts[..n].iter().collect();
-                pipeline_layout(gpu, "composite pipeline layout", &these)
-            })
-            .collect();
+            }
+            layouts.push(layout(gpu, "composite bind group layout", &entries));
+            let these: Vec<&wgpu::BindGroupLayout> = layouts.iter().collect();
+            pipeline_layouts.push(pipeline_layout(gpu, "composite pipeline layout", &these));
+        }
         let module = crate::user_effect::fused_module(gpu, fused_source(effects, &plan))?;
         let shape = std::sync::Arc::new(Shape {
             key,
@@ -641,20 +642,17 @@ impl CompositePass {
         shapes.iter().map(|s| s.pipes.len()).sum()
     }
 
-    /// The resources of the effects' bindings in `group`, by number, and
-    /// the images they sample (declared in the frame's graph). `gathered`:
-    /// what an effect that reads around its pixel reads (group 1).
+    /// The resources of the effects' bindings in group 0, by number, and
+    /// the images they sample (declared in the frame's graph).
     fn effect_resources(
         &self,
         f: &mut FrameBuilder<'_>,
         effects: &[Active<'_>],
         plan: &[Planned],
-        group: u32,
-        gathered: Option<&Gathered>,
     ) -> Result<Resources, Error> {
         let mut out = Vec::with_capacity(plan.len());
         let mut images = Vec::new();
-        for p in plan.iter().filter(|p| p.group == group) {
+        for p in plan.iter().filter(|p| p.group == 0) {
             let name = &*p.binding.name;
             let user = match p.effect.and_then(|i| effects.get(i)) {
                 Some(Active::User(u)) => Some(*u),
@@ -679,15 +677,8 @@ impl CompositePass {
                     images.push(f.external(&label, &t.view, t.size, t.format));
                     Some(Resource::View(t.view.clone()))
                 }),
-                Source::Input(input) => match gathered {
-                    Some(g) => {
-                        let image = self.neighbours.input(f, g, input)?;
-                        let view = image.view.clone();
-                        images.push(image);
-                        Some(Resource::View(view))
-                    }
-                    None => None,
-                },
+                // Group 1's, bound by the pass that resumes the frame.
+                Source::Input(_) => None,
             };
             let resource = resource.ok_or_else(|| Error::argument(name, "is not set"))?;
             out.push((p.number, resource));
@@ -704,16 +695,15 @@ const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 fn bind_group(
     gpu: &Gpu,
     layout: &wgpu::BindGroupLayout,
-    resources: impl Iterator<Item = (u32, Resource)>,
+    resources: &[(u32, Resource)],
 ) -> wgpu::BindGroup {
-    let resources: Vec<(u32, Resource)> = resources.collect();
-    let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
-        .iter()
-        .map(|(binding, r)| wgpu::BindGroupEntry {
+    let mut entries = Vec::with_capacity(resources.len());
+    for (binding, r) in resources {
+        entries.push(wgpu::BindGroupEntry {
             binding: *binding,
             resource: r.binding(),
-        })
-        .collect();
+        });
+    }
     gpu.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("composite bind group"),
         layout,
@@ -766,7 +756,7 @@ impl Pass for CompositePass {
         self.fused
             .store(!effects.is_empty(), std::sync::atomic::Ordering::Relaxed);
         let shape = self.shape(f.gpu, &effects, users)?;
-        let (resources, images) = self.effect_resources(f, &effects, &shape.plan, 0, None)?;
+        let (resources, images) = self.effect_resources(f, &effects, &shape.plan)?;
         let own = [
             Resource::View(hdr.view.clone()),
             Resource::Sampler(self.sampler.clone()),
@@ -776,8 +766,9 @@ impl Pass for CompositePass {
             Resource::Buffer(self.exposure_view.clone()),
         ];
         // The composite's own bindings (0 to 5), then the effects'.
-        let own = (0..).zip(own);
-        let group = bind_group(f.gpu, &shape.layouts[0], own.chain(resources));
+        let mut all: Vec<(u32, Resource)> = (0..).zip(own).collect();
+        all.extend(resources);
+        let group = bind_group(f.gpu, &shape.layouts[0], &all);
         let variant = Variant::of(f.settings, f.output, &f.info);
         let mut sampled = vec![&hdr, &bloom, &source];
         sampled.extend(images.iter());
@@ -811,9 +802,18 @@ impl Pass for CompositePass {
             false,
         );
         let gathered = self.neighbours.build(f, index, neighbours, display)?;
-        let (inputs, read) = self.effect_resources(f, &effects, &shape.plan, 1, Some(&gathered))?;
+        // What the effect reads, group 1 of the plan.
+        let mut inputs = Vec::new();
+        let mut read = Vec::new();
+        for p in shape.plan.iter().filter(|p| p.group == 1) {
+            if let Source::Input(input) = p.source {
+                let image = self.neighbours.input(f, &gathered, input)?;
+                inputs.push((p.number, Resource::View(image.view.clone())));
+                read.push(image);
+            }
+        }
         let layout = shape.layouts.last().unwrap_or(&shape.layouts[0]);
-        let inputs = bind_group(f.gpu, layout, inputs.into_iter());
+        let inputs = bind_group(f.gpu, layout, &inputs);
         let pipe = self.pipe(
             f.gpu,
             &shape,

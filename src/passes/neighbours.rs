@@ -53,22 +53,23 @@ pub struct NeighbourPasses {
 /// The bindings of `pass`'s module, in order: the two samplers, then its
 /// reads.
 fn bindings(pass: &Prepass) -> Vec<Binding> {
-    let samplers = [
-        ("fx_linear_sampler", BindingKind::Sampler),
-        ("fx_point_sampler", BindingKind::PointSampler),
+    let mut all = vec![
+        Binding {
+            name: Cow::Borrowed("fx_linear_sampler"),
+            kind: BindingKind::Sampler,
+        },
+        Binding {
+            name: Cow::Borrowed("fx_point_sampler"),
+            kind: BindingKind::PointSampler,
+        },
     ];
-    let reads = pass
-        .reads
-        .iter()
-        .map(|&(name, _)| (name, BindingKind::Texture2d));
-    samplers
-        .into_iter()
-        .chain(reads)
-        .map(|(name, kind)| Binding {
+    for &(name, _) in pass.reads {
+        all.push(Binding {
             name: Cow::Borrowed(name),
-            kind,
-        })
-        .collect()
+            kind: BindingKind::Texture2d,
+        });
+    }
+    all
 }
 
 /// The WGSL of `pass`: the full-screen stage, its bindings, its own text.
@@ -119,14 +120,22 @@ impl NeighbourPasses {
             for &(_, read) in pass.reads {
                 images.push(self.input(f, &g, read)?);
             }
-            let samplers = [&self.linear, &self.point].map(wgpu::BindingResource::Sampler);
-            let views = images
-                .iter()
-                .map(|i| wgpu::BindingResource::TextureView(&i.view));
-            let entries: Vec<wgpu::BindGroupEntry<'_>> = (0..)
-                .zip(samplers.into_iter().chain(views))
-                .map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource })
-                .collect();
+            let mut entries = vec![
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Sampler(&self.linear),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&self.point),
+                },
+            ];
+            for (binding, image) in (2..).zip(&images) {
+                entries.push(wgpu::BindGroupEntry {
+                    binding,
+                    resource: wgpu::BindingResource::TextureView(&image.view),
+                });
+            }
             let group = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(pass.name),
                 layout: &p.layout,
@@ -184,10 +193,10 @@ impl NeighbourPasses {
         if let Some((_, p)) = pipes.iter().find(|(k, _)| *k == key) {
             return p.clone();
         }
-        let entries: Vec<wgpu::BindGroupLayoutEntry> = (0..)
-            .zip(bindings(pass))
-            .map(|(n, b)| entry(n, b.layout()))
-            .collect();
+        let mut entries = Vec::new();
+        for (n, b) in (0..).zip(bindings(pass)) {
+            entries.push(entry(n, b.layout()));
+        }
         let layout = layout(gpu, pass.name, &entries);
         let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(pass.name),
