@@ -247,19 +247,24 @@ function setUpSplit(demo) {
 // Animation, with a pause that freezes the time. While paused, a frame is
 // drawn only when something changed (an option, the content, the window
 // size) or a video plays: a still image costs no GPU time. Returns the
-// clock: `start()`, and the smoothed frame time for the stats.
+// clock: `start()`, and the smoothed frame time for the stats, null until
+// two frames were drawn (the stats run from before the first frame, while
+// the first scene compiles).
 function animate(demo) {
   let dirty = true;
   demo.invalidate = () => { dirty = true; };
   addEventListener('resize', demo.invalidate);
   $('pause').addEventListener('change', demo.invalidate);
-  const clock = { frameMs: 0, start: () => requestAnimationFrame(frame) };
+  const clock = { frameMs: null, start: () => requestAnimationFrame(frame) };
   let time = 0;
-  let last = performance.now();
+  // The previous frame's time. The first frame has none: the time since
+  // the page set up (the first compile, seconds of it) is no frame time,
+  // nor time the scene should jump by.
+  let last = null;
   function frame(now) {
-    const dt = now - last;
+    const dt = last === null ? 0 : Math.max(0, now - last);
+    if (last !== null && dt > 0) clock.frameMs = clock.frameMs === null ? dt : clock.frameMs * 0.9 + dt * 0.1;
     last = now;
-    clock.frameMs = clock.frameMs ? clock.frameMs * 0.9 + dt * 0.1 : dt;
     const paused = $('pause').checked;
     if (!paused) time += dt / 1000;
     try {
@@ -295,12 +300,14 @@ function setUpStats(demo, clock) {
   setInterval(() => {
     const open = !$('stats').hidden;
     const s = renderer.stats(open ? { gpu: true } : undefined);
-    const fps = `${(1000 / clock.frameMs).toFixed(0)} fps`;
+    // No rate until two frames were drawn (see `animate`).
+    const started = clock.frameMs !== null;
+    const fps = started ? `${(1000 / clock.frameMs).toFixed(0)} fps` : 'starting…';
     const ev = s.exposureEv !== null ? ` · ${s.exposureEv >= 0 ? '+' : '−'}${Math.abs(s.exposureEv).toFixed(1)} EV` : '';
     $('stats-toggle').textContent = `${fps}${ev} ${open ? '▾' : '▸'}`;
     if (!open) return;
     const lines = [
-      `frame ${clock.frameMs.toFixed(2)} ms (${fps})`,
+      started ? `frame ${clock.frameMs.toFixed(2)} ms (${fps})` : 'frame (starting…: none drawn yet)',
       `cpu   ${s.cpuMs.toFixed(3)} ms`,
       `canvas ${s.configuration?.width ?? 0}×${s.configuration?.height ?? 0} ${s.configuration?.format ?? ''}`,
       `gpu memory ${(s.gpuBytes / 1048576).toFixed(1)} MiB`,

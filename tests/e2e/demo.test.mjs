@@ -1,8 +1,9 @@
 // End-to-end: the demo page as `cargo xtask serve` serves it, in the
 // engine harness.mjs launches. Checks that frames
 // are drawn, are not blank, animate, that the first screen is the night
-// street with auto exposure following its floodlight, and that the
-// console stays clean. The panel's own behaviour is in panel.test.mjs.
+// street with auto exposure following its floodlight, that the frame-rate
+// counter never shows a rate it does not have, and that the console stays
+// clean. The panel's own behaviour is in panel.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -19,6 +20,25 @@ before(async () => {
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 640, height: 400 } });
   record(page, consoleMessages);
+  // Every text the frame-rate counter shows, from before the first frame.
+  // The page's first animation frame is held back a second, as a slow
+  // first compile holds it on a phone: the counter runs meanwhile.
+  await page.addInitScript(() => {
+    const raf = window.requestAnimationFrame.bind(window);
+    let first = true;
+    window.requestAnimationFrame = (callback) => {
+      if (!first) return raf(callback);
+      first = false;
+      return setTimeout(() => raf(callback), 1000);
+    };
+    window.counterTexts = [];
+    document.addEventListener('DOMContentLoaded', () => {
+      const counter = document.getElementById('stats-toggle');
+      window.counterTexts.push(counter.textContent);
+      new MutationObserver(() => window.counterTexts.push(counter.textContent))
+        .observe(counter, { childList: true, characterData: true, subtree: true });
+    });
+  });
   await page.setViewportSize({ width: 960, height: 540 });
   await page.goto(url);
   await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
@@ -279,6 +299,18 @@ test('the stats overlay is one line until opened, then lists GPU time per pass',
   assert.match(text, /gpu memory/);
   await page.click('#stats-toggle');
   assert.equal(await page.isVisible('#stats'), false);
+});
+
+test('the frame-rate counter says it is starting until it has a rate, and never shows Infinity or NaN', async () => {
+  await page.waitForFunction(() => /^\d+ fps/.test(document.getElementById('stats-toggle').textContent), null, { timeout: 30000 });
+  const seen = await page.evaluate(() => window.counterTexts);
+  assert.ok(seen.length > 2, `counter texts: ${seen}`);
+  assert.deepEqual(seen.filter((t) => /Infinity|NaN/.test(t)), [], 'a rate the counter did not have');
+  // Before the first two frames (the first scene compiles meanwhile), it
+  // says so; every other text is a whole number of frames per second.
+  assert.match(seen[0], /^starting…/);
+  assert.deepEqual(seen.filter((t) => !/^(starting…|\d+ fps)( · [+−]\d+\.\d EV)? [▸▾]$/.test(t) && t !== seen[0]), []);
+  assert.ok(seen.some((t) => /^\d+ fps/.test(t)), 'a rate once frames are drawn');
 });
 
 test('the screenshot button produces a PNG of the canvas', async () => {
