@@ -3,7 +3,7 @@
 // Plain ES modules: no bundler. ./pkg is the npm package (cargo xtask pack).
 import init, { Renderer } from './pkg/index.js';
 import { buildOptionsPanel, libraryDefaults, merged } from './panel.js';
-import { NIGHT_STREET, CHANGING_LIGHT } from './scenes.js';
+import { NIGHT_STREET, CHANGING_LIGHT, HARD_EDGES } from './scenes.js';
 import { Split } from './compare.js';
 import { lensDirt } from './looks/dirt.js';
 import { effectEditor } from './effect-editor.js';
@@ -149,8 +149,10 @@ function sharedState(renderer) {
       split.setContent(content).then(demo.invalidate, (e) => showError(e.message));
       demo.invalidate();
     },
-    // Set by `setUpSceneShaders`.
-    showScene: async () => {},
+    // Set by `setUpSceneShaders`: resolves to whether the scene compiled.
+    showScene: async () => false,
+    // Set by `setUpSceneShaders`: the hard-edged scene's pixel view.
+    pixels: { enter() {}, leave() {} },
   };
   return demo;
 }
@@ -247,19 +249,24 @@ function setUpSplit(demo) {
 // Animation, with a pause that freezes the time. While paused, a frame is
 // drawn only when something changed (an option, the content, the window
 // size) or a video plays: a still image costs no GPU time. Returns the
-// clock: `start()`, and the smoothed frame time for the stats.
+// clock: `start()`, and the smoothed frame time for the stats, null until
+// two frames were drawn (the stats run from before the first frame, while
+// the first scene compiles).
 function animate(demo) {
   let dirty = true;
   demo.invalidate = () => { dirty = true; };
   addEventListener('resize', demo.invalidate);
   $('pause').addEventListener('change', demo.invalidate);
-  const clock = { frameMs: 0, start: () => requestAnimationFrame(frame) };
+  const clock = { frameMs: null, start: () => requestAnimationFrame(frame) };
   let time = 0;
-  let last = performance.now();
+  // The previous frame's time. The first frame has none: the time since
+  // the page set up (the first compile, seconds of it) is no frame time,
+  // nor time the scene should jump by.
+  let last = null;
   function frame(now) {
-    const dt = now - last;
+    const dt = last === null ? 0 : Math.max(0, now - last);
+    if (last !== null && dt > 0) clock.frameMs = clock.frameMs === null ? dt : clock.frameMs * 0.9 + dt * 0.1;
     last = now;
-    clock.frameMs = clock.frameMs ? clock.frameMs * 0.9 + dt * 0.1 : dt;
     const paused = $('pause').checked;
     if (!paused) time += dt / 1000;
     try {
@@ -295,12 +302,14 @@ function setUpStats(demo, clock) {
   setInterval(() => {
     const open = !$('stats').hidden;
     const s = renderer.stats(open ? { gpu: true } : undefined);
-    const fps = `${(1000 / clock.frameMs).toFixed(0)} fps`;
+    // No rate until two frames were drawn (see `animate`).
+    const started = clock.frameMs !== null;
+    const fps = started ? `${(1000 / clock.frameMs).toFixed(0)} fps` : 'starting…';
     const ev = s.exposureEv !== null ? ` · ${s.exposureEv >= 0 ? '+' : '−'}${Math.abs(s.exposureEv).toFixed(1)} EV` : '';
     $('stats-toggle').textContent = `${fps}${ev} ${open ? '▾' : '▸'}`;
     if (!open) return;
     const lines = [
-      `frame ${clock.frameMs.toFixed(2)} ms (${fps})`,
+      started ? `frame ${clock.frameMs.toFixed(2)} ms (${fps})` : 'frame (starting…: none drawn yet)',
       `cpu   ${s.cpuMs.toFixed(3)} ms`,
       `canvas ${s.configuration?.width ?? 0}×${s.configuration?.height ?? 0} ${s.configuration?.format ?? ''}`,
       `gpu memory ${(s.gpuBytes / 1048576).toFixed(1)} MiB`,
@@ -326,6 +335,7 @@ function setUpContent(demo) {
   function showImage(source) {
     try {
       renderer.setImage(source, { gain: gain() });
+      demo.pixels.leave();
       demo.image = source;
       demo.showInSplit({ kind: 'image', source, gain: gain() });
       showContentError();
@@ -342,6 +352,7 @@ function setUpContent(demo) {
   $('open-file').addEventListener('click', () => $('file').click());
   $('demo').addEventListener('click', () => {
     demo.image = null;
+    demo.pixels.leave();
     renderer.useDemoScene();
     demo.showInSplit({ kind: 'demo' });
     showContentError();
@@ -386,18 +397,25 @@ async function openFile(file, show) {
   }
 }
 
-// The scenes (the night street, the changing light) and the scene shader
-// editor, which holds the WGSL of the scene last chosen.
+// The scenes (the night street, the changing light, the hard edges) and
+// the scene shader editor, which holds the WGSL of the scene last chosen.
+// The hard edges are shown in the pixel view until other content is
+// chosen by its button; applying from the editor keeps the view as it is.
 function setUpSceneShaders(demo) {
   const dialog = $('shader-dialog');
   $('edit-shader').addEventListener('click', () => dialog.showModal());
   const apply = () => applyShader(demo).finally(() => { $('wgsl-status').textContent = ''; });
   demo.showScene = async (wgsl) => {
     $('wgsl').value = wgsl;
-    await applyShader(demo);
+    return applyShader(demo);
   };
-  $('street').addEventListener('click', () => demo.showScene(NIGHT_STREET));
+  demo.pixels = pixelView(demo);
+  $('street').addEventListener('click', () => {
+    demo.pixels.leave();
+    demo.showScene(NIGHT_STREET);
+  });
   $('changing-light').addEventListener('click', async () => {
+    demo.pixels.leave();
     try {
       demo.panel.apply({ autoExposure: { enabled: true } });
     } catch (e) {
@@ -405,15 +423,87 @@ function setUpSceneShaders(demo) {
     }
     await demo.showScene(CHANGING_LIGHT);
   });
+  $('hard-edges').addEventListener('click', async () => {
+    if (await demo.showScene(HARD_EDGES)) demo.pixels.enter();
+  });
   $('apply-shader').addEventListener('click', apply);
   $('wgsl').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) apply();
   });
 }
 
-// Compiles the editor's WGSL as the scene. A compile error is shown under
-// the editor, with the compiler's further lines on hover and the line it
-// names selected.
+// The pixel view of the hard-edged scene: one canvas pixel per CSS pixel,
+// magnified by the browser without smoothing (image-rendering: pixelated).
+// On a screen of two or three device pixels per CSS pixel the stair steps
+// the scene is about would be too small to see at the canvas's usual
+// device-pixel size, and a smoothed magnification would blur them away;
+// at one device pixel per CSS pixel nothing changes but the panel. While
+// it is on, the demo sizes the canvas itself (autoResize off, a resize()
+// on every window resize) and holds the exposure (auto exposure off: it
+// would meter the dark ground up to grey). `leave()` puts both back as
+// they were, each unless it was changed meanwhile; `autoResize` turned on
+// again meanwhile simply takes the canvas back to device pixels.
+function pixelView(demo) {
+  const { renderer } = demo;
+  let saved = null;
+  const fit = () => {
+    if (renderer.options().autoResize) return;
+    try {
+      renderer.resize(Math.max(1, Math.round(canvas.clientWidth)), Math.max(1, Math.round(canvas.clientHeight)));
+    } catch (e) {
+      showError(e.message);
+    }
+    demo.invalidate();
+  };
+  const held = { autoResize: false, autoExposure: { enabled: false } };
+  const set = (options) => {
+    try {
+      demo.panel.apply(options);
+    } catch (e) {
+      showError(e.message);
+    }
+  };
+  return {
+    enter() {
+      if (saved) return;
+      const o = renderer.options();
+      saved = { autoResize: o.autoResize, autoExposure: { enabled: o.autoExposure.enabled } };
+      set(held);
+      fit();
+      addEventListener('resize', fit);
+      canvas.classList.add('pixelated');
+      $('hard-edges-hint').hidden = false;
+    },
+    leave() {
+      if (!saved) return;
+      removeEventListener('resize', fit);
+      canvas.classList.remove('pixelated');
+      $('hard-edges-hint').hidden = true;
+      const o = renderer.options();
+      const back = {};
+      if (o.autoResize === held.autoResize) back.autoResize = saved.autoResize;
+      if (o.autoExposure.enabled === held.autoExposure.enabled) back.autoExposure = saved.autoExposure;
+      if (back.autoResize) {
+        // Device pixels first, as the observer would size it: a canvas
+        // whose attributes equal its CSS size when autoResize starts would
+        // have that CSS size pinned (the library's guard for an unstyled
+        // canvas), and then stop following the window.
+        const ratio = devicePixelRatio;
+        try {
+          renderer.resize(Math.round(canvas.clientWidth * ratio), Math.round(canvas.clientHeight * ratio));
+        } catch (e) {
+          showError(e.message);
+        }
+      }
+      saved = null;
+      set(back);
+    },
+  };
+}
+
+// Compiles the editor's WGSL as the scene; resolves to whether it
+// compiled. A compile error is shown under the editor, with the
+// compiler's further lines on hover and the line it names selected.
 async function applyShader(demo) {
   try {
     $('wgsl-status').textContent = 'Compiling…';
@@ -424,6 +514,7 @@ async function applyShader(demo) {
     $('wgsl-error').textContent = '';
     $('wgsl-error').title = '';
     showContentError();
+    return true;
   } catch (e) {
     $('wgsl-error').textContent = e.message;
     $('wgsl-error').title = e.details ?? '';
@@ -434,6 +525,7 @@ async function applyShader(demo) {
       $('wgsl').setSelectionRange(start, start + lines[e.line - 1].length);
     }
     showContentError(`The scene shader did not compile: ${e.message}`);
+    return false;
   }
 }
 

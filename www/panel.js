@@ -64,13 +64,29 @@ const SCHEMA = [
   ['Frame', [
     ['renderScale', 'Resolution scale', 'range', [0.25, 2, 0.05]],
     ['msaa', 'Antialiasing samples', 'select', [4, 1]],
-    ['antialias', 'Smooth edges after', 'select', ['none', 'fxaa', 'smaa']],
+    ['antialias', 'Edge smoothing', 'select', ['none', 'fxaa', 'smaa']],
     ['resolve', 'Sample averaging', 'select', ['hardware', 'tonemapped']],
     ['dither', 'Anti-banding noise', 'bool'],
     ['autoResize', 'Follow the canvas size', 'bool'],
     ['debug', 'Debug view', 'select', ['none', 'bloom', 'exposure']],
   ]],
 ];
+
+// What each choice of a select does, where the option table's one line
+// cannot say when to pick which: shown under the table's line when the
+// panel explains, read after it by screen readers, and each choice's
+// tooltip.
+const CHOICES = {
+  antialias: {
+    none: 'The picture as the scene draws it, at no cost. With msaa 4 the edges of geometry '
+      + 'afterglow draws (the cubes) are already smooth; the edges a scene shader or an image '
+      + 'draws itself are not.',
+    fxaa: 'One pass that finds edges by contrast and blends across them: the cheapest smoothing, '
+      + 'but it also softens fine texture and small text a little.',
+    smaa: 'Three passes that find edges, work out their shape and blend along it: costs more than '
+      + 'fxaa, and keeps text and texture crisper.',
+  },
+};
 
 // Rules between options: for a control, given the effective options, the
 // choices ruled out (or `true` for the whole control) and why, in one line.
@@ -175,10 +191,38 @@ function decimals(step) {
 }
 
 /**
+ * The list of what each choice does (CHOICES), or null: one item per
+ * choice, its name as code. A choice the list names that the control does
+ * not offer, or one it leaves out, is a mistake of this file.
+ */
+function choiceList(path, spec) {
+  const lines = CHOICES[path];
+  if (!lines) return null;
+  const offered = spec.map(String);
+  const named = Object.keys(lines);
+  if (named.length !== offered.length || named.some((v) => !offered.includes(v))) {
+    throw new Error(`panel: CHOICES['${path}'] names ${named}, the control offers ${offered}`);
+  }
+  const list = document.createElement('ul');
+  list.className = 'doc choices';
+  list.id = `choices-${path}`;
+  list.dataset.choicesFor = path;
+  for (const value of offered) {
+    const item = document.createElement('li');
+    const name = document.createElement('code');
+    name.textContent = value;
+    item.append(name, `: ${lines[value]}`);
+    list.append(item);
+  }
+  return list;
+}
+
+/**
  * A control's elements, appended to `section`: the row with its label (the
  * plain words and the option's name) and its input (and a readout for a
- * slider), then the option table's line, the note for a choice ruled out
- * and the line for a refused value, all three the input's description.
+ * slider), then the option table's line, what each choice does (for the
+ * selects CHOICES explains), the note for a choice ruled out and the line
+ * for a refused value, all of them the input's description.
  */
 function controlElements(section, path, text, kind, spec) {
   const entry = OPTION_TABLE[path];
@@ -197,7 +241,12 @@ function controlElements(section, path, text, kind, spec) {
   let output;
   if (kind === 'select') {
     input = document.createElement('select');
-    for (const v of spec) input.add(new Option(String(v), String(v)));
+    for (const v of spec) {
+      const option = new Option(String(v), String(v));
+      const line = CHOICES[path]?.[String(v)];
+      if (line) option.title = line;
+      input.add(option);
+    }
   } else if (kind === 'bool') {
     input = document.createElement('input');
     input.type = 'checkbox';
@@ -227,8 +276,10 @@ function controlElements(section, path, text, kind, spec) {
   error.id = `error-${path}`;
   error.setAttribute('role', 'alert');
   error.dataset.errorFor = path;
-  input.setAttribute('aria-describedby', `${doc.id} ${note.id} ${error.id}`);
-  section.append(row, doc, note, error);
+  const choices = choiceList(path, spec);
+  const described = [doc, choices, note, error].filter((e) => e).map((e) => e.id);
+  input.setAttribute('aria-describedby', described.join(' '));
+  section.append(...[row, doc, choices, note, error].filter((e) => e));
   return { row, input, output, note, error };
 }
 

@@ -81,3 +81,51 @@ fn scene(uv: vec2f, time: f32) -> vec4f {
   return vec4f((sky * stripes + sun) * 0.18 * exp2(stops), 1.0);
 }
 `;
+
+// Edges that alias, for comparing antialias 'none', 'fxaa' and 'smaa':
+// every pixel is lit or not, with no smoothing of the shader's own, so
+// what smooths them is the chosen filter alone (msaa does not: the scene
+// shader draws one full-screen triangle, and samples differ only at the
+// edges of geometry). The demo shows it at one canvas pixel per CSS pixel.
+export const HARD_EDGES = `// Hairlines one pixel wide at shallow and steep angles, a fine grid, and
+// a bright bar turning slowly, all with hard edges on a dark ground: their
+// stair steps and crawling are what Edge smoothing (antialias) smooths.
+// 1 on the line through o at angle a (radians), one pixel wide, beyond r0.
+fn hairline(p: vec2f, o: vec2f, a: f32, r0: f32) -> f32 {
+  let d = p - o;
+  let along = dot(d, vec2f(cos(a), -sin(a)));
+  let across = dot(d, vec2f(sin(a), cos(a)));
+  return select(0.0, 1.0, abs(across) < 0.5 && along > r0);
+}
+
+fn scene(uv: vec2f, time: f32) -> vec4f {
+  let res = resolution();
+  let p = uv * res; // in pixels, y down
+  let s = min(res.x, res.y);
+  var c = mix(vec3f(0.004, 0.005, 0.009), vec3f(0.009, 0.008, 0.007), uv.y);
+  // A fan of hairlines from the lower left corner, 2 to 80 degrees.
+  let o = vec2f(0.04 * res.x, 0.96 * res.y);
+  let angles = array<f32, 7>(2.0, 6.0, 12.0, 20.0, 32.0, 50.0, 80.0);
+  for (var i = 0; i < 7; i++) {
+    c = mix(c, vec3f(0.75, 0.85, 1.0), hairline(p, o, radians(angles[i]), 0.12 * s));
+  }
+  // Texture that has no steps to smooth: a grid of one-pixel lines three
+  // pixels apart, at the top right of the middle. A filter that softens
+  // it blurs detail.
+  let g = p - vec2f(0.5 * res.x + 0.1 * s, 0.04 * s);
+  if all(g >= vec2f(0.0)) && all(g < vec2f(0.16 * s)) {
+    let on = (u32(g.x) % 3u == 0u) || (u32(g.y) % 3u == 0u);
+    c = select(vec3f(0.02), vec3f(0.7, 0.7, 0.6), on);
+  }
+  // The bar: turning once a minute around the centre, hard-edged, its
+  // light above white (it glows a little) so its edge is where the tone
+  // curve bends most.
+  let a = time * radians(6.0) + 0.3;
+  let q = p - 0.5 * res;
+  let r = vec2f(dot(q, vec2f(cos(a), sin(a))), dot(q, vec2f(-sin(a), cos(a))));
+  if abs(r.x) < 0.3 * s && abs(r.y) < 0.035 * s {
+    c = vec3f(1.6, 1.3, 0.9);
+  }
+  return vec4f(c, 1.0);
+}
+`;

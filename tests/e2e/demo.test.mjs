@@ -1,13 +1,15 @@
 // End-to-end: the demo page as `cargo xtask serve` serves it, in the
 // engine harness.mjs launches. Checks that frames
 // are drawn, are not blank, animate, that the first screen is the night
-// street with auto exposure following its floodlight, and that the
-// console stays clean. The panel's own behaviour is in panel.test.mjs.
+// street with auto exposure following its floodlight, the hard-edged
+// scene's pixel view and the edge smoothing it is for, that the frame-rate
+// counter never shows a rate it does not have, and that the console stays
+// clean. The panel's own behaviour is in panel.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { url, launch, record, problems, download } from './harness.mjs';
-import { NIGHT_STREET } from '../../www/scenes.js';
+import { NIGHT_STREET, HARD_EDGES } from '../../www/scenes.js';
 import { PNG } from 'pngjs';
 
 
@@ -19,6 +21,25 @@ before(async () => {
   browser = await launch();
   page = await browser.newPage({ viewport: { width: 640, height: 400 } });
   record(page, consoleMessages);
+  // Every text the frame-rate counter shows, from before the first frame.
+  // The page's first animation frame is held back a second, as a slow
+  // first compile holds it on a phone: the counter runs meanwhile.
+  await page.addInitScript(() => {
+    const raf = window.requestAnimationFrame.bind(window);
+    let first = true;
+    window.requestAnimationFrame = (callback) => {
+      if (!first) return raf(callback);
+      first = false;
+      return setTimeout(() => raf(callback), 1000);
+    };
+    window.counterTexts = [];
+    document.addEventListener('DOMContentLoaded', () => {
+      const counter = document.getElementById('stats-toggle');
+      window.counterTexts.push(counter.textContent);
+      new MutationObserver(() => window.counterTexts.push(counter.textContent))
+        .observe(counter, { childList: true, characterData: true, subtree: true });
+    });
+  });
   await page.setViewportSize({ width: 960, height: 540 });
   await page.goto(url);
   await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
@@ -279,6 +300,96 @@ test('the stats overlay is one line until opened, then lists GPU time per pass',
   assert.match(text, /gpu memory/);
   await page.click('#stats-toggle');
   assert.equal(await page.isVisible('#stats'), false);
+});
+
+test('the hard-edged scene draws one canvas pixel per CSS pixel, without auto exposure, until other content', async () => {
+  await page.click('#hard-edges');
+  await page.waitForFunction(() => document.getElementById('view').classList.contains('pixelated'), null, { timeout: 30000 });
+  assert.equal(await page.inputValue('#wgsl'), HARD_EDGES, 'the editor holds the scene shown');
+  const view = () => page.evaluate(() => {
+    const c = document.getElementById('view');
+    const o = window.afterglow.options();
+    return { width: c.width, height: c.height, css: [c.clientWidth, c.clientHeight], pinned: c.style.width,
+      rendering: getComputedStyle(c).imageRendering, autoResize: o.autoResize, autoExposure: o.autoExposure.enabled,
+      hint: document.getElementById('hard-edges-hint').checkVisibility() };
+  });
+  let v = await view();
+  assert.deepEqual([v.width, v.height], v.css, 'one canvas pixel per CSS pixel');
+  assert.equal(v.rendering, 'pixelated');
+  assert.equal(v.autoResize, false, 'the demo sizes the canvas itself');
+  assert.equal(v.autoExposure, false, 'the exposure holds still');
+  assert.equal(v.hint, true, 'the line that points to the edge smoothing control shows');
+  assert.equal(await page.isChecked('[data-option="autoResize"]'), false, 'the panel follows');
+  // The window's size is followed in CSS pixels.
+  await page.setViewportSize({ width: 800, height: 500 });
+  await page.waitForFunction(() => document.getElementById('view').width === 800, null, { timeout: 10000 });
+  await page.setViewportSize({ width: 960, height: 540 });
+  await page.waitForFunction(() => document.getElementById('view').width === 960, null, { timeout: 10000 });
+  // Hairlines and the bar: bright pixels on a dark ground.
+  await page.check('#pause');
+  const shot = await settledPixels(CLEAR);
+  await page.uncheck('#pause');
+  const s = stats(shot);
+  assert.ok(s.lit > 500 && s.mean < 80, `lit ${s.lit}, mean ${s.mean.toFixed(1)}`);
+  await page.click('#street');
+  await page.waitForFunction(() => !document.getElementById('view').classList.contains('pixelated'));
+  v = await view();
+  assert.equal(v.autoResize, true, 'autoResize is back');
+  assert.equal(v.autoExposure, true, 'auto exposure is back');
+  assert.equal(v.hint, false);
+  assert.equal(v.pinned, '', 'the canvas keeps its CSS size from the style sheet');
+  assert.equal(v.rendering, 'auto');
+  await page.waitForFunction(() => document.getElementById('status').textContent === '', null, { timeout: 30000 });
+});
+
+test('the Frame section has the edge smoothing control, with a line for each choice, and each choice draws', async () => {
+  const control = await page.evaluate(() => {
+    const select = document.querySelector('section[data-section="Frame"] select[data-option="antialias"]');
+    const list = document.querySelector('[data-choices-for="antialias"]');
+    return select && {
+      choices: [...select.options].map((o) => o.value),
+      label: select.labels[0]?.querySelector('.label')?.textContent,
+      lines: [...(list?.children ?? [])].map((li) => li.textContent),
+      describedBy: select.getAttribute('aria-describedby'),
+    };
+  });
+  assert.ok(control, 'no antialias select in the Frame section');
+  assert.deepEqual(control.choices, ['none', 'fxaa', 'smaa']);
+  assert.equal(control.label, 'Edge smoothing');
+  assert.deepEqual(control.lines.map((l) => l.split(':')[0]), ['none', 'fxaa', 'smaa']);
+  assert.ok(control.lines.every((l) => l.length > 60), 'a sentence or two for each choice');
+  assert.match(control.describedBy, /choices-antialias/);
+  // On the hard edges, each filter draws a picture of its own.
+  await page.click('#hard-edges');
+  await page.waitForFunction(() => document.getElementById('view').classList.contains('pixelated'), null, { timeout: 30000 });
+  await page.check('#pause');
+  const pictures = {};
+  for (const value of ['none', 'fxaa', 'smaa']) {
+    await page.selectOption('[data-option="antialias"]', value);
+    assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('.field-error, #error')]
+      .map((e) => e.textContent).filter((t) => t)), [], `antialias ${value}`);
+    assert.equal(await page.evaluate(() => window.afterglow.options().antialias), value);
+    pictures[value] = await settledPixels(CLEAR);
+  }
+  assert.ok(differingBytes(pictures.none, pictures.fxaa) > 1000, 'fxaa changed little');
+  assert.ok(differingBytes(pictures.none, pictures.smaa) > 1000, 'smaa changed little');
+  assert.ok(differingBytes(pictures.fxaa, pictures.smaa) > 0, 'fxaa and smaa drew the same');
+  await page.selectOption('[data-option="antialias"]', 'none');
+  await page.uncheck('#pause');
+  await page.click('#street');
+  await page.waitForFunction(() => document.getElementById('status').textContent === '', null, { timeout: 30000 });
+});
+
+test('the frame-rate counter says it is starting until it has a rate, and never shows Infinity or NaN', async () => {
+  await page.waitForFunction(() => /^\d+ fps/.test(document.getElementById('stats-toggle').textContent), null, { timeout: 30000 });
+  const seen = await page.evaluate(() => window.counterTexts);
+  assert.ok(seen.length > 2, `counter texts: ${seen}`);
+  assert.deepEqual(seen.filter((t) => /Infinity|NaN/.test(t)), [], 'a rate the counter did not have');
+  // Before the first two frames (the first scene compiles meanwhile), it
+  // says so; every other text is a whole number of frames per second.
+  assert.match(seen[0], /^starting…/);
+  assert.deepEqual(seen.filter((t) => !/^(starting…|\d+ fps)( · [+−]\d+\.\d EV)? [▸▾]$/.test(t) && t !== seen[0]), []);
+  assert.ok(seen.some((t) => /^\d+ fps/.test(t)), 'a rate once frames are drawn');
 });
 
 test('the screenshot button produces a PNG of the canvas', async () => {

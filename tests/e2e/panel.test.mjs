@@ -4,7 +4,8 @@
 // must still be on screen and usable, its readout the same width, and the
 // page free of errors. Each control's label, tooltip and screen-reader
 // description are the option table's (option-table.js, which
-// src/tests/schema.rs holds to src/options/table.rs); the sections come in
+// src/tests/schema.rs holds to src/options/table.rs), followed for the
+// selects whose choices the panel explains by a line per choice; the sections come in
 // their order; "Library defaults" gives exactly what Renderer.create
 // gives, "Demo preset" what the page started with; the panel works from
 // the keyboard. Then: errors show next to the control that caused them
@@ -269,6 +270,8 @@ test(inFirefox ? "every control's label, tooltip and description are the option 
       title: input.closest('.row').title,
       describedBy: input.getAttribute('aria-describedby')?.split(' ') ?? [],
       docText: document.getElementById(`doc-${path}`)?.textContent ?? null,
+      // What each choice does, for the selects that say (one item each).
+      choices: [...document.querySelectorAll(`[data-choices-for="${path}"] li`)].map((li) => li.textContent),
       note: document.querySelector(`[data-note-for="${path}"]`).textContent,
     };
   }));
@@ -283,10 +286,13 @@ test(inFirefox ? "every control's label, tooltip and description are the option 
     assert.equal(r.title, doc, `${r.path}: the tooltip is the table's line`);
     assert.equal(r.describedBy[0], `doc-${r.path}`, `${r.path}: described by the table's line`);
     assert.equal(r.docText, doc, `${r.path}: the description`);
+    if (r.choices.length > 0) {
+      assert.equal(r.describedBy[1], `choices-${r.path}`, `${r.path}: then by what each choice does`);
+    }
     if (!cdp) continue;
     const ax = await accessible(cdp, `[data-option="${r.path}"]`);
     assert.equal(ax.name, `${r.plain} ${r.path}`, `${r.path}: the name a screen reader reads`);
-    assert.equal(ax.description, [doc, r.note].filter((t) => t).join(' '), `${r.path}: the description a screen reader reads`);
+    assert.equal(ax.description, [doc, ...r.choices, r.note].filter((t) => t).join(' '), `${r.path}: the description a screen reader reads`);
   }
   // The panel's other inputs (the image's gain, pause, the before/after
   // split) carry their explanation the same way: the row's tooltip, a
