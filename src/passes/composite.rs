@@ -642,6 +642,62 @@ impl CompositePass {
         shapes.iter().map(|s| s.pipes.len()).sum()
     }
 
+    /// The frame split at the effect `at` (its index in [`BUILTINS`], it
+    /// and what it reads around its pixel): the composite into the display
+    /// image, the effect's passes on it, and the frame resumed at the
+    /// effect into the output. `group` is the composite's bind group 0;
+    /// `images` what its effects sample.
+    fn build_split(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        shape: &Shape,
+        at: (usize, &'static Builtin, &'static Neighbours),
+        group: wgpu::BindGroup,
+        variant: Variant,
+        images: &[Image],
+    ) -> Result<(), Error> {
+        let (index, b, neighbours) = at;
+        let hdr = f.hdr("composite")?;
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let size = f.info.output_size;
+        let tex = f.texture("display image", size, DISPLAY_FORMAT, 1, 1, usage)?;
+        let display = f.view(&tex, 0);
+        let head = Variant {
+            format: DISPLAY_FORMAT,
+            part: Part::Head,
+            ..variant
+        };
+        let pipe = self.pipe(f.gpu, shape, head);
+        let bloom = f.bloom.as_ref().map_or(hdr.clone(), |b| b.image.clone());
+        let source = f.bloom_source.clone().unwrap_or_else(|| hdr.clone());
+        let mut sampled = vec![&hdr, &bloom, &source];
+        sampled.extend(images);
+        let name = "composite".to_string();
+        f.fullscreen(name, &pipe, group.clone(), Some(&display), &sampled, false);
+        let gathered = self.neighbours.build(f, index, neighbours, display)?;
+        // What the effect reads, group 1 of the plan.
+        let mut inputs = Vec::new();
+        let mut read: Vec<Image> = images.to_vec();
+        for p in shape.plan.iter().filter(|p| p.group == 1) {
+            if let Source::Input(input) = p.source {
+                let image = self.neighbours.input(f, &gathered, input)?;
+                inputs.push((p.number, Resource::View(image.view.clone())));
+                read.push(image);
+            }
+        }
+        let layout = shape.layouts.last().unwrap_or(&shape.layouts[0]);
+        let inputs = bind_group(f.gpu, layout, &inputs);
+        let resume = Variant {
+            part: Part::Resume,
+            ..variant
+        };
+        let pipe = self.pipe(f.gpu, shape, resume);
+        let sampled: Vec<&Image> = read.iter().collect();
+        let groups = vec![group, inputs];
+        f.fullscreen_groups(b.name.into(), &pipe, groups, None, &sampled, false);
+        Ok(())
+    }
+
     /// The resources of the effects' bindings in group 0, by number, and
     /// the images they sample (declared in the frame's graph).
     fn effect_resources(
@@ -772,71 +828,18 @@ impl Pass for CompositePass {
         let variant = Variant::of(f.settings, f.output, &f.info);
         let mut sampled = vec![&hdr, &bloom, &source];
         sampled.extend(images.iter());
-        let Some((k, index, neighbours)) = split(&effects).and_then(|k| match effects.get(k) {
-            Some(Active::Builtin(index, b)) => Some((k, *index, b.neighbours?)),
+        let at = split(&effects).and_then(|k| match effects.get(k) {
+            Some(Active::Builtin(index, b)) => Some((*index, *b, b.neighbours?)),
             _ => None,
-        }) else {
-            let pipe = self.pipe(f.gpu, &shape, variant);
-            f.fullscreen("composite".into(), &pipe, group, None, &sampled, false);
-            return Ok(());
-        };
-        // Split at effect k: the display image, the effect's passes on it,
-        // and the frame resumed at the effect.
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let size = f.info.output_size;
-        let tex = f.texture("display image", size, DISPLAY_FORMAT, 1, 1, usage)?;
-        let display = f.view(&tex, 0);
-        let head = Variant {
-            format: DISPLAY_FORMAT,
-            part: Part::Head,
-            ..variant
-        };
-        let pipe = self.pipe(f.gpu, &shape, head);
-        let sampled_head = sampled.clone();
-        f.fullscreen(
-            "composite".into(),
-            &pipe,
-            group.clone(),
-            Some(&display),
-            &sampled_head,
-            false,
-        );
-        let gathered = self.neighbours.build(f, index, neighbours, display)?;
-        // What the effect reads, group 1 of the plan.
-        let mut inputs = Vec::new();
-        let mut read = Vec::new();
-        for p in shape.plan.iter().filter(|p| p.group == 1) {
-            if let Source::Input(input) = p.source {
-                let image = self.neighbours.input(f, &gathered, input)?;
-                inputs.push((p.number, Resource::View(image.view.clone())));
-                read.push(image);
+        });
+        match at {
+            Some(at) => self.build_split(f, &shape, at, group, variant, &images),
+            None => {
+                let pipe = self.pipe(f.gpu, &shape, variant);
+                f.fullscreen("composite".into(), &pipe, group, None, &sampled, false);
+                Ok(())
             }
         }
-        let layout = shape.layouts.last().unwrap_or(&shape.layouts[0]);
-        let inputs = bind_group(f.gpu, layout, &inputs);
-        let pipe = self.pipe(
-            f.gpu,
-            &shape,
-            Variant {
-                part: Part::Resume,
-                ..variant
-            },
-        );
-        let mut sampled: Vec<&Image> = images.iter().collect();
-        sampled.extend(read.iter());
-        let name = match effects.get(k) {
-            Some(Active::Builtin(_, b)) => b.name,
-            _ => "resume",
-        };
-        f.fullscreen_groups(
-            name.into(),
-            &pipe,
-            vec![group, inputs],
-            None,
-            &sampled,
-            false,
-        );
-        Ok(())
     }
 
     fn write_params(
