@@ -112,23 +112,83 @@ export const wgslRamp = (gain) => `fn bench_scene(uv: vec2f, time: f32, res: vec
   return vec4f(vec3f(linear * ${f(gain)}), 1.0);
 }`;
 
+// The anti-aliasing scene (bench/antialias.mjs; the scene of
+// src/tests/antialias.rs): a 256×256 frame of 4×4 cells of 64 px, the top
+// two rows squares of side 34 turned by the eight ANGLES, the bottom two
+// one-pixel lines 52 long at the same angles. Lengths are in pixels of the
+// 256 frame whatever size it is drawn at. Lit is 0.9 and the background
+// 0.02, linear: both below 1, so with no curve each library shows the
+// same display values and the curve cannot matter.
+export const AA = { side: 256, cell: 64, bright: 0.9, background: 0.02, angles: [2, 9, 17, 26, 37, 45, 63, 81] };
+
+const aaAngles = AA.angles.map(f).join(', ');
+
+/** WGSL: the AA scene, with bench_scene's signature. */
+export const WGSL_AA = `fn bench_scene(uv: vec2f, time: f32, res: vec2f) -> vec4f {
+  let p = uv * ${f(AA.side)};
+  let cell = min(vec2u(p / ${f(AA.cell)}), vec2u(3u));
+  let local = p - (vec2f(cell) * ${f(AA.cell)} + ${f(AA.cell / 2)});
+  let index = cell.y * 4u + cell.x;
+  let angles = array<f32, 8>(${aaAngles});
+  let a = radians(angles[index % 8u]);
+  let along = vec2f(cos(a), sin(a));
+  let across = vec2f(-along.y, along.x);
+  var lit = false;
+  if index < 8u {
+    let q = vec2f(dot(local, along), dot(local, across));
+    lit = max(abs(q.x), abs(q.y)) < 17.0;
+  } else {
+    lit = abs(dot(local, across)) < 0.5 && abs(dot(local, along)) < 26.0;
+  }
+  return vec4f(select(vec3f(${f(AA.background)}), vec3f(${f(AA.bright)}), lit), 1.0);
+}`;
+
+/** GLSL ES 3.00: the AA scene, as GLSL_FRAGMENT's main, line for line
+ * the WGSL above. */
+export const GLSL_AA = `precision highp float;
+uniform float time;
+uniform vec2 res;
+in vec2 vUv;
+out vec4 fragColor;
+void main() {
+  vec2 p = vUv * ${f(AA.side)};
+  uvec2 cell = min(uvec2(p / ${f(AA.cell)}), uvec2(3u));
+  vec2 local = p - (vec2(cell) * ${f(AA.cell)} + ${f(AA.cell / 2)});
+  uint index = cell.y * 4u + cell.x;
+  float angles[8] = float[8](${aaAngles});
+  float a = radians(angles[index % 8u]);
+  vec2 along = vec2(cos(a), sin(a));
+  vec2 across = vec2(-along.y, along.x);
+  bool lit = false;
+  if (index < 8u) {
+    vec2 q = vec2(dot(local, along), dot(local, across));
+    lit = max(abs(q.x), abs(q.y)) < 17.0;
+  } else {
+    lit = abs(dot(local, across)) < 0.5 && abs(dot(local, along)) < 26.0;
+  }
+  fragColor = vec4(lit ? vec3(${f(AA.bright)}) : vec3(${f(AA.background)}), 1.0);
+}`;
+
 /** What a page draws, from its URL: `?scene=discs` (the default) or
- * `?scene=dot&radiance=R`, or (afterglow's page) `?scene=ramp&gain=G`; `tonemapper=aces` (the default), `none`, or
+ * `?scene=dot&radiance=R`, or `?scene=aa` (AA above), or (afterglow's page) `?scene=ramp&gain=G`; `tonemapper=aces` (the default), `none`, or
  * `own` (the library's curve when none is set: AgX for afterglow, none for
  * the others); `bloom=matched` (the default: the strengths of BLOOM
  * above), `own` (the library's defaults; UnrealBloomPass has none for its
  * radius and threshold and takes its documentation's example, 1.5, 0.4,
  * 0.85) or `off`; and for afterglow `intensity=X` and `radius=R` over its
- * defaults.
+ * defaults; `antialias=none` (the default), `fxaa` or `smaa` (afterglow's
+ * and postprocessing's pages; the others refuse anything but none).
  * Refuses anything else, naming the parameter and what it takes. */
 export function pageContent(search = globalThis.location?.search ?? '') {
   const q = new URLSearchParams(search);
   const scene = q.get('scene') ?? 'discs';
   const tonemapper = q.get('tonemapper') ?? 'aces';
   const bloom = q.get('bloom') ?? 'matched';
-  if (!['discs', 'dot', 'ramp'].includes(scene)) throw new Error(`scene: '${scene}' is not 'discs', 'dot' or 'ramp'`);
+  const antialias = q.get('antialias') ?? 'none';
+  if (!['discs', 'dot', 'ramp', 'aa'].includes(scene)) throw new Error(`scene: '${scene}' is not 'discs', 'dot', 'ramp' or 'aa'`);
   if (!['aces', 'none', 'own'].includes(tonemapper)) throw new Error(`tonemapper: '${tonemapper}' is not 'aces', 'none' or 'own'`);
   if (!['matched', 'own', 'off'].includes(bloom)) throw new Error(`bloom: '${bloom}' is not 'matched', 'own' or 'off'`);
+  if (!['none', 'fxaa', 'smaa'].includes(antialias)) throw new Error(`antialias: '${antialias}' is not 'none', 'fxaa' or 'smaa'`);
   const intensity = q.has('intensity') ? Number(q.get('intensity')) : null;
   if (intensity !== null && !(intensity >= 0 && intensity <= 100)) {
     throw new Error(`intensity: '${q.get('intensity')}' is not a number from 0 to 100`);
@@ -137,7 +197,10 @@ export function pageContent(search = globalThis.location?.search ?? '') {
   if (radius !== null && !(radius > 0 && radius <= 8)) {
     throw new Error(`radius: '${q.get('radius')}' is not a number above 0 and at most 8`);
   }
-  const common = { scene, tonemapper, bloom, intensity, radius };
+  const common = { scene, tonemapper, bloom, intensity, radius, antialias };
+  if (scene === 'aa') {
+    return { ...common, wgsl: WGSL_AA, wgslNeedsDisc: false, glsl: GLSL_AA };
+  }
   if (scene === 'discs') {
     return { ...common, wgsl: WGSL_SCENE, wgslNeedsDisc: true, glsl: GLSL_FRAGMENT };
   }

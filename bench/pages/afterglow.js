@@ -1,5 +1,5 @@
 // afterglow: the scene as a WGSL scene shader, ACES (or none, or its own
-// AgX), mip bloom, no dither.
+// AgX), mip bloom, no dither, and `antialias` as the page's query says.
 import { BLOOM, afterglowSource, pageContent } from '../scene.js';
 import { expose, sizeCanvas } from './harness.js';
 
@@ -37,6 +37,7 @@ expose({
       dither: false,
       msaa,
       bloom,
+      antialias: content.antialias,
     });
     await renderer.setSceneShader(afterglowSource(content));
   },

@@ -17,6 +17,7 @@ const FLOORS = ['canvas', 'hdr', 'clear'];
 const kind = new URLSearchParams(location.search).get('floor') ?? 'hdr';
 if (!FLOORS.includes(kind)) throw new Error(`floor: '${kind}' is not one of ${FLOORS.join(', ')}`);
 const content = pageContent();
+if (content.antialias !== 'none') throw new Error(`antialias: this page has no '${content.antialias}'`);
 
 const adapter = await navigator.gpu.requestAdapter();
 const device = await adapter.requestDevice();

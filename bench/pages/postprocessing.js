@@ -1,9 +1,15 @@
 // pmndrs postprocessing: EffectComposer with half-float frame buffers,
 // RenderPass, one EffectPass with BloomEffect (mipmap blur) and
-// ToneMappingEffect (ACES; left out for tonemapper none).
+// ToneMappingEffect (ACES; left out for tonemapper none), and for
+// `antialias` SMAAEffect (preset HIGH, luma edges) or FXAAEffect last in
+// the same EffectPass, as postprocessing's examples put it. Its buffers
+// hold linear light: both effects read and blend linear values, and the
+// pass encodes sRGB after them. The AA scene (`scene=aa`) with `bloom=off`
+// has no bloom effect at all: the EffectPass holds only what is measured.
 import * as THREE from 'three';
 import {
-  BloomEffect, EffectComposer, EffectPass, RenderPass, ToneMappingEffect, ToneMappingMode,
+  BloomEffect, EdgeDetectionMode, EffectComposer, EffectPass, FXAAEffect, RenderPass, SMAAEffect, SMAAPreset,
+  ToneMappingEffect, ToneMappingMode,
 } from 'postprocessing';
 import { BLOOM, pageContent } from '../scene.js';
 import { expose, glSyncer, sizeCanvas } from './harness.js';
@@ -11,8 +17,23 @@ import { glslScene } from './glsl-scene.js';
 
 const content = pageContent();
 let composer = null;
+let antialias = null;
 let uniforms = null;
 let finish = null;
+
+/** The effect for `mode`, once it can render: SMAAEffect decodes its
+ * area and search images from data URLs after it is made, and renders
+ * nothing useful until they have loaded. */
+async function antialiasEffect(mode) {
+  if (mode === 'fxaa') return new FXAAEffect();
+  if (mode !== 'smaa') return null;
+  const smaa = new SMAAEffect({ preset: SMAAPreset.HIGH, edgeDetectionMode: EdgeDetectionMode.LUMA });
+  await new Promise((resolve, reject) => {
+    smaa.addEventListener('load', resolve);
+    setTimeout(() => reject(new Error('SMAAEffect: its area and search images did not load in 10 s')), 10_000);
+  });
+  return smaa;
+}
 
 expose({
   info: { library: 'postprocessing 6.39.6', backend: 'WebGL2' },
@@ -35,10 +56,12 @@ expose({
       matched: [new BloomEffect({ mipmapBlur: true, luminanceThreshold: BLOOM.threshold, intensity: BLOOM.postprocessing })],
       own: [new BloomEffect()],
       // The same passes adding nothing: the EffectPass also encodes sRGB.
-      off: [new BloomEffect({ intensity: 0 })],
+      off: content.scene === 'aa' ? [] : [new BloomEffect({ intensity: 0 })],
     }[content.bloom];
     if (content.tonemapper === 'aces') effects.push(new ToneMappingEffect({ mode: ToneMappingMode.ACES_FILMIC }));
-    composer.addPass(new EffectPass(quad.camera, ...effects));
+    antialias?.dispose();
+    antialias = await antialiasEffect(content.antialias);
+    composer.addPass(new EffectPass(quad.camera, ...effects, ...(antialias ? [antialias] : [])));
     composer.setSize(width, height, false);
     finish = glSyncer(renderer.getContext());
   },

@@ -10,6 +10,7 @@ import { expose, glSyncer, sizeCanvas } from './harness.js';
 import { glslScene } from './glsl-scene.js';
 
 const content = pageContent();
+if (content.antialias !== 'none') throw new Error(`antialias: this page has no '${content.antialias}'`);
 let renderer = null;
 let composer = null;
 let uniforms = null;

@@ -13,6 +13,7 @@ const time = uniform(0);
 const res = uniform(new THREE.Vector2(1, 1));
 
 const content = pageContent();
+if (content.antialias !== 'none') throw new Error(`antialias: this page has no '${content.antialias}'`);
 const benchScene = wgslFn(content.wgsl, content.wgslNeedsDisc ? [wgslFn(WGSL_DISC)] : []);
 
 const info = { library: `three.js ${THREE.REVISION} WebGPURenderer`, backend: 'not set up yet' };

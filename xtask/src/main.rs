@@ -21,6 +21,9 @@
 //!   sub-pixel dot blooms in each, and how far its halo's centre is from it.
 //!   `bench --defaults` compares the glow of each library at its own
 //!   defaults around the same lights (`bench/defaults.mjs`).
+//!   `bench --antialias` compares afterglow's FXAA and SMAA with
+//!   postprocessing's against a supersampled reference, and their cost
+//!   (`bench/antialias.mjs`).
 //!   `--before REV` adds the package built at commit REV as a column of
 //!   its own; reports go to `bench/results/` (see `bench/record.mjs`).
 //!   `bench --native` measures GPU time per pass natively instead
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
                  | size | bench [--quick] [--frames N] [--rounds N] [--cpu-rounds N] [--before REV] [--dirty] \
                  | bench --dot [--frames N] [--before REV] [--dirty] \
                  | bench --defaults [--intensities X,Y] [--dirty] \
+                 | bench --antialias [--rounds N] [--frames N] [--dirty] \
                  | bench --native [--before REV] [--frames N] [--rounds N] [--dirty] [--build-only | --report DIR] \
                  | soak [--quick] [--no-control] | pictures>"
             );
@@ -545,11 +549,13 @@ const NODE_TEST_TIMEOUT: &str = "--test-timeout=600000";
 /// The side-by-side benchmark: serves the repository root (the pages in
 /// `bench/pages/` import `www/pkg/` and the peers from `node_modules/`) and
 /// runs `bench/run.mjs`, which prints the table; with `--dot` first,
-/// `bench/dot.mjs` (small lights) instead. Other arguments go to the driver.
+/// `bench/dot.mjs` (small lights) instead, and so on for `--defaults` and
+/// `--antialias`. Other arguments go to the driver.
 fn bench(root: &Path, args: &[String]) -> Result<()> {
     let (driver, args) = match args.first().map(String::as_str) {
         Some("--dot") => ("bench/dot.mjs", &args[1..]),
         Some("--defaults") => ("bench/defaults.mjs", &args[1..]),
+        Some("--antialias") => ("bench/antialias.mjs", &args[1..]),
         Some("--native") => return native_bench::bench(root, &args[1..]),
         _ => ("bench/run.mjs", args),
     };
@@ -584,6 +590,7 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
 fn args_flag(driver: &str) -> &'static str {
     match driver {
         "bench/dot.mjs" => "--dot",
+        "bench/antialias.mjs" => "--antialias",
         _ => "--defaults",
     }
 }
