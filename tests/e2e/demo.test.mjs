@@ -366,7 +366,8 @@ test('the Frame section has the edge smoothing control, with a line for each cho
   const pictures = {};
   for (const value of ['none', 'fxaa', 'smaa']) {
     await page.selectOption('[data-option="antialias"]', value);
-    assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('.field-error, #error')]
+    // The control's own error line and the page's, not another panel's.
+    assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('[data-error-for="antialias"], #error')]
       .map((e) => e.textContent).filter((t) => t)), [], `antialias ${value}`);
     assert.equal(await page.evaluate(() => window.afterglow.options().antialias), value);
     pictures[value] = await settledPixels(CLEAR);
