@@ -16,6 +16,26 @@ const SRGB_TO_P3 = mat3x3f(
     vec3f(0.0000000, 0.0000000, 0.9105199),
 );
 
+// Linear sRGB (Rec. 709 primaries) to linear BT.2020 (ITU-R BT.2087), for
+// a BT.2100 PQ output.
+const SRGB_TO_BT2020 = mat3x3f(
+    vec3f(0.6274039, 0.0690973, 0.0163914),
+    vec3f(0.3292830, 0.9195404, 0.0880133),
+    vec3f(0.0433131, 0.0113623, 0.8955953),
+);
+
+// SMPTE ST 2084 (PQ), the inverse EOTF: absolute luminance over 10,000
+// cd/m² to the signal.
+fn pq_encode(y: vec3f) -> vec3f {
+    let m1 = 0.1593017578125;
+    let m2 = 78.84375;
+    let c1 = 0.8359375;
+    let c2 = 18.8515625;
+    let c3 = 18.6875;
+    let p = pow(clamp(y, vec3f(0.0), vec3f(1.0)), vec3f(m1));
+    return pow((c1 + c2 * p) / (1.0 + c3 * p), vec3f(m2));
+}
+
 // The pipeline is specialised with override constants rather than
 // branching on uniforms at run time: a branch not taken is free on a GPU,
 // but a software rasterizer (SwiftShader, where WebGPU runs without one)
@@ -35,6 +55,9 @@ override DEBUG: u32 = 0u;
 // that reads the pixels around its own (anti-aliasing): its pass resumes
 // the frame from there (fs_resume, generated with the effects).
 override SPLIT: bool = false;
+// SDR white in cd/m² on a PQ output (FLAG_PQ): where 1 of display light
+// lands (BT.2408's 203 unless the program says otherwise).
+override SDR_WHITE_NITS: f32 = 203.0;
 // The effects fused into the composite (src/effect.rs) are called through
 // four hooks generated with the module, each with a constant saying whether
 // any effect runs there: fx_bloom (FX_BLOOM) on the bloom's light before
@@ -244,6 +267,19 @@ fn fx_finish(display: vec3f, display_coverage: f32, position: vec2f, uv: vec2f) 
     }
     if !has(FLAG_EXTENDED) {
         rgb = clamp(rgb, vec3f(0.0), vec3f(1.0));
+    }
+    if has(FLAG_PQ) {
+        // HDR10: BT.2020 primaries, PQ of the absolute luminance (opaque).
+        let nits = max(SRGB_TO_BT2020 * rgb, vec3f(0.0)) * SDR_WHITE_NITS;
+        return vec4f(pq_encode(nits / 10000.0), 1.0);
+    }
+    if has(FLAG_LINEAR) {
+        // scRGB: linear light, 1 = SDR white, premultiplied where the
+        // output is (light with no coverage raises alpha, as below).
+        if !has(FLAG_PREMULTIPLIED) {
+            return vec4f(rgb, 1.0);
+        }
+        return vec4f(rgb, clamp(max(coverage, max(rgb.r, max(rgb.g, rgb.b))), 0.0, 1.0));
     }
     let dither = has(FLAG_DITHER);
 

@@ -100,8 +100,8 @@ pub use lut::Lut;
 pub use options::types::*;
 pub use options::Allowed;
 pub use post::{
-    ArgumentError, Effect, EffectStage, Error, InternalError, OptionError, PostChain, ShaderError,
-    UniformValue,
+    display_headroom, ArgumentError, Effect, EffectStage, Error, InternalError, OptionError,
+    Output, PostChain, ShaderError, UniformValue,
 };
 
 // What the crate's suites reach by name.

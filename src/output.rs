@@ -9,8 +9,21 @@
 use crate::error::Error;
 use crate::options::{extended_needs_rgba16float, AlphaMode, ColorSpace, ToneMapping};
 
+/// How the display reads the output's values, beyond its primaries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Transfer {
+    /// sRGB-encoded (by an `-srgb` view or the shader); extended past 1 on
+    /// an extended output, as the browser's extended canvas reads it.
+    Srgb,
+    /// Linear, 1 = SDR white (scRGB, wgpu's `ExtendedSrgbLinear`).
+    Linear,
+    /// BT.2100 PQ with BT.2020 primaries (HDR10): SDR white at this many
+    /// cd/m².
+    Pq { sdr_white_nits: f32 },
+}
+
 /// Everything the composite pass needs to know about its destination.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OutputSpec {
     /// Format of the output texture itself.
     pub format: wgpu::TextureFormat,
@@ -20,6 +33,11 @@ pub struct OutputSpec {
     pub tone_mapping: ToneMapping,
     /// The color space the output is read in; the composite converts to it.
     pub color_space: ColorSpace,
+    /// Its transfer function (natively; a canvas is always `Srgb`).
+    pub transfer: Transfer,
+    /// Values above SDR white are kept whatever the tone mapping (an HDR
+    /// colour space of a native surface).
+    pub extended: bool,
 }
 
 impl OutputSpec {
@@ -30,14 +48,20 @@ impl OutputSpec {
         color_space: ColorSpace,
     ) -> Result<OutputSpec, Error> {
         use wgpu::TextureFormat as F;
-        if !matches!(format, F::Rgba8Unorm | F::Bgra8Unorm | F::Rgba16Float) {
+        // rgb10a2unorm: natively, for a BT.2100 PQ surface.
+        if !matches!(
+            format,
+            F::Rgba8Unorm | F::Bgra8Unorm | F::Rgba16Float | F::Rgb10a2Unorm
+        ) {
             return Err(Error::Canvas(format!(
                 "output format {} is not a canvas format; expected rgba8unorm, \
                  bgra8unorm or rgba16float",
                 crate::formats::name(format)
             )));
         }
-        if tone_mapping == ToneMapping::Extended && format != F::Rgba16Float {
+        if tone_mapping == ToneMapping::Extended
+            && !matches!(format, F::Rgba16Float | F::Rgb10a2Unorm)
+        {
             return Err(extended_needs_rgba16float().into());
         }
         Ok(OutputSpec {
@@ -46,6 +70,8 @@ impl OutputSpec {
             alpha_mode,
             tone_mapping,
             color_space,
+            transfer: Transfer::Srgb,
+            extended: false,
         })
     }
 
@@ -91,7 +117,9 @@ impl OutputSpec {
     /// visible quantization step).
     pub fn shader_flags(&self, dither: bool) -> u32 {
         let mut flags = 0;
-        if dither && self.format != wgpu::TextureFormat::Rgba16Float {
+        let eight_bit = self.format.remove_srgb_suffix() != wgpu::TextureFormat::Rgba16Float
+            && self.format != wgpu::TextureFormat::Rgb10a2Unorm;
+        if dither && eight_bit {
             flags |= FLAG_DITHER;
         }
         if !self.hardware_encodes() {
@@ -100,8 +128,13 @@ impl OutputSpec {
         if self.alpha_mode == AlphaMode::Premultiplied {
             flags |= FLAG_PREMULTIPLIED;
         }
-        if self.tone_mapping == ToneMapping::Extended {
+        if self.tone_mapping == ToneMapping::Extended || self.extended {
             flags |= FLAG_EXTENDED;
+        }
+        match self.transfer {
+            Transfer::Srgb => {}
+            Transfer::Linear => flags |= FLAG_LINEAR,
+            Transfer::Pq { .. } => flags |= FLAG_PQ,
         }
         if self.color_space == ColorSpace::DisplayP3 {
             flags |= FLAG_DISPLAY_P3;
@@ -124,15 +157,21 @@ pub const FLAG_DISPLAY_P3: u32 = 16;
 
 /// The HDR image maps 1:1 onto the output: loaded, not filtered.
 pub const FLAG_ONE_TO_ONE: u32 = 32;
+/// Linear output (scRGB): no transfer function.
+pub const FLAG_LINEAR: u32 = 64;
+/// BT.2100 PQ output: BT.2020 primaries, PQ of absolute luminance.
+pub const FLAG_PQ: u32 = 128;
 
 /// Every flag by its WGSL name, written into the shaders (`src/shaders.rs`).
-pub const FLAGS: [(&str, u32); 6] = [
+pub const FLAGS: [(&str, u32); 8] = [
     ("FLAG_SHADER_ENCODES", FLAG_SHADER_ENCODES),
     ("FLAG_PREMULTIPLIED", FLAG_PREMULTIPLIED),
     ("FLAG_EXTENDED", FLAG_EXTENDED),
     ("FLAG_DITHER", FLAG_DITHER),
     ("FLAG_DISPLAY_P3", FLAG_DISPLAY_P3),
     ("FLAG_ONE_TO_ONE", FLAG_ONE_TO_ONE),
+    ("FLAG_LINEAR", FLAG_LINEAR),
+    ("FLAG_PQ", FLAG_PQ),
 ];
 
 #[cfg(test)]

@@ -84,6 +84,8 @@ pub struct Variant {
     pub debug: u32,
     /// Which part of the frame the pipeline draws.
     pub part: Part,
+    /// `SDR_WHITE_NITS`: SDR white on a PQ output, cd/m².
+    pub sdr_white_nits: f32,
 }
 
 /// The part of the frame a composite pipeline draws.
@@ -123,6 +125,10 @@ impl Variant {
                 DebugView::Exposure => 2,
             },
             part: Part::Whole,
+            sdr_white_nits: match output.transfer {
+                crate::output::Transfer::Pq { sdr_white_nits } => sdr_white_nits,
+                _ => 203.0,
+            },
         }
     }
 }
@@ -628,6 +634,7 @@ impl CompositePass {
                         ("ENERGY", if v.energy { 1.0 } else { 0.0 }),
                         ("DEBUG", v.debug as f64),
                         ("SPLIT", if v.part == Part::Head { 1.0 } else { 0.0 }),
+                        ("SDR_WHITE_NITS", f64::from(v.sdr_white_nits)),
                     ],
                 },
             )

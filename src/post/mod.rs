@@ -18,7 +18,7 @@ use crate::chain::{Chain, Content, ExternalInput};
 use crate::gpu::Gpu;
 use crate::lut::Lut;
 use crate::options::{AlphaMode, ColorSpace, Options, ToneMapping};
-use crate::output::OutputSpec;
+use crate::output::{OutputSpec, Transfer};
 use crate::passes::look::DirtTexture;
 
 /// An effect of the program's own, for [`PostChain::add_effect`].
@@ -38,6 +38,48 @@ pub struct Effect<'a> {
     /// Its textures, by name: views of 2D textures of the program's device
     /// with `TEXTURE_BINDING` usage and a filterable format.
     pub textures: &'a [(&'a str, &'a wgpu::TextureView)],
+}
+
+/// What a [`PostChain`] writes: the output view's format and the colour
+/// space the display reads it in, as its surface is configured (wgpu's
+/// `SurfaceColorSpace`). [`Output::new`] is sRGB, what
+/// [`PostChain::new`] writes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Output {
+    pub format: wgpu::TextureFormat,
+    pub color_space: wgpu::SurfaceColorSpace,
+    /// SDR white on a `Bt2100Pq` output, in cd/m²: where 1.0 of the
+    /// picture (the curve's SDR white) lands. BT.2408's 203 unless set.
+    pub sdr_white_nits: f32,
+}
+
+impl Output {
+    /// `format`, read as sRGB.
+    pub fn new(format: wgpu::TextureFormat) -> Output {
+        Output {
+            format,
+            color_space: wgpu::SurfaceColorSpace::Srgb,
+            sdr_white_nits: 203.0,
+        }
+    }
+
+    /// The same, read in `color_space`.
+    pub fn with_color_space(self, color_space: wgpu::SurfaceColorSpace) -> Output {
+        Output {
+            color_space,
+            ..self
+        }
+    }
+}
+
+/// `canvas.headroom` for a display: how far above SDR white it shows
+/// light, from wgpu's `DisplayHdrInfo::tone_map_headroom` (1 where it says
+/// nothing: an SDR display, or a platform that does not tell), within the
+/// option's range. Set it with `canvas.tone_mapping: Extended` on an HDR
+/// output, and read it again when the window moves.
+pub fn display_headroom(info: &wgpu::DisplayHdrInfo) -> f64 {
+    let headroom = info.tone_map_headroom().unwrap_or(1.0);
+    f64::from(headroom).clamp(1.0, 100.0)
 }
 
 /// Bloom, exposure, tonemapping, dithering and output encoding for a wgpu
@@ -93,6 +135,7 @@ pub struct Effect<'a> {
 pub struct PostChain {
     gpu: Gpu,
     chain: Chain,
+    output: Output,
     options: Options,
     output_size: (u32, u32),
     clock: Clock,
@@ -158,14 +201,38 @@ impl PostChain {
         output_format: wgpu::TextureFormat,
         options: &Options,
     ) -> Result<PostChain, Error> {
-        check_options(options, output_format)?;
+        PostChain::with_output(device, queue, Output::new(output_format), options)
+    }
+
+    /// A chain writing `output`: views of its format, read by the display
+    /// in its colour space (an HDR surface's: scRGB, HDR10). Fails as
+    /// [`PostChain::new`] does, and with [`Error::Argument`] naming
+    /// `output` for a format and colour space that do not go together
+    /// (docs/rust.md, "HDR displays").
+    ///
+    /// ```no_run
+    /// # fn f(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<(), afterglow::Error> {
+    /// use afterglow::{wgpu, Output, PostChain};
+    /// let output = Output::new(wgpu::TextureFormat::Rgb10a2Unorm)
+    ///     .with_color_space(wgpu::SurfaceColorSpace::Bt2100Pq);
+    /// let post = PostChain::with_output(device, queue, output, &afterglow::Options::default())?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_output(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        output: Output,
+        options: &Options,
+    ) -> Result<PostChain, Error> {
+        check_options(options, output.format)?;
         let mut gpu = Gpu::shared(None, device.clone(), queue.clone());
         gpu.caller_submits = true;
-        let output = output_spec(output_format, options)?;
-        let chain = Chain::new(&gpu, output, *options, (0, 0))?;
+        let spec = output_spec(&output, options)?;
+        let chain = Chain::new(&gpu, spec, *options, (0, 0))?;
         Ok(PostChain {
             gpu,
             chain,
+            output,
             options: *options,
             output_size: (0, 0),
             clock: Clock::new(),
@@ -202,13 +269,26 @@ impl PostChain {
             .resize_scaled(&self.gpu, self.output_size, self.output_size)?)
     }
 
+    /// Writes `output` from now on (a surface reconfigured for another
+    /// colour space, a window moved to another display), checked as in
+    /// [`PostChain::with_output`]; refused, the chain writes what it wrote.
+    pub fn set_output(&mut self, output: Output) -> Result<(), Error> {
+        check_options(&self.options, output.format)?;
+        let spec = output_spec(&output, &self.options)?;
+        if spec != *self.chain.output() {
+            self.chain.set_output(&self.gpu, spec)?;
+        }
+        self.output = output;
+        Ok(())
+    }
+
     /// Changes options, checked as in [`PostChain::new`]; a change of the
     /// chain's shape (bloom mode, levels, tonemapper…) rebuilds it, the
     /// rest only rewrites uniforms. A refused change leaves the options in
     /// use as they were.
     pub fn set_options(&mut self, options: &Options) -> Result<(), Error> {
-        check_options(options, self.chain.output().view_format)?;
-        let output = output_spec(self.chain.output().view_format, options)?;
+        check_options(options, self.output.format)?;
+        let output = output_spec(&self.output, options)?;
         if output != *self.chain.output() {
             self.chain.set_output(&self.gpu, output)?;
         }
@@ -535,7 +615,12 @@ fn input(
 fn check_options(options: &Options, output_format: wgpu::TextureFormat) -> Result<(), Error> {
     use crate::options::{CanvasFormat, DynamicRange};
     let mut o = *options;
-    o.canvas.format = if output_format == wgpu::TextureFormat::Rgba16Float {
+    // A 10-bit output holds values past SDR white as a float one does.
+    let hdr = [
+        wgpu::TextureFormat::Rgba16Float,
+        wgpu::TextureFormat::Rgb10a2Unorm,
+    ];
+    o.canvas.format = if hdr.contains(&output_format) {
         CanvasFormat::Rgba16Float
     } else {
         CanvasFormat::Preferred
@@ -544,26 +629,99 @@ fn check_options(options: &Options, output_format: wgpu::TextureFormat) -> Resul
     Ok(o.validate()?)
 }
 
-/// The output description for a view format and the options.
-fn output_spec(view_format: wgpu::TextureFormat, options: &Options) -> Result<OutputSpec, Error> {
+/// The output description for the program's output and the options.
+fn output_spec(out: &Output, options: &Options) -> Result<OutputSpec, Error> {
     use wgpu::TextureFormat as F;
+    let view_format = out.format;
     let base = view_format.remove_srgb_suffix();
-    if !matches!(base, F::Rgba8Unorm | F::Bgra8Unorm | F::Rgba16Float) {
+    if !matches!(
+        base,
+        F::Rgba8Unorm | F::Bgra8Unorm | F::Rgba16Float | F::Rgb10a2Unorm
+    ) {
         return Err(Error::argument(
             "output_format",
             format!(
                 "{view_format:?} is not an output format; allowed: Rgba8Unorm(Srgb), \
-                 Bgra8Unorm(Srgb), Rgba16Float"
+                 Bgra8Unorm(Srgb), Rgba16Float, Rgb10a2Unorm (Bt2100Pq)"
+            ),
+        ));
+    }
+    let (space, transfer, extended, formats) = encoding(out, base)?;
+    if !formats.contains(&base) {
+        let allowed: Vec<String> = formats.iter().map(|f| format!("{f:?}")).collect();
+        return Err(Error::argument(
+            "output",
+            format!(
+                "{view_format:?} does not go with {:?}; that colour space is written to {}",
+                out.color_space,
+                allowed.join(" or ")
             ),
         ));
     }
     let alpha: AlphaMode = options.canvas.alpha_mode;
+    if alpha == AlphaMode::Premultiplied && matches!(transfer, Transfer::Pq { .. }) {
+        return Err(Error::argument(
+            "output",
+            "Bt2100Pq is written opaque: set options.canvas.alpha_mode to Opaque",
+        ));
+    }
     let tone: ToneMapping = options.canvas.tone_mapping;
-    Ok(OutputSpec::with_view(
-        base,
-        view_format,
-        alpha,
-        tone,
-        ColorSpace::Srgb,
-    )?)
+    let mut spec = OutputSpec::with_view(base, view_format, alpha, tone, space)?;
+    spec.transfer = transfer;
+    spec.extended = extended;
+    Ok(spec)
+}
+
+/// How `out` is encoded: its primaries, transfer, whether it is extended
+/// past SDR white, and the formats it is written to.
+fn encoding(
+    out: &Output,
+    base: wgpu::TextureFormat,
+) -> Result<(ColorSpace, Transfer, bool, &'static [wgpu::TextureFormat]), Error> {
+    use wgpu::SurfaceColorSpace as S;
+    use wgpu::TextureFormat as F;
+    const SDR: &[F] = &[F::Rgba8Unorm, F::Bgra8Unorm, F::Rgba16Float];
+    const FLOAT: &[F] = &[F::Rgba16Float];
+    let space = match out.color_space {
+        S::Auto if base == F::Rgba16Float => S::ExtendedSrgbLinear,
+        S::Auto => S::Srgb,
+        other => other,
+    };
+    Ok(match space {
+        S::Srgb => (ColorSpace::Srgb, Transfer::Srgb, false, SDR),
+        S::DisplayP3 => (ColorSpace::DisplayP3, Transfer::Srgb, false, SDR),
+        S::ExtendedSrgb => (ColorSpace::Srgb, Transfer::Srgb, true, FLOAT),
+        S::ExtendedDisplayP3 => (ColorSpace::DisplayP3, Transfer::Srgb, true, FLOAT),
+        S::ExtendedSrgbLinear => (ColorSpace::Srgb, Transfer::Linear, true, FLOAT),
+        S::Bt2100Pq => {
+            let nits = out.sdr_white_nits;
+            if !(nits.is_finite() && (1.0..=10_000.0).contains(&nits)) {
+                return Err(Error::argument(
+                    "sdr_white_nits",
+                    format!("is {nits}; SDR white is 1 to 10000 cd/m² (BT.2408: 203)"),
+                ));
+            }
+            let sdr_white_nits = nits;
+            (
+                ColorSpace::Srgb,
+                Transfer::Pq { sdr_white_nits },
+                true,
+                &[F::Rgb10a2Unorm, F::Rgba16Float],
+            )
+        }
+        S::Bt2100Hlg => {
+            return Err(Error::argument(
+                "output",
+                "Bt2100Hlg is not written: HLG is scene-referred and its display applies a system \
+                 gamma that depends on the display's peak (BT.2100's OOTF), so the light afterglow \
+                 grades is not a signal it can name; use Bt2100Pq (HDR10) or ExtendedSrgbLinear",
+            ))
+        }
+        other => {
+            return Err(Error::argument(
+                "output",
+                format!("{other:?} is not a colour space afterglow writes"),
+            ))
+        }
+    })
 }

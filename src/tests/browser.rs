@@ -3081,7 +3081,9 @@ async fn antialiasing_and_light_at_from_javascript() {
     let edge = "fn scene(uv: vec2f, time: f32) -> vec4f {\n  let p = uv * 64.0;\n  \
                 let lit = p.x - 20.0 > (p.y - 32.0) * 0.577;\n  \
                 return vec4f(select(vec3f(0.02), vec3f(0.9), lit), 1.0);\n}";
-    JsFuture::from(r.set_scene_shader(edge.into())).await.unwrap();
+    JsFuture::from(r.set_scene_shader(edge.into()))
+        .await
+        .unwrap();
     let none = read(&r).await;
     for mode in ["fxaa", "smaa"] {
         set(&r, &format!(r#"{{"antialias":"{mode}"}}"#));
@@ -3101,7 +3103,11 @@ async fn antialiasing_and_light_at_from_javascript() {
         assert!(changed >= 24, "{mode}: {changed} edge pixels smoothed");
     }
     set(&r, r#"{"antialias":"none"}"#);
-    assert_eq!(read(&r).await.data, none.data, "'none' is the frame as it was");
+    assert_eq!(
+        read(&r).await.data,
+        none.data,
+        "'none' is the frame as it was"
+    );
     let e = r.set_options(opts(r#"{"antialias":"msaa"}"#)).unwrap_err();
     assert_kind(&e, "OptionError", &[]);
     for name in ["'none'", "'fxaa'", "'smaa'"] {

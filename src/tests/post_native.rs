@@ -689,3 +689,202 @@ fn light_at_in_a_display_effect_is_an_error_naming_the_stage() {
     }
     assert!(post.effects().is_empty());
 }
+
+/// Every HDR output colour space against a CPU model of its encoding, on
+/// a ramp from black to 100× SDR white in a warm colour (so the primaries
+/// matter): within 1/1023 on a 10-bit output, 1e-3 relative on a float one.
+#[test]
+fn hdr_output_colour_spaces_encode_as_their_models_say() {
+    use crate::Output;
+    use wgpu::SurfaceColorSpace as S;
+    use wgpu::TextureFormat as F;
+    const W: u32 = 256;
+    let a = app(16);
+    // The ramp: x from 0 to 100 along the row, colour (x, x/2, x/4).
+    let ramp = |i: u32| 100.0 * (i as f32 / (W - 1) as f32).powi(2);
+    let hdr = {
+        let t = a.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("ramp"),
+            size: wgpu::Extent3d {
+                width: W,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: F::Rgba16Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let mut data = Vec::new();
+        for i in 0..W {
+            let x = ramp(i);
+            data.extend([f16(x), f16(x / 2.0), f16(x / 4.0), F16_ONE]);
+        }
+        let layout = wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(W * 8),
+            rows_per_image: None,
+        };
+        a.gpu
+            .queue
+            .write_texture(t.as_image_copy(), bytemuck_cast(&data), layout, t.size());
+        t.create_view(&Default::default())
+    };
+    // What each pixel holds: the input's f16 value (the ramp as stored).
+    let stored = |i: u32| {
+        let x = ramp(i);
+        [x, x / 2.0, x / 4.0].map(|v| crate::readback::f16_to_f32(f16(v)))
+    };
+    let mut o = crate::options::PREDICTABLE;
+    o.canvas.tone_mapping = ToneMapping::Extended;
+    o.canvas.headroom = 100.0;
+    const TO_P3: [[f32; 3]; 3] = [
+        [0.8224621, 0.1775380, 0.0],
+        [0.0331941, 0.9668058, 0.0],
+        [0.0170827, 0.0723974, 0.9105199],
+    ];
+    const TO_2020: [[f32; 3]; 3] = [
+        [0.6274039, 0.3292830, 0.0433131],
+        [0.0690973, 0.9195404, 0.0113623],
+        [0.0163914, 0.0880133, 0.8955953],
+    ];
+    fn mul(m: [[f32; 3]; 3], c: [f32; 3]) -> [f32; 3] {
+        m.map(|row| row[0] * c[0] + row[1] * c[1] + row[2] * c[2])
+    }
+    fn srgb(c: [f32; 3]) -> [f32; 3] {
+        c.map(srgb_encode)
+    }
+    fn pq(c: [f32; 3]) -> [f32; 3] {
+        mul(TO_2020, c).map(|v| pq_encode(v.max(0.0) * 203.0 / 10000.0))
+    }
+    type Model = Box<dyn Fn([f32; 3]) -> [f32; 3]>;
+    let cases: [(S, F, Model); 6] = [
+        (S::ExtendedSrgb, F::Rgba16Float, Box::new(srgb)),
+        (
+            S::ExtendedDisplayP3,
+            F::Rgba16Float,
+            Box::new(|c| srgb(mul(TO_P3, c))),
+        ),
+        (S::ExtendedSrgbLinear, F::Rgba16Float, Box::new(|c| c)),
+        (S::Auto, F::Rgba16Float, Box::new(|c| c)),
+        (S::Bt2100Pq, F::Rgba16Float, Box::new(pq)),
+        (S::Bt2100Pq, F::Rgb10a2Unorm, Box::new(pq)),
+    ];
+    for (space, format, model) in cases {
+        let output = Output::new(format).with_color_space(space);
+        let mut post = PostChain::with_output(&a.gpu.device, &a.gpu.queue, output, &o)
+            .unwrap_or_else(|e| panic!("{space:?} {format:?}: {e}"));
+        let target = a.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("hdr output"),
+            size: wgpu::Extent3d {
+                width: W,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let mut encoder = a.gpu.device.create_command_encoder(&Default::default());
+        let view = target.create_view(&Default::default());
+        post.render(&mut encoder, &hdr, None, &view, format)
+            .unwrap();
+        let readback = Readback::record(&a.gpu, &mut encoder, &target).unwrap();
+        a.gpu.queue.submit([encoder.finish()]);
+        let img = pollster::block_on(readback.read(&a.gpu.device)).unwrap();
+        for i in 0..W {
+            let want = model(stored(i));
+            let got = if format == F::Rgb10a2Unorm {
+                let t = &img.data[4 * i as usize..4 * i as usize + 4];
+                let v = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+                [0, 10, 20].map(|s| ((v >> s) & 1023) as f32 / 1023.0)
+            } else {
+                let p = img.rgba_f32(i, 0);
+                [p[0], p[1], p[2]]
+            };
+            for c in 0..3 {
+                let close = if format == F::Rgb10a2Unorm {
+                    (got[c] - want[c]).abs() <= 1.0 / 1023.0
+                } else {
+                    (got[c] - want[c]).abs() <= 1e-3 * want[c].abs().max(1.0)
+                };
+                assert!(
+                    close,
+                    "{space:?} {format:?} at {i} ({:?}): {got:?} against {want:?}",
+                    stored(i)
+                );
+            }
+        }
+    }
+    assert_eq!(a.errors.load(Ordering::Relaxed), 0, "GPU errors");
+}
+
+/// SMPTE ST 2084's inverse EOTF, the CPU model of a PQ output.
+fn pq_encode(y: f32) -> f32 {
+    let (m1, m2) = (0.1593017578125f64, 78.84375f64);
+    let (c1, c2, c3) = (0.8359375f64, 18.8515625f64, 18.6875f64);
+    let p = f64::from(y.clamp(0.0, 1.0)).powf(m1);
+    ((c1 + c2 * p) / (1.0 + c3 * p)).powf(m2) as f32
+}
+
+/// A format and colour space that do not go together, HLG, a bad SDR white
+/// and a premultiplied PQ output are errors naming what is wrong, and no
+/// GPU error follows; SDR output is what `PostChain::new` writes.
+#[test]
+fn hdr_outputs_that_do_not_go_together_are_refused_by_name() {
+    use crate::Output;
+    use wgpu::SurfaceColorSpace as S;
+    use wgpu::TextureFormat as F;
+    let a = app(16);
+    let o = crate::options::PREDICTABLE;
+    let make = |output: Output, o: &Options| {
+        PostChain::with_output(&a.gpu.device, &a.gpu.queue, output, o)
+    };
+    let refused = |output: Output, o: &Options, words: &[&str]| match make(output, o) {
+        Err(Error::Argument(e)) => {
+            for w in words {
+                assert!(e.message.contains(w), "{output:?}: {} lacks {w}", e.message);
+            }
+            e.argument
+        }
+        Err(other) => panic!("{output:?}: {other}"),
+        Ok(_) => panic!("{output:?} accepted"),
+    };
+    let pq8 = Output::new(F::Rgba8Unorm).with_color_space(S::Bt2100Pq);
+    assert_eq!(
+        refused(pq8, &o, &["Rgba8Unorm", "Bt2100Pq", "Rgb10a2Unorm"]),
+        "output"
+    );
+    let linear8 = Output::new(F::Bgra8UnormSrgb).with_color_space(S::ExtendedSrgbLinear);
+    assert_eq!(
+        refused(linear8, &o, &["Bgra8UnormSrgb", "ExtendedSrgbLinear"]),
+        "output"
+    );
+    let hlg = Output::new(F::Rgba16Float).with_color_space(S::Bt2100Hlg);
+    assert_eq!(refused(hlg, &o, &["Bt2100Hlg"]), "output");
+    let dim = Output {
+        sdr_white_nits: f32::NAN,
+        ..Output::new(F::Rgb10a2Unorm).with_color_space(S::Bt2100Pq)
+    };
+    assert_eq!(refused(dim, &o, &["203"]), "sdr_white_nits");
+    let mut see_through = o;
+    see_through.canvas.alpha_mode = AlphaMode::Premultiplied;
+    let pq = Output::new(F::Rgb10a2Unorm).with_color_space(S::Bt2100Pq);
+    assert_eq!(refused(pq, &see_through, &["Opaque"]), "output");
+    // Accepted, then another output: a refused one leaves it writing.
+    let mut post = make(pq, &o).unwrap();
+    assert!(post.set_output(hlg).is_err());
+    post.set_output(Output::new(F::Rgba16Float).with_color_space(S::ExtendedSrgbLinear))
+        .unwrap();
+    assert_eq!(
+        make(Output::new(F::Rgba8UnormSrgb), &o).map(|_| ()).ok(),
+        Some(()),
+        "sRGB, as new() writes"
+    );
+    assert_eq!(a.errors.load(Ordering::Relaxed), 0, "GPU errors");
+}
