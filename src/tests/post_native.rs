@@ -652,7 +652,7 @@ fn a_scene_effect_shifts_the_picture_with_light_at() {
         }
     }
     for mode in [Antialias::Fxaa, Antialias::Smaa] {
-        let mut o = post.options().clone();
+        let mut o = *post.options();
         o.antialias = mode;
         post.set_options(&o).unwrap();
         let smoothed = render(&a, &mut post, &hdr, None);
