@@ -218,6 +218,10 @@ fn antialiasing_approaches_the_supersampled_reference() {
             error / base,
             100.0 * kept
         );
+        let half = (SIDE * SIDE / 2) as usize;
+        let lines = mean_error(&got, &want, |i| edge[i] && i >= half);
+        let squares = mean_error(&got, &want, |i| edge[i] && i < half);
+        println!("    squares {squares:.2}, lines {lines:.2}");
         assert!(
             error <= most * base,
             "{mode:?}: edge error {error:.2} against {base:.2} without"
