@@ -243,3 +243,45 @@ fn antialiasing_approaches_the_supersampled_reference() {
         }
     }
 }
+
+/// On a transparent canvas a shape's edge is in its coverage: each mode
+/// smooths alpha along the edge as it smooths colour, and every pixel
+/// stays premultiplied (colour at most alpha).
+#[test]
+fn antialiasing_smooths_coverage_on_a_transparent_canvas() {
+    // A bright disc's edge, drawn once per pixel over nothing.
+    const DISC: &str = "
+fn scene(uv: vec2f, time: f32) -> vec4f {
+    let inside = length(uv - 0.5) < 0.3;
+    return select(vec4f(0.0), vec4f(0.9, 0.6, 0.3, 1.0), inside);
+}
+";
+    let mut o = options(Antialias::None, false);
+    o.canvas.alpha_mode = crate::options::AlphaMode::Premultiplied;
+    let mut h = renderer(o, 64);
+    h.set_content(Content::Shader(DISC.into())).expect("scene");
+    let partial = |img: &Image| {
+        let mut n = 0;
+        for y in 0..img.height {
+            for x in 0..img.width {
+                let a = img.rgba8(x, y)[3];
+                n += usize::from(a > 8 && a < 247);
+            }
+        }
+        n
+    };
+    let none = render(&h);
+    super::common::check_premultiplied(&none, "none");
+    let hard = partial(&none);
+    for mode in [Antialias::Fxaa, Antialias::Smaa] {
+        o.antialias = mode;
+        h.set_settings(o).expect("options");
+        let img = render(&h);
+        super::common::check_premultiplied(&img, &format!("{mode:?}"));
+        let soft = partial(&img);
+        assert!(
+            soft >= hard + 40,
+            "{mode:?}: {soft} partly covered pixels, {hard} without"
+        );
+    }
+}
