@@ -43,9 +43,22 @@ mod native {
         (S::ExtendedSrgbLinear, &[F::Rgba16Float]),
         (S::ExtendedDisplayP3, &[F::Rgba16Float]),
         (S::ExtendedSrgb, &[F::Rgba16Float]),
-        (S::DisplayP3, &[F::Bgra8UnormSrgb, F::Rgba8UnormSrgb]),
-        (S::Srgb, &[F::Bgra8UnormSrgb, F::Rgba8UnormSrgb]),
+        (S::DisplayP3, SDR),
+        (S::Srgb, SDR),
     ];
+
+    /// The SDR formats afterglow writes, `-srgb` views first.
+    const SDR: &[F] = &[
+        F::Bgra8UnormSrgb,
+        F::Rgba8UnormSrgb,
+        F::Bgra8Unorm,
+        F::Rgba8Unorm,
+    ];
+
+    /// Whether `space` carries light above SDR white.
+    fn is_hdr(space: S) -> bool {
+        !matches!(space, S::Srgb | S::DisplayP3)
+    }
 
     #[derive(Default)]
     pub struct App {
@@ -124,8 +137,13 @@ mod native {
             let (device, queue) = pollster::block_on(adapter.request_device(&Default::default()))
                 .map_err(|e| e.to_string())?;
             let caps = surface.get_capabilities(&adapter);
+            let info = surface.display_hdr_info(&adapter);
+            // Apple's displays report a headroom over SDR white and no
+            // absolute nits: scRGB (1 = SDR white there) says it directly.
+            let relative = info.headroom.is_some();
             let (color_space, format) = PREFERENCE
                 .iter()
+                .filter(|(space, _)| !(relative && *space == S::Bt2100Pq))
                 .flat_map(|&(space, formats)| formats.iter().map(move |&f| (space, f)))
                 .find(|&(space, format)| {
                     space
@@ -143,10 +161,17 @@ mod native {
             let config = wgpu::SurfaceConfiguration { format, ..config };
             surface.configure(&device, &config);
             let mut options = Options::default();
-            options.canvas.tone_mapping = ToneMapping::Extended;
-            options.canvas.headroom =
-                afterglow::display_headroom(&surface.display_hdr_info(&adapter));
-            let output = Output::new(format).with_color_space(color_space);
+            let mut output = Output::new(format).with_color_space(color_space);
+            if is_hdr(color_space) {
+                // The curve rises to what the display shows above SDR white.
+                options.canvas.tone_mapping = ToneMapping::Extended;
+                options.canvas.headroom = afterglow::display_headroom(&info);
+                // PQ is absolute: SDR white where the system puts it, so
+                // that the headroom (peak over that white) lands on the peak.
+                if let Some(nits) = info.luminance.and_then(|l| l.sdr_white_nits) {
+                    output.sdr_white_nits = nits;
+                }
+            }
             let post = PostChain::with_output(&device, &queue, output, &options)
                 .map_err(|e| e.to_string())?;
             let scene = lights(&device, &queue);
@@ -174,6 +199,9 @@ mod native {
         }
 
         fn follow_display(&mut self) -> Result<(), String> {
+            if !is_hdr(self.config.color_space) {
+                return Ok(());
+            }
             let info = self.surface.display_hdr_info(&self.adapter);
             let headroom = afterglow::display_headroom(&info);
             if headroom != self.options.canvas.headroom {
@@ -182,6 +210,7 @@ mod native {
                     .set_options(&self.options)
                     .map_err(|e| e.to_string())?;
                 self.retitle();
+                self.window.request_redraw();
             }
             Ok(())
         }
@@ -198,9 +227,19 @@ mod native {
         }
 
         fn draw(&mut self) -> Result<(), String> {
-            let frame = match self.surface.get_current_texture() {
-                wgpu::CurrentSurfaceTexture::Success(frame)
-                | wgpu::CurrentSurfaceTexture::Suboptimal(frame) => frame,
+            let (frame, stale) = match self.surface.get_current_texture() {
+                wgpu::CurrentSurfaceTexture::Success(frame) => (frame, false),
+                wgpu::CurrentSurfaceTexture::Suboptimal(frame) => (frame, true),
+                // Minimised or slow: the next redraw tries again.
+                wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                    return Ok(())
+                }
+                // The surface changed under it (a resize, another display).
+                wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                    self.surface.configure(&self.device, &self.config);
+                    self.window.request_redraw();
+                    return Ok(());
+                }
                 other => return Err(format!("no frame from the surface: {other:?}")),
             };
             let view = frame.texture.create_view(&Default::default());
@@ -210,6 +249,9 @@ mod native {
                 .map_err(|e| e.to_string())?;
             self.queue.submit([encoder.finish()]);
             self.queue.present(frame);
+            if stale {
+                self.surface.configure(&self.device, &self.config);
+            }
             Ok(())
         }
     }

@@ -1,6 +1,7 @@
 // In scope for every effect fused into the composite (built-in ones and
 // those given to addEffect): the time in seconds, the output's size in
-// pixels and one pixel's size in uv, and a linear, clamping sampler.
+// pixels, and a linear, clamping sampler (`texel()` is generated with the
+// effects: an effect may declare its own).
 // Bound only while an effect runs; `effect_frame` and `effect_sampler`
 // are declared with the effects' bindings (`shared_bindings` in
 // src/effect.rs).
@@ -17,9 +18,4 @@ fn time() -> f32 {
 
 fn resolution() -> vec2f {
     return effect_frame.resolution;
-}
-
-// The size of one output pixel in uv.
-fn texel() -> vec2f {
-    return 1.0 / effect_frame.resolution;
 }

@@ -160,7 +160,7 @@ const RESERVED: &str = "alias array bitcast bool break case const const_assert c
     continuing default diagnostic discard else enable f16 f32 false fn for i32 if let loop \
     mat2x2f mat3x3f mat4x4f override ptr requires return sampler struct switch texture_2d true \
     u32 var vec2f vec3f vec4f while uniforms Uniforms effect time resolution effect_sampler \
-    effect_frame EffectFrame FullscreenOut vs_fullscreen";
+    effect_frame EffectFrame FullscreenOut vs_fullscreen texel light_at";
 
 /// The most characters (Unicode scalar values) an effect's name has.
 pub const MAX_NAME_CHARS: usize = 64;
@@ -382,12 +382,24 @@ pub const LIGHT_AT: &str = "fn light_at(uv: vec2f) -> vec4f {\n    return fx_lig
 const LIGHT_AT_ALONE: &str =
     "fn light_at(uv: vec2f) -> vec4f {\n    return vec4f(uv, 0.0, 1.0);\n}\n";
 
-/// What an effect of `stage` sees besides what every effect sees.
-fn stage_declarations(stage: EffectStage) -> &'static str {
-    match stage {
-        EffectStage::Scene => LIGHT_AT_ALONE,
-        EffectStage::Display => "",
+/// `texel()`: one output pixel in uv, for every effect.
+pub const TEXEL: &str = "fn texel() -> vec2f {\n    return 1.0 / effect_frame.resolution;\n}\n";
+
+/// What an effect of `stage` whose WGSL is `source` sees besides what
+/// every effect sees: `texel()`, and `light_at` in the scene stage, each
+/// unless it declares that name itself (its own then stands; fused, its
+/// names are its own anyway).
+fn stage_declarations(source: &str, stage: EffectStage) -> String {
+    let solid = crate::wgsl::lex::solid(source);
+    let own = crate::wgsl::top_level_names(&solid);
+    let mut s = String::new();
+    if !own.contains(&"texel") {
+        s.push_str(TEXEL);
     }
+    if stage == EffectStage::Scene && !own.contains(&"light_at") {
+        s.push_str(LIGHT_AT_ALONE);
+    }
+    s
 }
 
 /// The module an effect is first compiled in, alone: what every effect
@@ -402,7 +414,7 @@ pub fn check_source(
 ) -> (String, usize) {
     let declarations = format!(
         "{}{}",
-        stage_declarations(stage),
+        stage_declarations(source, stage),
         uniforms_struct(fields, "")
     );
     check_module(
@@ -423,7 +435,7 @@ fn check_stage(source: &str, stage: EffectStage) -> Result<(), Error> {
     if crate::wgsl::top_level_names(&solid).contains(&"light_at") {
         return Ok(());
     }
-    match crate::wgsl::find_name(source, "light_at") {
+    match crate::wgsl::find_call(source, "light_at") {
         Some(at) => {
             let (line, column) = line_and_column(source, at);
             Err(Error::Shader(ShaderError::new(
@@ -473,7 +485,13 @@ fn check_module(
 /// effect's own suffix.
 pub fn fused_check_source(e: &UserEffect) -> String {
     let (part, function) = fused_source(e);
-    check_module(&bindings(e), stage_declarations(e.stage), &part, &function).0
+    // Fused, its names are suffixed: what every effect sees stands.
+    let stage = if e.stage == EffectStage::Scene {
+        LIGHT_AT_ALONE
+    } else {
+        ""
+    };
+    check_module(&bindings(e), &format!("{TEXEL}{stage}"), &part, &function).0
 }
 
 /// Lines of `text` as `str::lines` counts them (a final line counts

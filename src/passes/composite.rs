@@ -354,6 +354,9 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
         }
     };
     declare(&mut s, None);
+    if !effects.is_empty() {
+        s.push_str(crate::user_effect::TEXEL);
+    }
     let scene_user =
         |e: &Active<'_>| matches!(e, Active::User(u) if u.stage.place() == Place::Scene);
     if effects.iter().any(scene_user) {
@@ -684,7 +687,9 @@ impl CompositePass {
         let gathered = self.neighbours.build(f, index, neighbours, display)?;
         // What the effect reads, group 1 of the plan.
         let mut inputs = Vec::new();
-        let mut read: Vec<Image> = images.to_vec();
+        // Group 0 is bound here too: the graph hears of all it holds.
+        let mut read: Vec<Image> = vec![hdr.clone(), bloom.clone(), source.clone()];
+        read.extend_from_slice(images);
         for p in shape.plan.iter().filter(|p| p.group == 1) {
             if let Source::Input(input) = p.source {
                 let image = self.neighbours.input(f, &gathered, input)?;

@@ -42,6 +42,10 @@ type Cache<T> = Mutex<Vec<((usize, usize), Arc<T>)>>;
 
 /// The pipelines and tables of the effects' passes, made on first use.
 pub struct NeighbourPasses {
+    /// `destroy()` the tables when dropped: not under a
+    /// [`crate::PostChain`], whose caller may submit work that reads them
+    /// after dropping the chain.
+    destroy: bool,
     linear: wgpu::Sampler,
     point: wgpu::Sampler,
     /// By (effect, pass).
@@ -86,6 +90,7 @@ pub fn source(pass: &Prepass) -> String {
 impl NeighbourPasses {
     pub fn new(gpu: &Gpu) -> NeighbourPasses {
         NeighbourPasses {
+            destroy: !gpu.caller_submits,
             linear: linear_sampler(gpu, "neighbours linear sampler"),
             point: gpu.create_sampler(&wgpu::SamplerDescriptor {
                 label: Some("neighbours point sampler"),
@@ -266,8 +271,12 @@ impl NeighbourPasses {
 }
 
 impl Drop for NeighbourPasses {
-    /// The tables go with the chain, not with the garbage collector.
+    /// The tables go with the chain, not with the garbage collector
+    /// (under a caller's submit, wgpu frees them once its work has run).
     fn drop(&mut self) {
+        if !self.destroy {
+            return;
+        }
         let tables = self.tables.get_mut().unwrap_or_else(|e| e.into_inner());
         for (_, t) in tables.iter() {
             t.texture.destroy();

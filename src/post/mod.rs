@@ -646,7 +646,7 @@ fn output_spec(out: &Output, options: &Options) -> Result<OutputSpec, Error> {
             ),
         ));
     }
-    let (space, transfer, extended, formats) = encoding(out, base)?;
+    let (space, transfer, extended, formats) = encoding(out)?;
     if !formats.contains(&base) {
         let allowed: Vec<String> = formats.iter().map(|f| format!("{f:?}")).collect();
         return Err(Error::argument(
@@ -674,20 +674,19 @@ fn output_spec(out: &Output, options: &Options) -> Result<OutputSpec, Error> {
 
 /// How `out` is encoded: its primaries, transfer, whether it is extended
 /// past SDR white, and the formats it is written to.
-fn encoding(
-    out: &Output,
-    base: wgpu::TextureFormat,
-) -> Result<(ColorSpace, Transfer, bool, &'static [wgpu::TextureFormat]), Error> {
+fn encoding(out: &Output) -> Result<(ColorSpace, Transfer, bool, &'static [wgpu::TextureFormat]), Error> {
     use wgpu::SurfaceColorSpace as S;
     use wgpu::TextureFormat as F;
     const SDR: &[F] = &[F::Rgba8Unorm, F::Bgra8Unorm, F::Rgba16Float];
     const FLOAT: &[F] = &[F::Rgba16Float];
-    let space = match out.color_space {
-        S::Auto if base == F::Rgba16Float => S::ExtendedSrgbLinear,
-        S::Auto => S::Srgb,
-        other => other,
-    };
-    Ok(match space {
+    Ok(match out.color_space {
+        S::Auto => {
+            return Err(Error::argument(
+                "output",
+                "Auto is resolved by the surface (scRGB or sRGB for Rgba16Float, by what it \
+                 offers; always sRGB in a browser): give the colour space it was configured with",
+            ))
+        }
         S::Srgb => (ColorSpace::Srgb, Transfer::Srgb, false, SDR),
         S::DisplayP3 => (ColorSpace::DisplayP3, Transfer::Srgb, false, SDR),
         S::ExtendedSrgb => (ColorSpace::Srgb, Transfer::Srgb, true, FLOAT),
@@ -715,12 +714,6 @@ fn encoding(
                 "Bt2100Hlg is not written: HLG is scene-referred and its display applies a system \
                  gamma that depends on the display's peak (BT.2100's OOTF), so the light afterglow \
                  grades is not a signal it can name; use Bt2100Pq (HDR10) or ExtendedSrgbLinear",
-            ))
-        }
-        other => {
-            return Err(Error::argument(
-                "output",
-                format!("{other:?} is not a colour space afterglow writes"),
             ))
         }
     })

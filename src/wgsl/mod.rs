@@ -21,18 +21,14 @@ pub fn find_fn(source: &str, name: &str) -> Option<usize> {
         .map(|w| w[0].at)
 }
 
-/// Where `source` uses the name `name` outside comments, not as a member
-/// (`.name`): the byte offset of its first use.
-pub fn find_name(source: &str, name: &str) -> Option<usize> {
+/// Where `source` calls `name(` outside comments (not a member, not the
+/// declaration `fn name(`): the byte offset of its first call.
+pub fn find_call(source: &str, name: &str) -> Option<usize> {
     let solid = lex::solid(source);
-    let mut before = "";
-    for t in &solid {
-        if t.kind == Kind::Ident && t.text == name && before != "." {
-            return Some(t.at);
-        }
-        before = t.text;
-    }
-    None
+    solid
+        .windows(3)
+        .find(|w| !w[0].is(".") && !w[0].is("fn") && w[1].is(name) && w[2].is("("))
+        .map(|w| w[1].at)
 }
 
 /// Whether `source` has an attribute `@<name>` (outside comments).
