@@ -724,20 +724,8 @@ fn hdr_output_colour_spaces_encode_as_their_models_say() {
     // The ramp: x from 0 to 100 along the row, colour (x, x/2, x/4).
     let ramp = |i: u32| 100.0 * (i as f32 / (W - 1) as f32).powi(2);
     let hdr = {
-        let t = a.gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("ramp"),
-            size: wgpu::Extent3d {
-                width: W,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: F::Rgba16Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        let t = row_texture(&a.gpu.device, W, F::Rgba16Float, usage);
         let mut data = Vec::new();
         for i in 0..W {
             let x = ramp(i);
@@ -796,20 +784,8 @@ fn hdr_output_colour_spaces_encode_as_their_models_say() {
         let output = Output::new(format).with_color_space(space);
         let mut post = PostChain::with_output(&a.gpu.device, &a.gpu.queue, output, &o)
             .unwrap_or_else(|e| panic!("{space:?} {format:?}: {e}"));
-        let target = a.gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("hdr output"),
-            size: wgpu::Extent3d {
-                width: W,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+        let target = row_texture(&a.gpu.device, W, format, usage);
         let mut encoder = a.gpu.device.create_command_encoder(&Default::default());
         let view = target.create_view(&Default::default());
         post.render(&mut encoder, &hdr, None, &view, format)
@@ -842,6 +818,29 @@ fn hdr_output_colour_spaces_encode_as_their_models_say() {
         }
     }
     assert_eq!(a.errors.load(Ordering::Relaxed), 0, "GPU errors");
+}
+
+/// A texture one row of `width` high.
+fn row_texture(
+    device: &wgpu::Device,
+    width: u32,
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("row"),
+        size: wgpu::Extent3d {
+            width,
+            height: 1,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    })
 }
 
 /// SMPTE ST 2084's inverse EOTF, the CPU model of a PQ output.
