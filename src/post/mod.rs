@@ -674,7 +674,9 @@ fn output_spec(out: &Output, options: &Options) -> Result<OutputSpec, Error> {
 
 /// How `out` is encoded: its primaries, transfer, whether it is extended
 /// past SDR white, and the formats it is written to.
-fn encoding(out: &Output) -> Result<(ColorSpace, Transfer, bool, &'static [wgpu::TextureFormat]), Error> {
+fn encoding(
+    out: &Output,
+) -> Result<(ColorSpace, Transfer, bool, &'static [wgpu::TextureFormat]), Error> {
     use wgpu::SurfaceColorSpace as S;
     use wgpu::TextureFormat as F;
     const SDR: &[F] = &[F::Rgba8Unorm, F::Bgra8Unorm, F::Rgba16Float];
@@ -700,10 +702,11 @@ fn encoding(out: &Output) -> Result<(ColorSpace, Transfer, bool, &'static [wgpu:
                     format!("is {nits}; SDR white is 1 to 10000 cd/m² (BT.2408: 203)"),
                 ));
             }
-            let sdr_white_nits = nits;
             (
                 ColorSpace::Srgb,
-                Transfer::Pq { sdr_white_nits },
+                Transfer::Pq {
+                    sdr_white_nits: nits,
+                },
                 true,
                 &[F::Rgb10a2Unorm, F::Rgba16Float],
             )
