@@ -181,6 +181,13 @@ fn light(scene: vec4f, source: vec3f, uv: vec2f) -> vec3f {
     return rgb;
 }
 
+// The alpha of premultiplied output: the coverage, raised to the
+// brightest channel where light has none (bloom over a transparent page
+// is a glow, never a dark halo).
+fn glow_alpha(rgb: vec3f, coverage: f32) -> f32 {
+    return clamp(max(coverage, max(rgb.r, max(rgb.g, rgb.b))), 0.0, 1.0);
+}
+
 // The light before the curve anywhere in the frame (uv), sampled, and its
 // coverage: what the scene stage's effects see at their own pixel, for
 // those that read around it (chromatic aberration, a user's effect in the
@@ -279,7 +286,7 @@ fn fx_finish(display: vec3f, display_coverage: f32, position: vec2f, uv: vec2f) 
         if !has(FLAG_PREMULTIPLIED) {
             return vec4f(rgb, 1.0);
         }
-        return vec4f(rgb, clamp(max(coverage, max(rgb.r, max(rgb.g, rgb.b))), 0.0, 1.0));
+        return vec4f(rgb, glow_alpha(rgb, coverage));
     }
     let dither = has(FLAG_DITHER);
 
@@ -303,9 +310,7 @@ fn fx_finish(display: vec3f, display_coverage: f32, position: vec2f, uv: vec2f) 
 
     // Premultiplied canvas. The compositor blends encoded values, so the
     // stored colour must be encode(straight) * alpha, which keeps rgb <= alpha.
-    // Light with no coverage (bloom over a transparent page) raises alpha to
-    // its brightest channel: a glow, never a dark halo.
-    let alpha = clamp(max(coverage, max(rgb.r, max(rgb.g, rgb.b))), 0.0, 1.0);
+    let alpha = glow_alpha(rgb, coverage);
     if alpha <= 0.0 {
         return vec4f(0.0);
     }

@@ -655,8 +655,8 @@ impl CompositePass {
     /// The frame split at the effect `at` (its index in [`BUILTINS`], it
     /// and what it reads around its pixel): the composite into the display
     /// image, the effect's passes on it, and the frame resumed at the
-    /// effect into the output. `group` is the composite's bind group 0;
-    /// `images` what its effects sample.
+    /// effect into the output. `group` is the composite's bind group 0,
+    /// `sampled` the images it holds.
     fn build_split(
         &self,
         f: &mut FrameBuilder<'_>,
@@ -664,10 +664,9 @@ impl CompositePass {
         at: (usize, &'static Builtin, &'static Neighbours),
         group: wgpu::BindGroup,
         variant: Variant,
-        images: &[Image],
+        sampled: &[&Image],
     ) -> Result<(), Error> {
         let (index, b, neighbours) = at;
-        let hdr = f.hdr("composite")?;
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let size = f.info.output_size;
         let tex = f.texture("display image", size, DISPLAY_FORMAT, 1, 1, usage)?;
@@ -678,18 +677,13 @@ impl CompositePass {
             ..variant
         };
         let pipe = self.pipe(f.gpu, shape, head);
-        let bloom = f.bloom.as_ref().map_or(hdr.clone(), |b| b.image.clone());
-        let source = f.bloom_source.clone().unwrap_or_else(|| hdr.clone());
-        let mut sampled = vec![&hdr, &bloom, &source];
-        sampled.extend(images);
         let name = "composite".to_string();
-        f.fullscreen(name, &pipe, group.clone(), Some(&display), &sampled, false);
+        f.fullscreen(name, &pipe, group.clone(), Some(&display), sampled, false);
         let gathered = self.neighbours.build(f, index, neighbours, display)?;
         // What the effect reads, group 1 of the plan.
         let mut inputs = Vec::new();
         // Group 0 is bound here too: the graph hears of all it holds.
-        let mut read: Vec<Image> = vec![hdr.clone(), bloom.clone(), source.clone()];
-        read.extend_from_slice(images);
+        let mut read: Vec<Image> = sampled.iter().map(|&i| i.clone()).collect();
         for p in shape.plan.iter().filter(|p| p.group == 1) {
             if let Source::Input(input) = p.source {
                 let image = self.neighbours.input(f, &gathered, input)?;
@@ -845,7 +839,7 @@ impl Pass for CompositePass {
             _ => None,
         });
         match at {
-            Some(at) => self.build_split(f, &shape, at, group, variant, &images),
+            Some(at) => self.build_split(f, &shape, at, group, variant, &sampled),
             None => {
                 let pipe = self.pipe(f.gpu, &shape, variant);
                 f.fullscreen("composite".into(), &pipe, group, None, &sampled, false);
