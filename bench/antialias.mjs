@@ -28,7 +28,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { AA } from './scene.js';
-import { PAGES, baseUrl, launch, median, openPage, pkgVersion } from './browser.mjs';
+import { LINEAR, PAGES, baseUrl, launch, median, openPage, pkgVersion, toSrgb } from './browser.mjs';
 import { checkTree, header, record } from './record.mjs';
 
 const usage = 'usage: node bench/antialias.mjs [--rounds N] [--frames N] [--shots DIR] [--dirty]';
@@ -64,12 +64,6 @@ function parseArgs(argv) {
   return opts;
 }
 
-const toLinear = (v) => {
-  const c = v / 255;
-  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-};
-const LINEAR = Array.from({ length: 256 }, (_, v) => toLinear(v));
-const toSrgb = (l) => (l <= 0.0031308 ? l * 12.92 : 1.055 * l ** (1 / 2.4) - 0.055);
 
 /** Opens `page` with `query` at `size`, renders frame 0 and returns the
  * canvas as a PNG (RGBA), checking its size and that nothing failed. */

@@ -1,6 +1,7 @@
-// What the benchmark drivers (bench/run.mjs, bench/dot.mjs) share: the four
-// pages, one headless Chromium with the WebGPU flags of webdriver.json, and
-// opening a page until it has rendered its first frame.
+// What the benchmark drivers (bench/run.mjs, bench/dot.mjs, …) share: the
+// four pages, one headless Chromium with the WebGPU flags of webdriver.json,
+// opening a page until it has rendered its first frame, and reading its
+// 8-bit sRGB screenshots as light.
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
@@ -10,6 +11,15 @@ export const PAGES = [
   { id: 'postprocessing', name: 'postprocessing' },
   { id: 'three-webgpu', name: 'three.js WebGPU' },
 ];
+
+/** An 8-bit sRGB level as linear light, and the table of all 256. */
+export const toLinear = (v) => {
+  const c = v / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+};
+export const LINEAR = Array.from({ length: 256 }, (_, v) => toLinear(v));
+/** Linear light in [0, 1] as sRGB-encoded, in [0, 1]. */
+export const toSrgb = (l) => (l <= 0.0031308 ? l * 12.92 : 1.055 * l ** (1 / 2.4) - 0.055);
 
 export const label = (c) => `${c.width}×${c.height} msaa ${c.msaa}`;
 

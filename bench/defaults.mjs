@@ -30,7 +30,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { DISCS } from './scene.js';
-import { PAGES, baseUrl, launch, openPage, pkgVersion } from './browser.mjs';
+import { LINEAR, PAGES, baseUrl, launch, openPage, pkgVersion, toLinear } from './browser.mjs';
 import { checkTree, header, record } from './record.mjs';
 
 const usage = 'usage: node bench/defaults.mjs [--intensities X,Y@R,…] [--shots DIR] [--dirty]';
@@ -67,11 +67,6 @@ function parseArgs(argv) {
   return opts;
 }
 
-const toLinear = (v) => {
-  const c = v / 255;
-  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-};
-const LINEAR = Array.from({ length: 256 }, (_, v) => toLinear(v));
 
 /** Glow (mean added light in the rings around the discs, per disc then
  * averaged) and veil (mean added light far from every disc), `on` − `off`. */

@@ -31,7 +31,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { DOT, dotCentre } from './scene.js';
-import { PAGES, baseUrl, launch, openPage, pkgVersion } from './browser.mjs';
+import { LINEAR, PAGES, baseUrl, launch, openPage, pkgVersion } from './browser.mjs';
 import { checkTree, header, record } from './record.mjs';
 
 const usage = 'usage: node bench/dot.mjs [--frames N] [--shots DIR] [--before URL] [--dirty]';
@@ -76,11 +76,6 @@ function litPixels(t) {
   return n;
 }
 
-const toLinear = (v) => {
-  const c = v / 255;
-  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-};
-const LINEAR = Array.from({ length: 256 }, (_, v) => toLinear(v));
 
 /** Halo light in the annulus around the dot at time t; how far the
  * halo's light-weighted centre (in linear light, over every pixel at least
