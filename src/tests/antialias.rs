@@ -5,13 +5,12 @@
 //! its figures (`cargo test --lib tests::antialias -- --nocapture`; the
 //! table of BENCHMARKS.md "Anti-aliasing").
 
-use crate::headless::{vulkan_gpu, Headless};
+use crate::headless::Headless;
 use crate::options::{Antialias, Msaa, Options};
-use crate::output::OutputSpec;
 use crate::readback::Image;
 use crate::Content;
 
-use super::common::{srgb_decode, srgb_encode};
+use super::common::{frame, headless_with, srgb_decode, srgb_encode};
 
 /// The frame's side in pixels: 4 × 4 cells of 64.
 const SIDE: u32 = 256;
@@ -44,25 +43,13 @@ fn scene(uv: vec2f, time: f32) -> vec4f {
 ";
 
 fn renderer(options: Options, size: u32) -> Headless {
-    let gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter (lavapipe)");
-    let format = wgpu::TextureFormat::Rgba8Unorm;
-    let c = &options.canvas;
-    let output =
-        OutputSpec::new(format, c.alpha_mode, c.tone_mapping, c.color_space).expect("valid output");
-    let mut h = Headless::new(gpu, output, options, (size, size)).expect("renderer");
+    let mut h = headless_with(options, wgpu::TextureFormat::Rgba8Unorm, (size, size));
     h.set_content(Content::Shader(SCENE.into())).expect("scene");
     h
 }
 
 fn render(h: &Headless) -> Image {
-    let img = pollster::block_on(h.render_and_read(0.0)).expect("readback");
-    assert_eq!(
-        h.gpu.error_count(),
-        0,
-        "GPU errors: {:?}",
-        h.gpu.last_error()
-    );
-    img
+    frame(h, 0.0)
 }
 
 /// The options the figures are measured with: the default curve, no

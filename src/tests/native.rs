@@ -14,25 +14,6 @@ use wgpu::TextureFormat as F;
 
 use super::common::*;
 
-/// A renderer on lavapipe writing into an output of `format`.
-fn headless_with(mut options: Options, format: F, size: (u32, u32)) -> Headless {
-    let gpu =
-        pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter (lavapipe: mesa-vulkan-drivers)");
-    options.canvas.format = if format == F::Rgba16Float {
-        crate::options::CanvasFormat::Rgba16Float
-    } else {
-        crate::options::CanvasFormat::Preferred
-    };
-    let output = OutputSpec::new(
-        format,
-        options.canvas.alpha_mode,
-        options.canvas.tone_mapping,
-        options.canvas.color_space,
-    )
-    .expect("valid output");
-    Headless::new(gpu, output, options, size).expect("renderer")
-}
-
 /// The predictable preset (no MSAA, bloom, dither or curve) with a canvas setup.
 fn predictable(alpha: AlphaMode, tone: ToneMapping) -> Options {
     let mut o = crate::options::PREDICTABLE;
@@ -43,17 +24,6 @@ fn predictable(alpha: AlphaMode, tone: ToneMapping) -> Options {
 
 fn headless(format: F, alpha: AlphaMode, tone: ToneMapping, size: (u32, u32)) -> Headless {
     headless_with(predictable(alpha, tone), format, size)
-}
-
-fn frame(h: &Headless, t: f64) -> Image {
-    let img = pollster::block_on(h.render_and_read(t)).expect("readback");
-    assert_eq!(
-        h.gpu.error_count(),
-        0,
-        "GPU errors: {:?}",
-        h.gpu.last_error()
-    );
-    img
 }
 
 /// Float options for measuring light: rgba16float output, extended range

@@ -9,11 +9,11 @@
 //! the same 1/255, relative above 1 (extended range). Inputs are exact in
 //! half precision, so the HDR target stores them unchanged.
 
-use crate::headless::{vulkan_gpu, Headless};
 use crate::options::{AlphaMode, ColorSpace, ToneMapping, Tonemapper};
-use crate::output::OutputSpec;
 use crate::readback::Image;
 use crate::{Content, PixelImage};
+
+use super::common::{frame, headless_with};
 use wgpu::TextureFormat as F;
 
 /// How the composite's output is set up.
@@ -222,8 +222,6 @@ fn content() -> Content {
 }
 
 fn render(out: Out, t: Tonemapper, exposure: f64) -> Image {
-    let gpu =
-        pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter (lavapipe: mesa-vulkan-drivers)");
     let mut o = crate::options::PREDICTABLE;
     o.tonemapper = t;
     o.exposure = exposure;
@@ -243,28 +241,9 @@ fn render(out: Out, t: Tonemapper, exposure: f64) -> Image {
     } else {
         ColorSpace::Srgb
     };
-    o.canvas.format = if out.format == F::Rgba16Float {
-        crate::options::CanvasFormat::Rgba16Float
-    } else {
-        crate::options::CanvasFormat::Preferred
-    };
-    let spec = OutputSpec::new(
-        out.format,
-        o.canvas.alpha_mode,
-        o.canvas.tone_mapping,
-        o.canvas.color_space,
-    )
-    .expect("valid output");
-    let mut h = Headless::new(gpu, spec, o, (WIDTH, ROWS.len() as u32)).expect("renderer");
+    let mut h = headless_with(o, out.format, (WIDTH, ROWS.len() as u32));
     h.set_content(content()).expect("content");
-    let img = pollster::block_on(h.render_and_read(0.0)).expect("readback");
-    assert_eq!(
-        h.gpu.error_count(),
-        0,
-        "GPU errors: {:?}",
-        h.gpu.last_error()
-    );
-    img
+    frame(&h, 0.0)
 }
 
 /// Compares every pixel with the model; returns the largest error, in

@@ -5,6 +5,10 @@
 
 pub mod dot;
 pub use dot::*;
+#[cfg(not(target_arch = "wasm32"))]
+mod headless;
+#[cfg(not(target_arch = "wasm32"))]
+pub use headless::*;
 
 use crate::readback::Image;
 use crate::{Content, PixelImage};
