@@ -711,44 +711,40 @@ fn light_at_in_a_display_effect_is_an_error_naming_the_stage() {
     assert_eq!(post.effects().len(), 3);
 }
 
-/// Every HDR output colour space against a CPU model of its encoding, on
-/// a ramp from black to 100× SDR white in a warm colour (so the primaries
-/// matter): within 1/1023 on a 10-bit output, 1e-3 relative on a float one.
-#[test]
-fn hdr_output_colour_spaces_encode_as_their_models_say() {
-    use crate::Output;
-    use wgpu::SurfaceColorSpace as S;
-    use wgpu::TextureFormat as F;
-    const W: u32 = 256;
-    let a = app(16);
-    // The ramp: x from 0 to 100 along the row, colour (x, x/2, x/4).
-    let ramp = |i: u32| 100.0 * (i as f32 / (W - 1) as f32).powi(2);
-    let hdr = {
-        let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
-        let t = row_texture(&a.gpu.device, W, F::Rgba16Float, usage);
-        let mut data = Vec::new();
-        for i in 0..W {
-            let x = ramp(i);
-            data.extend([f16(x), f16(x / 2.0), f16(x / 4.0), F16_ONE]);
-        }
-        let layout = wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(W * 8),
-            rows_per_image: None,
-        };
-        a.gpu
-            .queue
-            .write_texture(t.as_image_copy(), bytemuck_cast(&data), layout, t.size());
-        t.create_view(&Default::default())
+/// The width of [`warm_ramp`].
+const RAMP: u32 = 256;
+
+/// Pixel `i` of [`warm_ramp`] as it is stored (in f16): x from 0 to 100
+/// times SDR white along the row, in the colour (x, x/2, x/4), so that the
+/// primaries matter.
+fn ramp_at(i: u32) -> [f32; 3] {
+    let x = 100.0 * (i as f32 / (RAMP - 1) as f32).powi(2);
+    [x, x / 2.0, x / 4.0].map(|v| crate::readback::f16_to_f32(f16(v)))
+}
+
+/// The caller's scene: one row of [`ramp_at`], `Rgba16Float`.
+fn warm_ramp(a: &App) -> wgpu::TextureView {
+    let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+    let t = row_texture(&a.gpu.device, RAMP, wgpu::TextureFormat::Rgba16Float, usage);
+    let mut data = Vec::new();
+    for i in 0..RAMP {
+        let [r, g, b] = ramp_at(i);
+        data.extend([f16(r), f16(g), f16(b), F16_ONE]);
+    }
+    let layout = wgpu::TexelCopyBufferLayout {
+        offset: 0,
+        bytes_per_row: Some(RAMP * 8),
+        rows_per_image: None,
     };
-    // What each pixel holds: the input's f16 value (the ramp as stored).
-    let stored = |i: u32| {
-        let x = ramp(i);
-        [x, x / 2.0, x / 4.0].map(|v| crate::readback::f16_to_f32(f16(v)))
-    };
-    let mut o = crate::options::PREDICTABLE;
-    o.canvas.tone_mapping = ToneMapping::Extended;
-    o.canvas.headroom = 100.0;
+    a.gpu
+        .queue
+        .write_texture(t.as_image_copy(), bytemuck_cast(&data), layout, t.size());
+    t.create_view(&Default::default())
+}
+
+/// CPU models of the output encodings: linear sRGB-primary light to what
+/// each colour space stores.
+mod model {
     const TO_P3: [[f32; 3]; 3] = [
         [0.8224621, 0.1775380, 0.0],
         [0.0331941, 0.9668058, 0.0],
@@ -759,33 +755,66 @@ fn hdr_output_colour_spaces_encode_as_their_models_say() {
         [0.0690973, 0.9195404, 0.0113623],
         [0.0163914, 0.0880133, 0.8955953],
     ];
+
     fn mul(m: [[f32; 3]; 3], c: [f32; 3]) -> [f32; 3] {
         m.map(|row| row[0] * c[0] + row[1] * c[1] + row[2] * c[2])
     }
-    fn srgb(c: [f32; 3]) -> [f32; 3] {
-        c.map(srgb_encode)
+
+    /// Extended sRGB: the sRGB curve, continued past 1.
+    pub fn srgb(c: [f32; 3]) -> [f32; 3] {
+        c.map(super::srgb_encode)
     }
-    fn pq(c: [f32; 3]) -> [f32; 3] {
+
+    /// Extended Display P3.
+    pub fn p3(c: [f32; 3]) -> [f32; 3] {
+        srgb(mul(TO_P3, c))
+    }
+
+    /// scRGB.
+    pub fn linear(c: [f32; 3]) -> [f32; 3] {
+        c
+    }
+
+    /// BT.2100 PQ: BT.2020 primaries, SDR white at 203 cd/m².
+    pub fn pq(c: [f32; 3]) -> [f32; 3] {
         mul(TO_2020, c).map(|v| pq_encode(v.max(0.0) * 203.0 / 10000.0))
     }
-    type Model = Box<dyn Fn([f32; 3]) -> [f32; 3]>;
-    let cases: [(S, F, Model); 5] = [
-        (S::ExtendedSrgb, F::Rgba16Float, Box::new(srgb)),
-        (
-            S::ExtendedDisplayP3,
-            F::Rgba16Float,
-            Box::new(|c| srgb(mul(TO_P3, c))),
-        ),
-        (S::ExtendedSrgbLinear, F::Rgba16Float, Box::new(|c| c)),
-        (S::Bt2100Pq, F::Rgba16Float, Box::new(pq)),
-        (S::Bt2100Pq, F::Rgb10a2Unorm, Box::new(pq)),
+
+    /// SMPTE ST 2084's inverse EOTF.
+    fn pq_encode(y: f32) -> f32 {
+        let (m1, m2) = (0.1593017578125f64, 78.84375f64);
+        let (c1, c2, c3) = (0.8359375f64, 18.8515625f64, 18.6875f64);
+        let p = f64::from(y.clamp(0.0, 1.0)).powf(m1);
+        ((c1 + c2 * p) / (1.0 + c3 * p)).powf(m2) as f32
+    }
+}
+
+/// Every HDR output colour space against a CPU model of its encoding, on
+/// [`warm_ramp`], from black to 100× SDR white: within 1/1023 on a 10-bit
+/// output, 1e-3 relative on a float one.
+#[test]
+fn hdr_output_colour_spaces_encode_as_their_models_say() {
+    use crate::Output;
+    use wgpu::SurfaceColorSpace as S;
+    use wgpu::TextureFormat as F;
+    let a = app(16);
+    let hdr = warm_ramp(&a);
+    let mut o = crate::options::PREDICTABLE;
+    o.canvas.tone_mapping = ToneMapping::Extended;
+    o.canvas.headroom = 100.0;
+    let cases: [(S, F, fn([f32; 3]) -> [f32; 3]); 5] = [
+        (S::ExtendedSrgb, F::Rgba16Float, model::srgb),
+        (S::ExtendedDisplayP3, F::Rgba16Float, model::p3),
+        (S::ExtendedSrgbLinear, F::Rgba16Float, model::linear),
+        (S::Bt2100Pq, F::Rgba16Float, model::pq),
+        (S::Bt2100Pq, F::Rgb10a2Unorm, model::pq),
     ];
     for (space, format, model) in cases {
         let output = Output::new(format).with_color_space(space);
         let mut post = PostChain::with_output(&a.gpu.device, &a.gpu.queue, output, &o)
             .unwrap_or_else(|e| panic!("{space:?} {format:?}: {e}"));
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
-        let target = row_texture(&a.gpu.device, W, format, usage);
+        let target = row_texture(&a.gpu.device, RAMP, format, usage);
         let mut encoder = a.gpu.device.create_command_encoder(&Default::default());
         let view = target.create_view(&Default::default());
         post.render(&mut encoder, &hdr, None, &view, format)
@@ -793,8 +822,8 @@ fn hdr_output_colour_spaces_encode_as_their_models_say() {
         let readback = Readback::record(&a.gpu, &mut encoder, &target).unwrap();
         a.gpu.queue.submit([encoder.finish()]);
         let img = pollster::block_on(readback.read(&a.gpu.device)).unwrap();
-        for i in 0..W {
-            let want = model(stored(i));
+        for i in 0..RAMP {
+            let want = model(ramp_at(i));
             let got = if format == F::Rgb10a2Unorm {
                 let t = &img.data[4 * i as usize..4 * i as usize + 4];
                 let v = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
@@ -812,7 +841,7 @@ fn hdr_output_colour_spaces_encode_as_their_models_say() {
                 assert!(
                     close,
                     "{space:?} {format:?} at {i} ({:?}): {got:?} against {want:?}",
-                    stored(i)
+                    ramp_at(i)
                 );
             }
         }
@@ -841,14 +870,6 @@ fn row_texture(
         usage,
         view_formats: &[],
     })
-}
-
-/// SMPTE ST 2084's inverse EOTF, the CPU model of a PQ output.
-fn pq_encode(y: f32) -> f32 {
-    let (m1, m2) = (0.1593017578125f64, 78.84375f64);
-    let (c1, c2, c3) = (0.8359375f64, 18.8515625f64, 18.6875f64);
-    let p = f64::from(y.clamp(0.0, 1.0)).powf(m1);
-    ((c1 + c2 * p) / (1.0 + c3 * p)).powf(m2) as f32
 }
 
 /// A format and colour space that do not go together, HLG, a bad SDR white
