@@ -33,13 +33,52 @@ export const median = (xs) => {
 export const pkgVersion = (name) =>
   JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url))).version;
 
+/** Headless Chromium on a real GPU (Linux, NVIDIA's driver, no display):
+ * WebGL through ANGLE on the driver's EGL, WebGPU through Dawn's own
+ * Vulkan with no surface. ANGLE on Vulkan and Chromium's own Vulkan both
+ * need a surface extension such a driver lacks. The developer features
+ * give timestamps at full resolution instead of rounded to 100 µs. */
+export const GPU_FLAGS = [
+  '--enable-unsafe-webgpu', '--enable-webgpu-developer-features', '--ignore-gpu-blocklist', '--enable-gpu',
+  '--use-gl=angle', '--use-angle=gl-egl', '--enable-features=Vulkan', '--disable-vulkan-surface',
+  '--use-vulkan=native', '--no-sandbox', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--disable-quic', '--no-first-run',
+];
+
 /** One headless Chromium (CHROMIUM, default /usr/bin/chromium) with the
- * flags the browser tests use, and `extra` flags. */
-export async function launch(extra = []) {
+ * flags the browser tests use (software WebGPU and WebGL), or with `gpu`
+ * those of a real GPU (`GPU_FLAGS`), and `extra` flags. */
+export async function launch(extra = [], { gpu = false } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  const flags = JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
+  const flags = gpu ? GPU_FLAGS : JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
     ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
   return chromium.launch({ executablePath, args: [...flags, ...extra], headless: true });
+}
+
+/** Whether an adapter a page reported (harness.js) is a CPU emulation
+ * rather than a GPU: a fallback adapter, SwiftShader or llvmpipe. */
+export const software = (adapter) => adapter.fallback || /swiftshader|llvmpipe|lavapipe|software/i.test(adapter.name);
+
+/** Per-pass GPU milliseconds of the afterglow page open in `tab`, from
+ * `stats({ gpu: true })`: `frames` frames, each synchronised and followed
+ * by a short wait (timestamps arrive a frame or two late). Returns the
+ * samples of each pass and the wall time of each frame + sync. */
+export async function passTimes(tab, frames) {
+  return tab.evaluate(async (n) => {
+    window.renderer().stats({ gpu: true });
+    const per = {};
+    const wall = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      window.frame(i / 60);
+      await window.sync();
+      wall.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 30));
+      const gpu = window.renderer().stats().gpuMs;
+      if (gpu) for (const [k, v] of Object.entries(gpu)) (per[k] ??= []).push(v);
+    }
+    return { per, wall };
+  }, frames);
 }
 
 /** The server the pages come from: BENCH_URL, as `cargo xtask bench` sets it. */

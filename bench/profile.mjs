@@ -11,6 +11,7 @@
 // `cargo xtask bench` serves it.
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { passTimes } from './browser.mjs';
 
 const [size = '1920x1080', msaa = '1', frames = '4', extra = '{}'] = process.argv.slice(2);
 const [width, height] = size.split('x').map(Number);
@@ -51,7 +52,6 @@ try {
       if ($lut) window.renderer().setLut(await (await fetch(new URL($lut, location.origin))).text());
       if ($dirt) await window.renderer().setLensDirt((await import(new URL('/www/looks/dirt.js', location.origin))).lensDirt());
       if (Object.keys(rest).length) window.renderer().setOptions(rest);
-      window.renderer().stats({ gpu: true });
       window.frame(0);
       await window.sync();
     }, [width, height, Number(msaa), JSON.parse(options)]);
@@ -60,21 +60,7 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const t of tabs) {
       await t.tab.bringToFront();
-      const r = await t.tab.evaluate(async (n) => {
-        const per = {};
-        const wall = [];
-        for (let i = 0; i < n; i++) {
-          const t0 = performance.now();
-          window.frame(i / 60);
-          await window.sync();
-          wall.push(performance.now() - t0);
-          // Timestamps arrive a frame or two later.
-          await new Promise((r) => setTimeout(r, 30));
-          const gpu = window.renderer().stats().gpuMs;
-          if (gpu) for (const [k, v] of Object.entries(gpu)) (per[k] ??= []).push(v);
-        }
-        return { per, wall };
-      }, Number(frames));
+      const r = await passTimes(t.tab, Number(frames));
       for (const [k, v] of Object.entries(r.per)) (t.per[k] ??= []).push(...v);
       t.wall.push(...r.wall);
     }

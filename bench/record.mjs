@@ -52,17 +52,24 @@ export function command() {
   return process.env.AFTERGLOW_COMMAND ?? `node ${process.argv.slice(1).map((a) => a.replace(ROOT, '')).join(' ')}`;
 }
 
-/** The Markdown header that says where the figures come from. */
-export function header({ title, tree: t, browser }) {
+/** This machine, as a report's header names it. */
+export function machine() {
   const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${platform()} ${release()}, Node ${process.version}`;
+}
+
+/** The Markdown header that says where the figures come from: this
+ * machine, now, and this process's command, unless the figures were
+ * measured elsewhere (`at`: { machine, date, command } of that run). */
+export function header({ title, tree: t, browser, at = null }) {
   const lines = [
     `# ${title}`,
     '',
     `- commit: ${t.commit}${t.changes.length ? ` with ${t.changes.length} uncommitted change(s) (--dirty)` : ' (clean tree)'}`,
-    `- command: \`${command()}\``,
+    `- command: \`${at?.command ?? command()}\``,
     `- browser: ${browser}`,
-    `- machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${platform()} ${release()}, Node ${process.version}`,
-    `- date: ${new Date().toISOString()}`,
+    `- machine: ${at?.machine ?? machine()}`,
+    `- date: ${at?.date ?? new Date().toISOString()}`,
     '',
   ];
   return lines.join('\n');

@@ -6,6 +6,13 @@
 //
 //   node bench/run.mjs [--quick] [--frames N] [--rounds N] [--cpu-calls N] [--cpu-rounds N] [--shots DIR]
 //
+// `--gpu` measures on a real GPU instead (`cargo xtask bench --gpu-browser`):
+// Chromium with GPU_FLAGS (bench/browser.mjs), 1080p and 2160p, every page
+// required to report a GPU adapter (not an emulation), and afterglow's GPU
+// time per pass added. `--raw FILE` writes the figures as JSON instead of
+// a report (on the machine with the GPU, which has no checkout), and
+// `--render FILE` turns such a file into the report here.
+//
 // Every configuration opens the four pages and two floors (plain WebGPU,
 // no library: the scene straight into the canvas, and the scene into
 // rgba16float then one load-and-clamp pass into the canvas; the CPU
@@ -14,12 +21,12 @@
 // background) and each floor the discs, then measures them round-robin, a
 // different page first in every round, so that drift of the shared
 // machine spreads over all of them.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { DISCS } from './scene.js';
-import { PAGES, baseUrl, label, launch, median, openPage as open, pkgVersion as pkg } from './browser.mjs';
-import { checkTree, header, record } from './record.mjs';
+import { PAGES, baseUrl, label, launch, median, openPage as open, passTimes, pkgVersion as pkg, software } from './browser.mjs';
+import { checkTree, command, header, machine, record } from './record.mjs';
 
 const REFERENCE = 'three-webgl';
 
@@ -40,7 +47,7 @@ function addBefore(url) {
   CPU_ENTRIES = [...LIBRARIES, FLOOR_HDR, FLOOR_CLEAR];
 }
 
-const usage = 'usage: node bench/run.mjs [--quick] [--frames N] [--rounds N] [--cpu-calls N] [--cpu-rounds N] [--shots DIR] [--before URL] [--dirty]';
+const usage = 'usage: node bench/run.mjs [--quick] [--gpu] [--frames N] [--rounds N] [--cpu-calls N] [--cpu-rounds N] [--shots DIR] [--before URL] [--dirty] [--raw FILE | --render FILE]';
 
 function parseArgs(argv) {
   const quick = argv.includes('--quick');
@@ -55,10 +62,13 @@ function parseArgs(argv) {
     shots: null,
     before: null,
     dirty: argv.includes('--dirty'),
+    gpu: argv.includes('--gpu'),
+    raw: null,
+    render: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--quick' || a === '--dirty') continue;
+    if (a === '--quick' || a === '--dirty' || a === '--gpu') continue;
     const value = argv[i + 1];
     const number = () => {
       const n = Number(value);
@@ -72,6 +82,8 @@ function parseArgs(argv) {
     else if (a === '--cpu-rounds') opts.cpuRounds = number();
     else if (a === '--shots' && value) { opts.shots = value; i += 1; }
     else if (a === '--before' && value) { opts.before = value; i += 1; }
+    else if (a === '--raw' && value) { opts.raw = value; i += 1; }
+    else if (a === '--render' && value) { opts.render = value; i += 1; }
     else throw new Error(`unknown argument '${a}'\n${usage}`);
   }
   return opts;
@@ -83,13 +95,26 @@ const CONFIGS = [
   { width: 1920, height: 1080, msaa: 4 },
   { width: 1280, height: 720, msaa: 4 },
 ];
+// On a GPU 720p is too little work to tell the libraries apart; 2160p is
+// where a pass's bandwidth shows.
+const GPU_CONFIGS = [
+  { width: 1920, height: 1080, msaa: 1 },
+  { width: 3840, height: 2160, msaa: 1 },
+  { width: 1920, height: 1080, msaa: 4 },
+  { width: 3840, height: 2160, msaa: 4 },
+];
 const CPU_CONFIG = { width: 64, height: 64, msaa: 1 };
 
 /** Opens one page at `config`; timers must be fine-grained for timing. */
-async function openPage(browser, base, page, config) {
+async function openPage(browser, base, page, config, gpu) {
   const opened = await open(browser, base, page, config, page.query);
   // Without cross-origin isolation performance.now() is coarsened to 100 µs.
   if (!opened.info.isolated) opened.problems.push('the page is not cross-origin isolated: timers are coarse');
+  // A GPU figure is only one if the page itself saw the GPU.
+  const seen = opened.info.adapters.map((a) => `${a.api}: ${a.name}${a.fallback ? ' (fallback)' : ''}`);
+  if (gpu && (!opened.info.adapters.length || opened.info.adapters.some(software))) {
+    throw opened.fail(`not on a GPU: the page saw ${seen.length ? seen.join('; ') : 'no adapter'}`);
+  }
   return opened;
 }
 
@@ -131,29 +156,29 @@ async function checkFrame(opened, config, page, shots) {
   return values;
 }
 
-async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  const tree = checkTree(opts.dirty);
-  if (opts.before) addBefore(opts.before);
+/** Measures every configuration and the CPU time; returns the figures as
+ * plain data (what `--raw` writes and `--render` reads). */
+async function measure(opts) {
   const base = baseUrl();
   if (opts.shots) mkdirSync(opts.shots, { recursive: true });
-
   const started = Date.now();
-  const browser = await launch();
+  const browser = await launch([], { gpu: opts.gpu });
   const log = (s) => process.stderr.write(`${s}\n`);
-  log(`Chromium ${browser.version()}, three ${pkg('three')}, postprocessing ${pkg('postprocessing')}; `
+  log(`Chromium ${browser.version()}${opts.gpu ? ' on the GPU' : ''}, three ${pkg('three')}, postprocessing ${pkg('postprocessing')}; `
     + `${opts.rounds} round(s) of ${opts.frames} frame(s), ${opts.cpuRounds} round(s) of ${opts.cpuCalls} calls for CPU time`);
 
-  // results[label][pageId] = { synced: [[ms per frame] per round], raf: [[ms] per round] }
+  // results[label][pageKey] = { synced: [[ms per frame] per round], raf: [[ms] per round] }
   const results = {};
+  // passes[label][pass] = [ms samples]: afterglow's GPU time per pass.
+  const passes = {};
   const infos = {};
   try {
-    for (const config of CONFIGS) {
+    for (const config of opts.gpu ? GPU_CONFIGS : CONFIGS) {
       const key = label(config);
       results[key] = {};
       const opened = {};
       for (const page of GPU_ENTRIES) {
-        opened[page.key] = await openPage(browser, base, page, config);
+        opened[page.key] = await openPage(browser, base, page, config, opts.gpu);
         infos[page.key] = opened[page.key].info;
         const values = await checkFrame(opened[page.key], config, page, opts.shots);
         const { backend, readyMs } = opened[page.key].info;
@@ -174,13 +199,18 @@ async function main() {
           log(`${key} round ${round + 1}: ${page.name} synced ${median(synced).toFixed(1)} ms, rAF ${raf.toFixed(1)} ms`);
         }
       }
+      if (opts.gpu) {
+        const { tab } = opened.afterglow;
+        await tab.bringToFront();
+        passes[key] = (await passTimes(tab, Math.max(opts.frames, 10))).per;
+      }
       for (const page of GPU_ENTRIES) await opened[page.key].tab.close();
     }
 
     const cpu = {};
     const opened = {};
     for (const page of CPU_ENTRIES) {
-      opened[page.key] = await openPage(browser, base, page, CPU_CONFIG);
+      opened[page.key] = await openPage(browser, base, page, CPU_CONFIG, opts.gpu);
       cpu[page.key] = [];
     }
     for (let round = 0; round < opts.cpuRounds; round++) {
@@ -195,15 +225,51 @@ async function main() {
       }
     }
     for (const page of CPU_ENTRIES) await opened[page.key].tab.close();
-
-    const minutes = ((Date.now() - started) / 60000).toFixed(1);
-    const text = `${header({ title: 'Side by side in one browser', tree, browser: `Chromium ${browser.version()} (SwiftShader)` })}\n`
-      + report({ opts, results, cpu, infos, chromium: browser.version(), three: pkg('three'), postprocessing: pkg('postprocessing'), minutes });
-    console.log(text);
-    log(`written to ${record('side-by-side', tree, text)}`);
+    return {
+      opts, results, passes, cpu, infos,
+      chromium: browser.version(), three: pkg('three'), postprocessing: pkg('postprocessing'),
+      minutes: ((Date.now() - started) / 60000).toFixed(1),
+      at: { machine: machine(), date: new Date().toISOString(), command: command() },
+    };
   } finally {
-    await browser.close();
+    // A browser whose GPU process died can take for ever to close.
+    await Promise.race([browser.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
   }
+}
+
+/** Where the figures ran, for the header: the browser and what drew. */
+function where(data) {
+  if (!data.opts.gpu) return `Chromium ${data.chromium} (SwiftShader)`;
+  const names = [...new Set(Object.values(data.infos).flatMap((i) => i.adapters.map((a) => `${a.api}: ${a.name}`)))];
+  return `Chromium ${data.chromium} on the GPU (${names.join('; ')})`;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.render) {
+    // Figures measured elsewhere: the commit and command come with them
+    // (the manifest `cargo xtask bench --gpu-browser` packed), not from here.
+    const data = JSON.parse(readFileSync(opts.render, 'utf8'));
+    if (data.before) addBefore(data.before);
+    const text = `${header({ title: 'Side by side in one browser, on a GPU', tree: data.tree, browser: where(data), at: data.at })}\n${report(data)}`;
+    console.log(text);
+    process.stderr.write(`written to ${record('gpu-browser', data.tree, text)}\n`);
+    return;
+  }
+  // On the GPU machine there is no checkout: the tree is the one packed
+  // (BENCH_TREE, from `cargo xtask bench --gpu-browser --build-only`).
+  const tree = opts.raw ? JSON.parse(process.env.BENCH_TREE ?? 'null') : checkTree(opts.dirty);
+  if (!tree) throw new Error('--raw needs BENCH_TREE ({ commit, changes }): the tree the figures belong to');
+  if (opts.before) addBefore(opts.before);
+  const data = await measure(opts);
+  if (opts.raw) {
+    writeFileSync(opts.raw, JSON.stringify({ ...data, tree, before: opts.before }));
+    process.stderr.write(`figures written to ${opts.raw}\n`);
+    return;
+  }
+  const text = `${header({ title: 'Side by side in one browser', tree, browser: where(data) })}\n${report(data)}`;
+  console.log(text);
+  process.stderr.write(`written to ${record('side-by-side', tree, text)}\n`);
 }
 
 /** "median ms · ratio× (lowest–highest ratio of one round)": the ratio is of
@@ -224,7 +290,10 @@ function ratio(rounds, refRounds) {
   return `${r.toFixed(2)}×${range}`;
 }
 
-function report({ opts, results, cpu, infos, chromium: version, three, postprocessing, minutes }) {
+function report(data) {
+  const { opts, results, cpu, infos, three, postprocessing, minutes } = data;
+  // A GPU frame takes a few milliseconds, an emulated one tens or hundreds.
+  const digits = opts.gpu ? 2 : 0;
   const lines = [];
   const name = (p) => (p.key === 'three-webgpu' && infos[p.key]?.backend !== 'WebGPU'
     ? `${p.name} (ran on ${infos[p.key]?.backend})` : p.name);
@@ -234,7 +303,7 @@ function report({ opts, results, cpu, infos, chromium: version, three, postproce
   for (const [key, byPage] of Object.entries(results)) {
     for (const [what, field] of modes) {
       const ref = byPage[REFERENCE][field];
-      lines.push(`| ${key}, ${what} | ${GPU_ENTRIES.map((p) => cell(byPage[p.key][field], ref, 0)).join(' | ')} |`);
+      lines.push(`| ${key}, ${what} | ${GPU_ENTRIES.map((p) => cell(byPage[p.key][field], ref, digits)).join(' | ')} |`);
     }
   }
   lines.push('');
@@ -255,8 +324,33 @@ function report({ opts, results, cpu, infos, chromium: version, three, postproce
   for (const floor of [FLOOR_HDR, FLOOR_CLEAR]) {
     lines.push(`| CPU per frame() call, ${label(CPU_CONFIG)}, ÷ ${floor.name} | ${LIBRARIES.map((p) => ratio(cpu[p.key], cpu[floor.key])).join(' | ')} |`);
   }
+  if (Object.keys(data.passes ?? {}).length) {
+    // Each pass's median over the frames sampled, and their sum.
+    const configs = Object.keys(data.passes);
+    const names = [...new Set(configs.flatMap((c) => Object.keys(data.passes[c])))];
+    lines.push('');
+    lines.push(`| afterglow GPU time per pass, median ms (timestamp queries, \`stats({ gpu: true })\`) | ${configs.join(' | ')} |`);
+    lines.push(`|---|${configs.map(() => '---:').join('|')}|`);
+    const sums = configs.map(() => 0);
+    for (const n of names) {
+      lines.push(`| ${n} | ${configs.map((c, i) => {
+        const xs = data.passes[c][n];
+        if (!xs?.length) return '–';
+        sums[i] += median(xs);
+        return median(xs).toFixed(3);
+      }).join(' | ')} |`);
+    }
+    lines.push(`| sum of passes | ${sums.map((x) => x.toFixed(3)).join(' | ')} |`);
+  }
   lines.push('');
-  lines.push(`Chromium ${version} (SwiftShader), three ${three}, postprocessing ${postprocessing}; `
+  lines.push('| what each page drew on (seen by the page: `GPUAdapterInfo`, `WEBGL_debug_renderer_info`) | adapters |');
+  lines.push('|---|---|');
+  for (const [key, info] of Object.entries(infos)) {
+    const seen = [...new Set(info.adapters.map((a) => `${a.api}: ${a.name}${a.fallback ? ' (fallback)' : ''}${a.tries > 1 ? ` (after ${a.tries} requests)` : ''}`))];
+    lines.push(`| ${key} (${info.library}, ${info.backend}) | ${seen.join('; ') || 'none reported'} |`);
+  }
+  lines.push('');
+  lines.push(`${where(data)}, three ${three}, postprocessing ${postprocessing}; `
     + `${opts.rounds} round(s) × ${opts.frames} synchronised + ${opts.frames} rAF-driven frames per configuration and page, `
     + `${opts.cpuRounds} round(s) × ${opts.cpuCalls} frame() calls for CPU time, one per animation frame; ${minutes} min in all.`);
   return lines.join('\n');

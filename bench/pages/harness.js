@@ -16,8 +16,45 @@ export function sizeCanvas(width, height) {
   return canvas;
 }
 
+// Which GPU the page really ran on, seen from the page itself: every WebGPU
+// adapter it was given and the renderer behind every WebGL context it
+// waits on (`window.info.adapters`, read by the driver after setup).
+const adapters = [];
+
+if (globalThis.GPU?.prototype.requestAdapter) {
+  const request = GPU.prototype.requestAdapter;
+  // The first request of a fresh Chromium on some Linux GPUs answers null
+  // while its GPU process restarts once ("A valid external Instance
+  // reference no longer exists"); a second one gets the GPU. Ask again for
+  // up to 10 s rather than measure nothing.
+  GPU.prototype.requestAdapter = async function requestAdapterAgain(...args) {
+    for (let tries = 1; ; tries++) {
+      const adapter = await request.apply(this, args);
+      if (adapter || tries === 40) {
+        if (adapter) {
+          const i = adapter.info ?? {};
+          adapters.push({
+            api: 'WebGPU',
+            name: [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / ') || 'unnamed',
+            fallback: Boolean(i.isFallbackAdapter ?? adapter.isFallbackAdapter),
+            tries,
+          });
+        }
+        return adapter;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+}
+
 /** The WebGL wait: finish, then read one pixel of the drawing buffer back. */
 export function glSyncer(gl) {
+  const debug = gl.getExtension('WEBGL_debug_renderer_info');
+  adapters.push({
+    api: 'WebGL',
+    name: debug ? gl.getParameter(debug.UNMASKED_RENDERER_WEBGL) : `${gl.getParameter(gl.RENDERER)} (unmasked name hidden)`,
+    fallback: false,
+  });
   const pixel = new Uint8Array(4);
   return () => {
     gl.finish();
@@ -35,6 +72,7 @@ const median = (xs) => {
 const FRAME_DT = 1 / 60;
 
 export function expose({ info, setup, frame, sync }) {
+  info.adapters = adapters;
   Object.assign(window, {
     info,
     setup,

@@ -26,6 +26,9 @@
 //!   (`bench/antialias.mjs`).
 //!   `--before REV` adds the package built at commit REV as a column of
 //!   its own; reports go to `bench/results/` (see `bench/record.mjs`).
+//!   `bench --gpu-browser` packs the side-by-side benchmark to run in
+//!   Chromium on the GPU of another machine and renders what it brings
+//!   back (`gpu_browser.rs`).
 //!   `bench --native` measures GPU time per pass natively instead
 //!   (the crate's ignored test `tests::bench`), at this commit or, with
 //!   `--before REV`, before and after, and writes the report the same way
@@ -46,6 +49,7 @@
 mod before;
 mod driver;
 mod exec;
+mod gpu_browser;
 mod locked_install;
 mod native_bench;
 mod pack;
@@ -88,6 +92,7 @@ fn main() -> ExitCode {
                  | bench --defaults [--intensities X,Y] [--dirty] \
                  | bench --antialias [--rounds N] [--frames N] [--dirty] \
                  | bench --native [--before REV] [--frames N] [--rounds N] [--dirty] [--build-only | --report DIR] \
+                 | bench --gpu-browser (--build-only [--rounds N] [--frames N] [--cpu-rounds N] [--cpu-calls N] [--dirty] | --report DIR) \
                  | soak [--quick] [--no-control] | pictures>"
             );
             return ExitCode::from(2);
@@ -557,6 +562,14 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
         Some("--defaults") => ("bench/defaults.mjs", &args[1..]),
         Some("--antialias") => ("bench/antialias.mjs", &args[1..]),
         Some("--native") => return native_bench::bench(root, &args[1..]),
+        Some("--gpu-browser") => {
+            let args = &args[1..];
+            if gpu_browser::packs(args) {
+                setup::ensure(root, setup::Need::Test)?;
+                build(root)?;
+            }
+            return gpu_browser::bench(root, args);
+        }
         _ => ("bench/run.mjs", args),
     };
     let shots = root.join("target/bench");

@@ -122,7 +122,7 @@ fn parse(args: &[String]) -> Result<Request> {
 
 /// The working tree's changes, refused unless there are none or `dirty`
 /// allows them.
-fn clean_enough(root: &Path, dirty: bool) -> Result<Vec<String>> {
+pub fn clean_enough(root: &Path, dirty: bool) -> Result<Vec<String>> {
     let here = changes(root)?;
     if !here.is_empty() && !dirty {
         let shown: Vec<&str> = here.iter().take(3).map(String::as_str).collect();
@@ -328,7 +328,7 @@ fn changes(root: &Path) -> Result<Vec<String>> {
         .collect())
 }
 
-fn git(root: &Path, args: &[&str]) -> Result<String> {
+pub fn git(root: &Path, args: &[&str]) -> Result<String> {
     let out = Command::new("git")
         .current_dir(root)
         .args(args)
@@ -344,7 +344,7 @@ fn git(root: &Path, args: &[&str]) -> Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).trim_end().to_string())
 }
 
-fn number(flag: &str, text: &str, allowed: std::ops::RangeInclusive<u32>) -> Result<u32> {
+pub fn number(flag: &str, text: &str, allowed: std::ops::RangeInclusive<u32>) -> Result<u32> {
     text.parse()
         .ok()
         .filter(|n| allowed.contains(n))
@@ -357,7 +357,7 @@ fn number(flag: &str, text: &str, allowed: std::ops::RangeInclusive<u32>) -> Res
         })
 }
 
-fn write(path: &Path, text: &str) -> Result<()> {
+pub fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -1,0 +1,63 @@
+// The demo's first screen, the night street with auto exposure, running
+// live at whatever rate the browser draws it, for one 12 s cycle of the
+// scene (the floodlight comes on at 5 s and goes off at 9 s): a frame every
+// 1.5 s, the frame rate the demo's own counter shows, and the mean level
+// of each frame. On an emulator the demo draws 1–7 frames a second, so
+// auto exposure adapts in a few large steps; this shows it at a GPU's rate.
+//
+//   node bench/street.mjs OUT [--gpu]   (AFTERGLOW_URL: www/ served)
+//
+// Writes OUT/street.png (the frames in two rows, 640×400 each) and
+// OUT/street.json (per frame: seconds since the first, the counter's text,
+// the mean sRGB level 0–255 and the share of pixels at 250 or more).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import { launch, software } from './browser.mjs';
+
+const [out, flag] = process.argv.slice(2);
+if (!out) throw new Error('usage: node bench/street.mjs OUT [--gpu]');
+const url = process.env.AFTERGLOW_URL ?? 'http://127.0.0.1:8000/';
+const browser = await launch([], { gpu: flag === '--gpu' });
+const [width, height, shots, every] = [640, 400, 9, 1500];
+try {
+  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === '', null, { timeout: 120_000 });
+  await page.addStyleTag({ content: '#panel { display: none !important; }' });
+  const adapter = await page.evaluate(async () => {
+    const a = await navigator.gpu.requestAdapter();
+    const i = a?.info ?? {};
+    return { name: [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / '), fallback: Boolean(i.isFallbackAdapter) };
+  });
+  if (flag === '--gpu' && software(adapter)) throw new Error(`not on a GPU: the demo's browser offers ${adapter.name || 'no adapter'}`);
+  const frames = [];
+  const start = Date.now();
+  for (let i = 0; i < shots; i++) {
+    await page.waitForTimeout(Math.max(0, start + i * every - Date.now()));
+    const shot = PNG.sync.read(await page.locator('#view').screenshot());
+    const counter = await page.evaluate(() => document.getElementById('stats-toggle')?.textContent ?? '');
+    let sum = 0;
+    let clipped = 0;
+    for (let p = 0; p < shot.data.length; p += 4) {
+      const level = (shot.data[p] + shot.data[p + 1] + shot.data[p + 2]) / 3;
+      sum += level;
+      if (level >= 250) clipped += 1;
+    }
+    const n = shot.width * shot.height;
+    frames.push({ png: shot, seconds: (Date.now() - start) / 1000, counter, mean: +(sum / n).toFixed(1), clipped: +(clipped / n).toFixed(4) });
+    process.stderr.write(`street: ${frames.at(-1).seconds.toFixed(1)} s, ${counter}, mean ${frames.at(-1).mean}\n`);
+  }
+  if (problems.length) throw new Error(`the demo reported:\n  ${problems.join('\n  ')}`);
+  const columns = Math.ceil(shots / 2);
+  const strip = new PNG({ width: columns * width, height: 2 * height });
+  frames.forEach((f, i) => PNG.bitblt(f.png, strip, 0, 0, Math.min(width, f.png.width), Math.min(height, f.png.height),
+    (i % columns) * width, Math.floor(i / columns) * height));
+  writeFileSync(join(out, 'street.png'), PNG.sync.write(strip));
+  writeFileSync(join(out, 'street.json'), JSON.stringify({ adapter, frames: frames.map(({ png, ...f }) => f) }, null, 1));
+} finally {
+  await browser.close();
+}
