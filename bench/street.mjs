@@ -54,6 +54,7 @@ try {
   if (problems.length) throw new Error(`the demo reported:\n  ${problems.join('\n  ')}`);
   const columns = Math.ceil(shots / 2);
   const strip = new PNG({ width: columns * width, height: 2 * height });
+  for (let p = 0; p < strip.data.length; p += 4) strip.data.set([8, 8, 12, 255], p);
   frames.forEach((f, i) => PNG.bitblt(f.png, strip, 0, 0, Math.min(width, f.png.width), Math.min(height, f.png.height),
     (i % columns) * width, Math.floor(i / columns) * height));
   writeFileSync(join(out, 'street.png'), PNG.sync.write(strip));
