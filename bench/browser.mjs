@@ -47,11 +47,14 @@ export const GPU_FLAGS = [
 
 /** One headless Chromium (CHROMIUM, default /usr/bin/chromium) with the
  * flags the browser tests use (software WebGPU and WebGL), or with `gpu`
- * those of a real GPU (`GPU_FLAGS`), and `extra` flags. */
-export async function launch(extra = [], { gpu = false } = {}) {
+ * those of a real GPU (BENCH_GPU_FLAGS, a JSON array that
+ * bench/gpu-probe.mjs chose, else `GPU_FLAGS`), or exactly `flags`, and
+ * `extra` flags. */
+export async function launch(extra = [], { gpu = false, flags: given = null } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  const flags = gpu ? GPU_FLAGS : JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
-    ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
+  const gpuFlags = () => (process.env.BENCH_GPU_FLAGS ? JSON.parse(process.env.BENCH_GPU_FLAGS) : GPU_FLAGS);
+  const flags = given ?? (gpu ? gpuFlags() : JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
+    ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless')));
   return chromium.launch({ executablePath, args: [...flags, ...extra], headless: true });
 }
 

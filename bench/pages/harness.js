@@ -19,7 +19,7 @@ export function sizeCanvas(width, height) {
 // Which GPU the page really ran on, seen from the page itself: every WebGPU
 // adapter it was given and the renderer behind every WebGL context it
 // waits on (`window.info.adapters`, read by the driver after setup).
-const adapters = [];
+export const adapters = [];
 
 if (globalThis.GPU?.prototype.requestAdapter) {
   const request = GPU.prototype.requestAdapter;

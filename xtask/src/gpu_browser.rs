@@ -314,8 +314,25 @@ fn run_packed(site: &Path, out: &Path) -> Result<()> {
         .collect();
     let command = field("command")?;
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let log =
-        |name: &str| std::fs::File::create(out.join(name)).map_err(|e| format!("{name}: {e}"));
+    // One log for every step: the copy back from that machine takes few files.
+    let log = std::fs::File::create(out.join("log.txt")).map_err(|e| format!("log.txt: {e}"))?;
+    let log = || log.try_clone().map_err(|e| format!("log.txt: {e}"));
+    let server = serve::Server::start_isolated(site, 0)?;
+    let base = format!("http://{}/", server.addr());
+    // Which flags show GPU-drawn canvases here (bench/gpu-probe.mjs).
+    let mut probe = Command::new("node");
+    probe
+        .current_dir(site)
+        .env("BENCH_URL", &base)
+        .arg("bench/gpu-probe.mjs")
+        .arg(out)
+        .stderr(log()?);
+    eprintln!("+ {}", crate::exec::describe(&probe));
+    let chosen = probe.output().map_err(|e| format!("gpu-probe: {e}"))?;
+    if !chosen.status.success() {
+        return Err("no set of Chromium flags shows GPU-drawn canvases: see probe.json".into());
+    }
+    let flags = String::from_utf8_lossy(&chosen.stdout).trim().to_string();
     // The demo's night street, live at the GPU's rate, first: it takes
     // seconds. Its failure is reported after the benchmark has run.
     let www = serve::Server::start(
@@ -326,15 +343,16 @@ fn run_packed(site: &Path, out: &Path) -> Result<()> {
     let street = run(Command::new("node")
         .current_dir(site)
         .env("AFTERGLOW_URL", format!("http://{}/", www.addr()))
+        .env("BENCH_GPU_FLAGS", &flags)
         .args(["bench/street.mjs"])
         .arg(out)
         .arg("--gpu")
-        .stderr(log("street-log.txt")?));
+        .stderr(log()?));
     drop(www);
-    let server = serve::Server::start_isolated(site, 0)?;
     run(Command::new("node")
         .current_dir(site)
-        .env("BENCH_URL", format!("http://{}/", server.addr()))
+        .env("BENCH_URL", &base)
+        .env("BENCH_GPU_FLAGS", &flags)
         .env("BENCH_TREE", field("tree")?)
         .env("AFTERGLOW_COMMAND", command.trim_matches('"'))
         .arg("bench/run.mjs")
@@ -342,7 +360,7 @@ fn run_packed(site: &Path, out: &Path) -> Result<()> {
         .arg("--raw")
         .arg(out.join("raw.json"))
         .args(&driver)
-        .stderr(log("log.txt")?))?;
+        .stderr(log()?))?;
     street
 }
 

@@ -1,0 +1,78 @@
+// Which Chromium flags reach this machine's GPU with canvases that show:
+// each candidate set launches a browser on bench/pages/probe.html and
+// records the adapters it reports, whether a WebGPU canvas cleared to red
+// and a WebGL canvas cleared to green appear in a screenshot, and how
+// many animation frames a second gets. The first set that passes all
+// four is the one the GPU benchmark uses (`cargo xtask bench --gpu-browser`
+// runs this first). With none, the record of what each set gave is the
+// evidence that the GPU is out of reach.
+//
+//   node bench/gpu-probe.mjs OUT   (BENCH_URL: the repository root served)
+//
+// Writes OUT/probe.json ({ chosen, sets: [{ name, flags, result }] }) and
+// prints the chosen flags as JSON on stdout; exits 1 when none passes.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import { GPU_FLAGS, baseUrl, launch, software } from './browser.mjs';
+
+const without = (...drop) => GPU_FLAGS.filter((f) => !drop.includes(f));
+// From most to least direct. Software compositing still draws WebGPU and
+// WebGL on the GPU; only the page's final picture is put together on the
+// CPU, which costs a copy per presented frame.
+const SETS = [
+  { name: 'ANGLE on EGL, Dawn on Vulkan', flags: GPU_FLAGS },
+  { name: 'the same, software compositing', flags: [...GPU_FLAGS, '--disable-gpu-compositing'] },
+  { name: 'without Chromium\'s own Vulkan', flags: without('--enable-features=Vulkan', '--disable-vulkan-surface', '--use-vulkan=native') },
+  { name: 'without Chromium\'s own Vulkan, software compositing', flags: [...without('--enable-features=Vulkan', '--disable-vulkan-surface', '--use-vulkan=native'), '--disable-gpu-compositing'] },
+  { name: 'with a Vulkan surface asked for', flags: without('--disable-vulkan-surface') },
+];
+
+/** The colour at the centre of an element's screenshot. */
+async function centre(tab, selector) {
+  const png = PNG.sync.read(await tab.locator(selector).screenshot());
+  const i = ((png.height >> 1) * png.width + (png.width >> 1)) * 4;
+  return [png.data[i], png.data[i + 1], png.data[i + 2]];
+}
+
+async function probe(set) {
+  let browser = null;
+  try {
+    browser = await launch([], { flags: set.flags });
+    const tab = await browser.newPage();
+    await tab.goto(new URL('bench/pages/probe.html', baseUrl()).href, { timeout: 20_000 });
+    await tab.waitForFunction(() => window.probe !== undefined, null, { timeout: 20_000 });
+    const result = await tab.evaluate(() => window.probe);
+    result.webgpuCanvas = await centre(tab, '#webgpu');
+    result.webglCanvas = await centre(tab, '#webgl');
+    const [r, g] = [result.webgpuCanvas, result.webglCanvas];
+    result.passes = result.adapters.length > 0 && !result.adapters.some(software)
+      && result.adapters.some((a) => a.api === 'WebGPU') && result.adapters.some((a) => a.api === 'WebGL')
+      && r[0] > 200 && r[1] < 50 && g[1] > 200 && g[0] < 50 && result.rafPerSecond >= 20;
+    return result;
+  } catch (e) {
+    return { passes: false, error: e.message.split('\n')[0] };
+  } finally {
+    await Promise.race([browser?.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  }
+}
+
+const out = process.argv[2];
+if (!out) throw new Error('usage: node bench/gpu-probe.mjs OUT');
+const sets = [];
+let chosen = null;
+for (const set of SETS) {
+  const result = await probe(set);
+  sets.push({ ...set, result });
+  process.stderr.write(`probe: ${set.name}: ${JSON.stringify(result)}\n`);
+  if (result.passes) {
+    chosen = set;
+    break;
+  }
+}
+writeFileSync(join(out, 'probe.json'), JSON.stringify({ chosen: chosen?.name ?? null, sets }, null, 1));
+if (!chosen) {
+  process.stderr.write('probe: no set of flags shows GPU-drawn canvases; see probe.json\n');
+  process.exit(1);
+}
+console.log(JSON.stringify(chosen.flags));

@@ -1,0 +1,42 @@
+// What a browser's flags give on its GPU, for bench/gpu-probe.mjs: the
+// adapters WebGPU and WebGL report, a WebGPU canvas cleared to red and a
+// WebGL canvas cleared to green (the driver reads both back from a
+// screenshot, which shows whether canvases reach the page at all), and
+// how many animation frames one second gets.
+import { adapters, glSyncer } from './harness.js';
+
+const result = { webgpu: null, webgl: null, rafPerSecond: 0, adapters };
+try {
+  const adapter = await navigator.gpu?.requestAdapter({ powerPreference: 'high-performance' });
+  if (adapter) {
+    const device = await adapter.requestDevice();
+    const context = document.getElementById('webgpu').getContext('webgpu');
+    context.configure({ device, format: navigator.gpu.getPreferredCanvasFormat(), alphaMode: 'opaque' });
+    const encoder = device.createCommandEncoder();
+    encoder.beginRenderPass({
+      colorAttachments: [{ view: context.getCurrentTexture().createView(), clearValue: [1, 0, 0, 1], loadOp: 'clear', storeOp: 'store' }],
+    }).end();
+    device.queue.submit([encoder.finish()]);
+    await device.queue.onSubmittedWorkDone();
+    result.webgpu = 'drawn';
+  } else {
+    result.webgpu = navigator.gpu ? 'no adapter' : 'no navigator.gpu';
+  }
+} catch (e) {
+  result.webgpu = `threw: ${e.message}`;
+}
+try {
+  const gl = document.getElementById('webgl').getContext('webgl2', { preserveDrawingBuffer: true });
+  gl.clearColor(0, 1, 0, 1);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+  glSyncer(gl)();
+  result.webgl = 'drawn';
+} catch (e) {
+  result.webgl = `threw: ${e.message}`;
+}
+let frames = 0;
+const count = () => { frames += 1; requestAnimationFrame(count); };
+requestAnimationFrame(count);
+await new Promise((resolve) => setTimeout(resolve, 1000));
+result.rafPerSecond = frames;
+window.probe = result;
