@@ -26,6 +26,7 @@ export type {
   AutoExposureOptions,
   BloomOptions,
   CanvasOptions,
+  DepthOfFieldOptions,
   EffectiveOptions,
   GradingOptions,
   GrainOptions,

@@ -48,7 +48,8 @@ override BLOOM: bool = false;
 // it gave to the bloom, so blooming moves light rather than adding it.
 override ENERGY: bool = false;
 // DEBUG: 0 the picture, 1 the bloom alone, 2 auto exposure's histogram over
-// the picture.
+// the picture, 3 the HDR image as display values (depth of field's view of
+// its circle of confusion, drawn in place of the scene).
 override DEBUG: u32 = 0u;
 // SPLIT: stop after the effects on display light and write the display
 // image (linear display values and coverage, rgba16float), for an effect
@@ -218,6 +219,13 @@ fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
         }
     }
     scene = finite4(scene);
+    if DEBUG == 3u {
+        let view = clamp(scene.rgb, vec3f(0.0), vec3f(1.0));
+        if SPLIT {
+            return vec4f(view, 1.0);
+        }
+        return fx_finish(view, 1.0, in.position.xy, in.uv);
+    }
     // Premultiplied linear radiance.
     var rgb = light(scene, source, in.uv);
     var coverage = scene.a;

@@ -142,6 +142,140 @@ pub fn stats_gpu(value: &Value) -> Result<Option<bool>, crate::error::Error> {
     }
 }
 
+/// How a depth texture's values are read: the camera's clip planes and
+/// its projection. A depth buffer holds 0 at `near` and 1 at `far` (the
+/// other way round with `reversed_z`), non-linearly for a perspective
+/// camera; an `r32float` texture of linear distance needs none of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// Distance of the near clip plane, in the camera's units (above 0).
+    pub near: f32,
+    /// Distance of the far clip plane (beyond `near`, finite).
+    pub far: f32,
+    /// The depth buffer holds 1 at `near` and 0 at `far`.
+    pub reversed_z: bool,
+    /// An orthographic projection: depth is linear between the planes.
+    pub orthographic: bool,
+}
+
+impl Camera {
+    /// A perspective camera with a standard (not reversed) depth buffer.
+    pub fn perspective(near: f32, far: f32) -> Camera {
+        Camera {
+            near,
+            far,
+            reversed_z: false,
+            orthographic: false,
+        }
+    }
+
+    /// An orthographic camera with a standard depth buffer.
+    pub fn orthographic(near: f32, far: f32) -> Camera {
+        Camera {
+            orthographic: true,
+            ..Camera::perspective(near, far)
+        }
+    }
+
+    /// The same camera with a reversed depth buffer (1 at `near`).
+    pub fn reversed(self) -> Camera {
+        Camera {
+            reversed_z: true,
+            ..self
+        }
+    }
+
+    /// Whether the planes can be read: `near` above 0 (at least 0 for an
+    /// orthographic camera) and `far` finite and beyond it. The error
+    /// names `camera.near` or `camera.far`.
+    pub fn check(&self) -> Result<(), ArgumentError> {
+        let least = if self.orthographic {
+            0.0
+        } else {
+            f32::MIN_POSITIVE
+        };
+        if !(self.near.is_finite() && self.near >= least) {
+            let what = if self.orthographic {
+                "0 or more"
+            } else {
+                "above 0"
+            };
+            return Err(error(
+                "camera.near",
+                format!(
+                    "is {}; the near plane's distance is a finite number {what}",
+                    self.near
+                ),
+            ));
+        }
+        if !(self.far.is_finite() && self.far > self.near) {
+            return Err(error(
+                "camera.far",
+                format!(
+                    "is {} with camera.near {}; the far plane is a finite distance beyond the near one",
+                    self.far, self.near
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `camera` of `setTexture()`: `{ near, far, reversedZ, orthographic }`,
+/// `near` and `far` numbers (checked by [`Camera::check`]), the flags
+/// booleans defaulting to false. Any other key or kind of value is an
+/// [`ArgumentError`] naming `camera` or `camera.<field>`.
+pub fn camera(value: &Value) -> Result<Camera, ArgumentError> {
+    let Value::Object(fields) = value else {
+        return Err(error(
+            "camera",
+            format!(
+                "must be an object {{ near, far, reversedZ?, orthographic? }}, got {}",
+                value.describe()
+            ),
+        ));
+    };
+    let keys = ["near", "far", "reversedZ", "orthographic"];
+    if let Some((key, _)) = fields.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
+        return Err(error(
+            &format!("camera.{key}"),
+            format!(
+                "is not a field of camera; its fields are {}",
+                crate::options::value::quote_list(&keys)
+            ),
+        ));
+    }
+    let get = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(&Value::Undefined, |(_, v)| v)
+    };
+    let number = |key: &str| match get(key) {
+        Value::Number(n) => Ok(*n as f32),
+        other => Err(error(
+            &format!("camera.{key}"),
+            format!("must be a number, got {}", other.describe()),
+        )),
+    };
+    let flag = |key: &str| match get(key) {
+        Value::Undefined => Ok(false),
+        Value::Bool(b) => Ok(*b),
+        other => Err(error(
+            &format!("camera.{key}"),
+            format!("must be true or false, got {}", other.describe()),
+        )),
+    };
+    let camera = Camera {
+        near: number("near")?,
+        far: number("far")?,
+        reversed_z: flag("reversedZ")?,
+        orthographic: flag("orthographic")?,
+    };
+    camera.check()?;
+    Ok(camera)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

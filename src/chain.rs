@@ -60,6 +60,8 @@ pub struct Chain {
     /// The serial of the next effect (never reused: the composite's
     /// shaders are kept by the effects they were made for).
     next_effect: u64,
+    /// How the caller's depth buffer is read (`None`: no depth buffer).
+    camera: Option<crate::arguments::Camera>,
 }
 
 impl Chain {
@@ -100,6 +102,7 @@ impl Chain {
             look: Look::default(),
             effects: Vec::new(),
             next_effect: 0,
+            camera: None,
         };
         chain.rebuild(gpu)?;
         Ok(chain)
@@ -344,6 +347,34 @@ impl Chain {
         self.rebuild(gpu)
     }
 
+    /// Sets how the caller's depth buffer is read: uniforms only, never a
+    /// rebuild (a camera may move its planes every frame).
+    pub fn set_camera(&mut self, gpu: &Gpu, camera: Option<crate::arguments::Camera>) {
+        if camera == self.camera {
+            return;
+        }
+        self.camera = camera;
+        if let Some(built) = &mut self.built {
+            built.frame.info.camera = camera;
+        }
+        self.write_params(gpu);
+    }
+
+    /// What depth of field does in the current frame; before a frame is
+    /// built, what it will do with the content as it is.
+    pub fn depth_of_field(&self) -> crate::frame::DepthOfFieldState {
+        use crate::frame::DepthOfFieldState as S;
+        if let Some(built) = &self.built {
+            return built.frame.info.depth_of_field;
+        }
+        let depth = matches!(self.scene.content(), Content::Texture(t) if t.depth.is_some());
+        match (self.settings.depth_of_field.enabled, depth) {
+            (false, _) => S::Off,
+            (true, false) => S::NoDepth,
+            (true, true) => S::On,
+        }
+    }
+
     /// Applies new settings (the canvas group is the output's business,
     /// see [`Chain::set_output`]). A change of an option the table marks
     /// `Effect::Rebuild` rebuilds the frame; anything else only rewrites
@@ -390,6 +421,7 @@ impl Chain {
             b.recycle(&mut old.frame);
         }
         b.info.look = self.look.info();
+        b.info.camera = self.camera;
         b.look = self.look.views();
         b.user_effects = &self.effects;
         for (index, pass) in self.passes().enumerate() {

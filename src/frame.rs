@@ -137,6 +137,36 @@ pub struct FrameInfo {
     pub bloom_extent: (u32, u32),
     /// The lookup table and lens dirt the composite reads, if set.
     pub look: crate::effect::LookInfo,
+    /// How the caller's depth texture is read, when one was given with a
+    /// depth buffer (set by the chain, changed without a rebuild).
+    pub camera: Option<crate::arguments::Camera>,
+    /// What depth of field does in this frame (set by its pass).
+    pub depth_of_field: DepthOfFieldState,
+    /// The frame's HDR image is depth of field's view of its circle of
+    /// confusion, shown as it is (`debug: 'coc'`).
+    pub coc_view: bool,
+}
+
+/// What depth of field does in a frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DepthOfFieldState {
+    /// `depth_of_field.enabled` is off: no pass runs.
+    #[default]
+    Off,
+    /// On, blurring the scene by its depth.
+    On,
+    /// On, but the scene came with no depth: no pass runs and the picture
+    /// is the sharp one (the demo scene, a shader, an image, or a texture
+    /// given without depth).
+    NoDepth,
+}
+
+/// The caller's depth texture as the frame samples it.
+#[derive(Clone)]
+pub struct DepthImage {
+    pub image: Image,
+    /// How its values hold distance.
+    pub kind: crate::texture_rules::DepthKind,
 }
 
 /// How a frame gives its textures back when it is replaced.
@@ -184,6 +214,8 @@ pub struct FrameBuilder<'a> {
     /// What the bloom extract reads instead of the HDR image (a caller's
     /// emissive texture: selective bloom).
     pub bloom_source: Option<Image>,
+    /// The caller's depth, matching the scene (published by the scene).
+    pub depth: Option<DepthImage>,
     pub bloom: Option<BloomResult>,
     /// The exposure multiplier (an `f32`) the frame is to use, when a pass
     /// computes it on the GPU (auto exposure); passes that apply the
@@ -258,6 +290,9 @@ impl<'a> FrameBuilder<'a> {
                 bloom_levels: 0,
                 bloom_extent: size,
                 look: Default::default(),
+                camera: None,
+                depth_of_field: DepthOfFieldState::Off,
+                coc_view: false,
             },
             output_decl: ViewDecl {
                 texture: id,
@@ -274,6 +309,7 @@ impl<'a> FrameBuilder<'a> {
             hdr_targets: 0,
             msaa_color: None,
             bloom_source: None,
+            depth: None,
             bloom: None,
             exposure: None,
             exposure_view: None,
@@ -434,7 +470,6 @@ impl<'a> FrameBuilder<'a> {
     /// The second target is allocated on first use in the frame. The two
     /// alternate after that; a caller's image (external input) is only
     /// read, never handed out to be written.
-    #[cfg_attr(not(test), allow(dead_code))] // the seam for HDR effects
     pub fn swap_hdr(&mut self, pass: &str) -> Result<(Image, Image), Error> {
         let read = self.hdr(pass)?;
         let write = match self.spare_hdr.take() {

@@ -327,8 +327,18 @@ impl Gpu {
     /// an error when the texture is another device's. Natively the answer
     /// is ready at once; a browser gives it later.
     pub fn probe_texture(&self, view: &wgpu::TextureView) -> ErrorAnswer {
+        self.probe_texture_as(view, UNFILTERED)
+    }
+
+    /// [`Gpu::probe_texture`] for a view bound as `sample_type` (a depth
+    /// texture's depth aspect is bound as `Depth`).
+    pub fn probe_texture_as(
+        &self,
+        view: &wgpu::TextureView,
+        sample_type: wgpu::TextureSampleType,
+    ) -> ErrorAnswer {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let _ = bind_alone(&self.device, view);
+        let _ = bind_alone(&self.device, view, sample_type);
         Box::pin(scope.pop())
     }
 
@@ -514,18 +524,22 @@ pub type Answer<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T>>>;
 pub type ErrorAnswer = Answer<Option<wgpu::Error>>;
 
 /// A bind group of `view` alone, as a fragment stage would sample it.
+/// How a caller's colour texture is bound to be checked: every colour
+/// format a caller's texture may have can be bound so.
+const UNFILTERED: wgpu::TextureSampleType = wgpu::TextureSampleType::Float { filterable: false };
+
 fn bind_alone(
     device: &wgpu::Device,
     view: &wgpu::TextureView,
+    sample_type: wgpu::TextureSampleType,
 ) -> (wgpu::BindGroupLayout, wgpu::BindGroup) {
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("texture check"),
         entries: &[wgpu::BindGroupLayoutEntry {
             binding: 0,
             visibility: wgpu::ShaderStages::FRAGMENT,
-            // Every format a caller's texture may have can be bound so.
             ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                sample_type,
                 view_dimension: wgpu::TextureViewDimension::D2,
                 multisampled: false,
             },
@@ -559,7 +573,7 @@ pub fn probe_texture_use(
     view: &wgpu::TextureView,
 ) -> ErrorAnswer {
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let (layout, group) = bind_alone(device, view);
+    let (layout, group) = bind_alone(device, view, UNFILTERED);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("texture check"),
         source: wgpu::ShaderSource::Wgsl(USE_CHECK_WGSL.into()),

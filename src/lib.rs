@@ -100,8 +100,8 @@ pub use lut::Lut;
 pub use options::types::*;
 pub use options::Allowed;
 pub use post::{
-    display_headroom, ArgumentError, Effect, EffectStage, Error, InternalError, OptionError,
-    Output, PostChain, ShaderError, UniformValue,
+    display_headroom, ArgumentError, Camera, Depth, DepthOfFieldState, Effect, EffectStage, Error,
+    InternalError, OptionError, Output, PostChain, ShaderError, UniformValue,
 };
 
 // What the crate's suites reach by name.

@@ -66,9 +66,8 @@ pub enum Stage {
     /// Makes the HDR image (the scene, the tonemapped resolve).
     Scene,
     /// Reads the current HDR image and writes the next one
-    /// ([`FrameBuilder::swap_hdr`]): colour effects before the bloom sees it.
-    /// (No shipped pass is one yet; the tests' example effect is.)
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// ([`FrameBuilder::swap_hdr`]): effects before the bloom sees it
+    /// (depth of field, the tests' example effect).
     HdrEffect,
     /// Measures the final HDR image (auto exposure) before anything
     /// applies the exposure.

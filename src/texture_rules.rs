@@ -138,40 +138,13 @@ pub fn check_caller_texture(
     t: &CallerTexture<'_>,
     features: wgpu::Features,
 ) -> Result<(), crate::error::ArgumentError> {
+    check_shape(argument, t)?;
     let refuse = |message: String| {
         Err(crate::error::ArgumentError {
             argument: argument.into(),
             message,
         })
     };
-    if t.dimension != TextureDimension::D2 {
-        let name = match t.dimension {
-            TextureDimension::D1 => "1d",
-            _ => "3d",
-        };
-        return refuse(format!(
-            "is a '{name}' texture; only a '2d' texture can be the scene"
-        ));
-    }
-    if t.layers != 1 {
-        return refuse(format!(
-            "has {} array layers; a single-layer 2d texture is needed",
-            t.layers
-        ));
-    }
-    if t.samples != 1 {
-        return refuse(format!(
-            "is multisampled ({} samples); resolve it into a single-sampled texture \
-             (a resolve target) and pass that",
-            t.samples
-        ));
-    }
-    if !t.usage.contains(TextureUsages::TEXTURE_BINDING) {
-        let (usage, flag) = t.usage_spelled;
-        return refuse(format!(
-            "lacks {flag} in its usage ({usage}); add it where the texture is created"
-        ));
-    }
     let format = t.format_spelled;
     if t.format == wgpu::TextureFormat::Rgba32Float
         && !features.contains(wgpu::Features::FLOAT32_FILTERABLE)
@@ -194,6 +167,95 @@ pub fn check_caller_texture(
         return refuse(format!("has format {format}, {kind}"));
     }
     Ok(())
+}
+
+/// What every caller's texture the chain samples is: 2D, one layer, one
+/// sample, `TEXTURE_BINDING`.
+fn check_shape(argument: &str, t: &CallerTexture<'_>) -> Result<(), crate::error::ArgumentError> {
+    let refuse = |message: String| {
+        Err(crate::error::ArgumentError {
+            argument: argument.into(),
+            message,
+        })
+    };
+    if t.dimension != TextureDimension::D2 {
+        let name = match t.dimension {
+            TextureDimension::D1 => "1d",
+            _ => "3d",
+        };
+        return refuse(format!(
+            "is a '{name}' texture; only a '2d' texture can be read"
+        ));
+    }
+    if t.layers != 1 {
+        return refuse(format!(
+            "has {} array layers; a single-layer 2d texture is needed",
+            t.layers
+        ));
+    }
+    if t.samples != 1 {
+        return refuse(format!(
+            "is multisampled ({} samples); resolve it into a single-sampled texture \
+             (a resolve target) and pass that",
+            t.samples
+        ));
+    }
+    if !t.usage.contains(TextureUsages::TEXTURE_BINDING) {
+        let (usage, flag) = t.usage_spelled;
+        return refuse(format!(
+            "lacks {flag} in its usage ({usage}); add it where the texture is created"
+        ));
+    }
+    Ok(())
+}
+
+/// How a caller's depth texture holds distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthKind {
+    /// A depth buffer: 0 to 1 between the camera's planes.
+    Buffer,
+    /// `r32float`: the linear distance itself.
+    Linear,
+}
+
+/// The one rule for a caller's depth texture (`setTexture`'s `depth`,
+/// `PostChain`'s): the shape of [`check_caller_texture`], a format the
+/// chain reads as depth or linear distance, and the scene's size. The
+/// error names `argument`.
+pub fn check_caller_depth(
+    argument: &str,
+    t: &CallerTexture<'_>,
+    size: (u32, u32),
+    scene: (u32, u32),
+) -> Result<DepthKind, crate::error::ArgumentError> {
+    check_shape(argument, t)?;
+    let refuse = |message: String| {
+        Err(crate::error::ArgumentError {
+            argument: argument.into(),
+            message,
+        })
+    };
+    use wgpu::TextureFormat as F;
+    let kind = match t.format {
+        F::Depth32Float | F::Depth24Plus | F::Depth24PlusStencil8 | F::Depth16Unorm => {
+            DepthKind::Buffer
+        }
+        F::R32Float => DepthKind::Linear,
+        _ => {
+            return refuse(format!(
+                "has format {}; depth is read from depth32float, depth24plus, \
+                 depth24plus-stencil8 or depth16unorm, or from r32float holding linear distance",
+                t.format_spelled
+            ))
+        }
+    };
+    if size != scene {
+        return refuse(format!(
+            "is {}×{} but the scene texture is {}×{}; depth must have the scene's size",
+            size.0, size.1, scene.0, scene.1
+        ));
+    }
+    Ok(kind)
 }
 
 #[cfg(test)]

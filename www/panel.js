@@ -39,6 +39,14 @@ const SCHEMA = [
     ['autoExposure.highPercentile', 'Average up to', 'range', [0.55, 1, 0.05]],
     ['autoExposure.metering', 'Metering', 'select', ['average', 'center']],
   ]],
+  ['Depth of field', [
+    ['depthOfField.enabled', 'Depth of field', 'bool'],
+    ['depthOfField.focusDistance', 'Focus at', 'range', [0.1, 100, 0.1]],
+    ['depthOfField.fStop', 'Aperture (f-number)', 'range', [0.5, 22, 0.1]],
+    ['depthOfField.focalLength', 'Lens length', 'range', [0.01, 0.3, 0.005]],
+    ['depthOfField.sensorHeight', 'Film height', 'range', [0.005, 0.05, 0.001]],
+    ['depthOfField.maxBlur', 'Largest blur', 'range', [0, 64, 1]],
+  ]],
   ['Look', [
     ['grading.temperature', 'Warmth', 'range', [-1, 1, 0.05]],
     ['grading.tint', 'Green or magenta', 'range', [-1, 1, 0.05]],
@@ -68,7 +76,7 @@ const SCHEMA = [
     ['resolve', 'Sample averaging', 'select', ['hardware', 'tonemapped']],
     ['dither', 'Anti-banding noise', 'bool'],
     ['autoResize', 'Follow the canvas size', 'bool'],
-    ['debug', 'Debug view', 'select', ['none', 'bloom', 'exposure']],
+    ['debug', 'Debug view', 'select', ['none', 'bloom', 'exposure', 'coc']],
   ]],
 ];
 
@@ -119,6 +127,14 @@ for (const path of ['compensation', 'minEv', 'maxEv', 'speedBrighten', 'speedDar
 for (const path of ['radius', 'smoothness']) {
   RULES[`vignette.${path}`] = (o) => o.vignette.intensity === 0
     && { off: true, why: 'the vignette is off (intensity 0)' };
+}
+// The demo scene hands afterglow no depth: depth of field would do
+// nothing here (stats().depthOfField says 'no-depth'); the own-renderer and
+// three.js pages have it.
+for (const path of ['enabled', 'focusDistance', 'fStop', 'focalLength', 'sensorHeight', 'maxBlur']) {
+  RULES[`depthOfField.${path}`] = () => ({
+    off: true, why: 'the demo scene gives no depth: see the own-renderer and three.js pages',
+  });
 }
 RULES['grain.size'] = (o) => o.grain.intensity === 0
   && { off: true, why: 'there is no grain (intensity 0)' };

@@ -102,6 +102,22 @@ impl Options {
                 ),
             ));
         }
+        let dof = &self.depth_of_field;
+        if dof.focus_distance <= dof.focal_length {
+            return Err(OptionError::new(
+                "depthOfField.focusDistance",
+                Allowed::Range(format!(
+                    "a number above depthOfField.focalLength ({})",
+                    decimal(dof.focal_length)
+                )),
+                format!(
+                    "is {} and depthOfField.focalLength is {}: a lens focuses no nearer than \
+                     its focal length (both are in the camera's units)",
+                    decimal(dof.focus_distance),
+                    decimal(dof.focal_length)
+                ),
+            ));
+        }
         if self.canvas.dynamic_range == DynamicRange::Auto {
             if self.canvas.format != CanvasFormat::Preferred {
                 return Err(OptionError::one_of(

@@ -7,8 +7,9 @@
 use super::schema::{Access, Effect, GroupSpec, Kind, Literal, OptionSpec};
 use super::types::{
     AlphaMode, Antialias, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
-    CanvasOptions, ColorSpace, DebugView, DynamicRange, GradingOptions, GrainOptions, LensOptions,
-    Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper, VignetteOptions,
+    CanvasOptions, ColorSpace, DebugView, DepthOfFieldOptions, DynamicRange, GradingOptions,
+    GrainOptions, LensOptions, Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper,
+    VignetteOptions,
 };
 
 use super::schema::{choice, doc_line, flag, number, whole};
@@ -76,6 +77,10 @@ groups! {
     "autoExposure" AutoExposureOptions = auto_exposure:
         "Auto exposure: the exposure adapts to the scene, metered on the GPU (a histogram of \
          log luminance averaged between two percentiles, aimed at mid grey).";
+    "depthOfField" DepthOfFieldOptions = depth_of_field:
+        "Depth of field: the blur of a thin-lens camera, from the depth given with the scene \
+         (`setTexture`'s `depth`). Lengths are in the camera's units (metres for the defaults). \
+         Without depth it does nothing, and `stats().depthOfField` says `'no-depth'`.";
     "lens" LensOptions = lens:
         "The camera's lens.";
     "vignette" VignetteOptions = vignette:
@@ -486,6 +491,85 @@ static ALL: &[OptionSpec] = &[
         ),
         access: choice!(Metering, auto_exposure.metering),
     },
+    // Depth of field (`crate::passes::depth_of_field`).
+    OptionSpec {
+        path: "depthOfField.enabled",
+        kind: Kind::Bool,
+        default: Literal::Bool(false),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "Blurs what is out of focus, as a lens does, from the scene's depth; off, no pass runs."
+        ),
+        access: flag!(depth_of_field.enabled),
+    },
+    OptionSpec {
+        path: "depthOfField.focusDistance",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0e9,
+            above_min: true,
+        },
+        default: Literal::Num(10.0),
+        effect: Effect::Uniforms,
+        doc: doc_line!(
+            "Distance of the plane in focus from the camera, along its view direction, in the \
+              camera's units; beyond focalLength."
+        ),
+        access: number!(depth_of_field.focus_distance),
+    },
+    OptionSpec {
+        path: "depthOfField.fStop",
+        kind: Kind::Number {
+            min: 0.5,
+            max: 128.0,
+            above_min: false,
+        },
+        default: Literal::Num(2.8),
+        effect: Effect::Uniforms,
+        doc: doc_line!("The aperture as an f-number: focal length over the aperture's diameter; smaller blurs more."),
+        access: number!(depth_of_field.f_stop),
+    },
+    OptionSpec {
+        path: "depthOfField.focalLength",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0e3,
+            above_min: true,
+        },
+        default: Literal::Num(0.05),
+        effect: Effect::Uniforms,
+        doc: doc_line!("Focal length of the lens in the camera's units (0.05: 50 mm)."),
+        access: number!(depth_of_field.focal_length),
+    },
+    OptionSpec {
+        path: "depthOfField.sensorHeight",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 1.0e3,
+            above_min: true,
+        },
+        default: Literal::Num(0.024),
+        effect: Effect::Uniforms,
+        doc: doc_line!(
+            "Height of the sensor the picture covers, in the camera's units (0.024: full frame)."
+        ),
+        access: number!(depth_of_field.sensor_height),
+    },
+    OptionSpec {
+        path: "depthOfField.maxBlur",
+        kind: Kind::Number {
+            min: 0.0,
+            max: 128.0,
+            above_min: false,
+        },
+        default: Literal::Num(16.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "The largest circle of confusion, a diameter in pixels of a 1080-pixel-high picture \
+              (scaled with the picture's height); the cost grows with it."
+        ),
+        access: number!(depth_of_field.max_blur),
+    },
     // The built-in effects' options (`crate::effects`), in the order the
     // effects run within their place.
     // Lens dirt (`crate::effects::lens_dirt`).
@@ -662,7 +746,9 @@ static ALL: &[OptionSpec] = &[
         effect: Effect::Rebuild,
         doc: doc_line!(
             "What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's histogram \
-              over the lower part, the metered range in white, its average in orange."
+              over the lower part, the metered range in white, its average in orange; `'coc'` depth \
+              of field's signed circle of confusion (near field red, far field blue, by |CoC| over \
+              maxBlur; green in focus)."
         ),
         access: choice!(DebugView, debug),
     },

@@ -213,6 +213,11 @@ pub enum DebugView {
     /// The picture with auto exposure's histogram over its lower part: the
     /// metered range in white, the metered average in orange.
     Exposure,
+    /// Depth of field's signed circle of confusion, as display values:
+    /// red for the near field (in front of the focus), blue for the far
+    /// field, each `|CoC| / max_blur`; green where the CoC is under a
+    /// pixel (the plane in focus). Needs depth (the picture otherwise).
+    Coc,
 }
 
 /// Where auto exposure looks.
@@ -289,6 +294,30 @@ pub struct LensOptions {
     pub chromatic_aberration: f64,
 }
 
+/// The `depthOfField` group: a thin-lens camera's blur, from the depth
+/// the caller gives with its scene (`setTexture`'s `depth`,
+/// `PostChain::render_with_depth`). Lengths are in the camera's units,
+/// those of its depth (metres for the defaults); without depth it does
+/// nothing (`stats()` and `PostChain::depth_of_field` say so).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DepthOfFieldOptions {
+    /// Off by default; on, it costs three half-resolution passes and one
+    /// full-resolution pass, before the bloom.
+    pub enabled: bool,
+    /// Distance of the plane in focus, along the view direction.
+    pub focus_distance: f64,
+    /// The aperture as an f-number (focal length over aperture diameter):
+    /// smaller is blurrier.
+    pub f_stop: f64,
+    /// Focal length of the lens (0.05: 50 mm in metres).
+    pub focal_length: f64,
+    /// Height of the sensor the image covers (0.024: full frame).
+    pub sensor_height: f64,
+    /// The largest circle of confusion, as a diameter in pixels of a
+    /// 1080-pixel-high image (scaled with the image's height).
+    pub max_blur: f64,
+}
+
 /// The `grain` group: film grain on the displayed picture.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GrainOptions {
@@ -318,6 +347,7 @@ pub struct Options {
     pub vignette: VignetteOptions,
     pub lens: LensOptions,
     pub grain: GrainOptions,
+    pub depth_of_field: DepthOfFieldOptions,
     /// Size of the offscreen targets relative to the canvas; the composite
     /// pass rescales.
     pub render_scale: f64,
@@ -405,6 +435,14 @@ pub(crate) const PREDICTABLE: Options = Options {
         intensity: 0.0,
         size: 1.0,
     },
+    depth_of_field: DepthOfFieldOptions {
+        enabled: false,
+        focus_distance: 10.0,
+        f_stop: 2.8,
+        focal_length: 0.05,
+        sensor_height: 0.024,
+        max_blur: 16.0,
+    },
     render_scale: 1.0,
     auto_resize: false,
     debug: DebugView::None,
@@ -445,7 +483,7 @@ names! {
     ToneMapping { Standard => "standard", Extended => "extended" }
     Metering { Average => "average", Center => "center" }
     Antialias { None => "none", Fxaa => "fxaa", Smaa => "smaa" }
-    DebugView { None => "none", Bloom => "bloom", Exposure => "exposure" }
+    DebugView { None => "none", Bloom => "bloom", Exposure => "exposure", Coc => "coc" }
     DynamicRange { Standard => "standard", Auto => "auto" }
     Resolve { Hardware => "hardware", Tonemapped => "tonemapped" }
     Tonemapper { Agx => "agx", Aces => "aces", KhronosNeutral => "khronos-neutral", Reinhard => "reinhard", None => "none" }

@@ -80,7 +80,8 @@ pub struct Variant {
     pub bloom: bool,
     /// `ENERGY`: what blooms is taken from the pixel it came from.
     pub energy: bool,
-    /// `DEBUG`: 0 the picture, 1 the bloom alone, 2 the exposure histogram.
+    /// `DEBUG`: 0 the picture, 1 the bloom alone, 2 the exposure histogram,
+    /// 3 the HDR image as it is (depth of field's circle of confusion).
     pub debug: u32,
     /// Which part of the frame the pipeline draws.
     pub part: Part,
@@ -123,6 +124,9 @@ impl Variant {
                 DebugView::None => 0,
                 DebugView::Bloom => 1,
                 DebugView::Exposure => 2,
+                // Depth of field's view, where it drew one (it needs depth).
+                DebugView::Coc if info.coc_view => 3,
+                DebugView::Coc => 0,
             },
             part: Part::Whole,
             sdr_white_nits: match output.transfer {

@@ -24,7 +24,8 @@ pub struct PixelImage {
 /// Textures the caller renders its own scene into, sampled directly by the
 /// chain (no copy). The frame takes the scene texture's size; a bloom
 /// texture, when given, feeds the bloom extract instead of the scene
-/// (selective bloom) and has the same size.
+/// (selective bloom) and has the same size, as has a depth texture (for
+/// depth of field).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExternalInput {
     /// The scene's linear HDR radiance (premultiplied alpha).
@@ -35,6 +36,18 @@ pub struct ExternalInput {
     pub size: (u32, u32),
     /// Formats of the scene and bloom views.
     pub formats: (wgpu::TextureFormat, Option<wgpu::TextureFormat>),
+    /// The scene's depth, checked by `texture_rules::check_caller_depth`.
+    pub depth: Option<DepthInput>,
+}
+
+/// The caller's depth texture. How to read it (the camera) is not part of
+/// it: a camera that moves its planes changes uniforms, not the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthInput {
+    /// The caller's view, as given (its texture is read through a view of
+    /// the depth aspect the frame makes).
+    pub view: wgpu::TextureView,
+    pub kind: crate::texture_rules::DepthKind,
 }
 
 /// What the scene pass draws.

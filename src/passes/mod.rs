@@ -9,6 +9,7 @@ pub mod auto_exposure;
 pub mod bloom;
 pub mod composite;
 pub mod content;
+pub mod depth_of_field;
 #[cfg(test)]
 pub mod example_effect;
 #[cfg(test)]
@@ -27,6 +28,7 @@ use crate::pass::Registration;
 pub const PASSES: &[&Registration] = &[
     &scene::PASS,
     &resolve::PASS,
+    &depth_of_field::PASS,
     &auto_exposure::PASS,
     &bloom::PASS,
     &composite::PASS,

@@ -384,6 +384,38 @@ impl ScenePass {
     }
 }
 
+/// The caller's depth texture as the frame reads it: through a view of its
+/// depth aspect (a `depth24plus-stencil8` texture is bound by its depth
+/// alone), made when the frame is built.
+fn depth_image(
+    f: &mut FrameBuilder<'_>,
+    depth: &super::content::DepthInput,
+    size: (u32, u32),
+) -> crate::frame::DepthImage {
+    let texture = depth.view.texture();
+    let aspect = if texture.format().is_depth_stencil_format() {
+        wgpu::TextureAspect::DepthOnly
+    } else {
+        wgpu::TextureAspect::All
+    };
+    let view = f.gpu.create_view(
+        texture,
+        &wgpu::TextureViewDescriptor {
+            label: Some("depth texture view"),
+            aspect,
+            base_mip_level: 0,
+            mip_level_count: Some(1),
+            base_array_layer: 0,
+            array_layer_count: Some(1),
+            ..Default::default()
+        },
+    );
+    crate::frame::DepthImage {
+        image: f.external("depth texture", &view, size, texture.format()),
+        kind: depth.kind,
+    }
+}
+
 impl Pass for ScenePass {
     /// Creates the scene's targets, adds the scene step and publishes the
     /// HDR image (and, for the tonemapped resolve, the stored MSAA color).
@@ -396,6 +428,9 @@ impl Pass for ScenePass {
             f.set_hdr(scene);
             if let (Some(view), Some(format)) = (&input.bloom, input.formats.1) {
                 f.bloom_source = Some(f.external("bloom texture", view, input.size, format));
+            }
+            if let Some(depth) = &input.depth {
+                f.depth = Some(depth_image(f, depth, input.size));
             }
             return Ok(());
         }

@@ -11,6 +11,8 @@
 mod error;
 mod lut;
 
+pub use crate::arguments::Camera;
+pub use crate::frame::DepthOfFieldState;
 pub use crate::user_effect::{EffectStage, UniformValue};
 pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
 
@@ -19,7 +21,9 @@ use crate::gpu::Gpu;
 use crate::lut::Lut;
 use crate::options::{AlphaMode, ColorSpace, Options, ToneMapping};
 use crate::output::{OutputSpec, Transfer};
+use crate::passes::content::DepthInput;
 use crate::passes::look::DirtTexture;
+use crate::texture_rules::DepthKind;
 
 /// An effect of the program's own, for [`PostChain::add_effect`].
 #[derive(Clone, Copy, Debug)]
@@ -38,6 +42,37 @@ pub struct Effect<'a> {
     /// Its textures, by name: views of 2D textures of the program's device
     /// with `TEXTURE_BINDING` usage and a filterable format.
     pub textures: &'a [(&'a str, &'a wgpu::TextureView)],
+}
+
+/// The scene's depth, for depth of field ([`PostChain::render_with_depth`]):
+/// a view of the program's depth texture, of the scene's size, and how to
+/// read it. Made by [`Depth::buffer`] (a depth buffer and the camera that
+/// wrote it) or [`Depth::linear`] (distances), so that a depth buffer
+/// never comes without its camera.
+#[derive(Clone, Copy, Debug)]
+pub struct Depth<'a> {
+    view: &'a wgpu::TextureView,
+    camera: Option<Camera>,
+}
+
+impl<'a> Depth<'a> {
+    /// A depth buffer (`Depth32Float`, `Depth24Plus`,
+    /// `Depth24PlusStencil8`, `Depth16Unorm`; the depth aspect is read) as
+    /// `camera` wrote it: its clip planes, its projection, whether its
+    /// depth is reversed.
+    pub fn buffer(view: &'a wgpu::TextureView, camera: Camera) -> Depth<'a> {
+        Depth {
+            view,
+            camera: Some(camera),
+        }
+    }
+
+    /// An `R32Float` texture holding the distance along the view
+    /// direction, in the camera's units (0, negative or not finite:
+    /// nothing there, as far as can be).
+    pub fn linear(view: &'a wgpu::TextureView) -> Depth<'a> {
+        Depth { view, camera: None }
+    }
 }
 
 /// What a [`PostChain`] writes: the output view's format and the colour
@@ -491,6 +526,59 @@ impl PostChain {
         output: &wgpu::TextureView,
         output_format: wgpu::TextureFormat,
     ) -> Result<(), Error> {
+        self.record(encoder, hdr, bloom, None, output, output_format)
+    }
+
+    /// [`PostChain::render`] with the scene's depth, which depth of field
+    /// (`options.depth_of_field`) blurs by; `debug: DebugView::Coc` shows
+    /// its circle of confusion. Other views than the last frame's rebuild
+    /// the chain's frame; the same views with another camera only rewrite
+    /// uniforms.
+    ///
+    /// Fails as `render` does, and with [`Error::Argument`] naming `depth`
+    /// (another shape or format, another size than `hdr`, a depth buffer
+    /// given as [`Depth::linear`] or the other way round, a texture of
+    /// another device), `camera.near` or `camera.far` (planes that cannot
+    /// be read).
+    ///
+    /// ```no_run
+    /// # fn f(post: &mut afterglow::PostChain, encoder: &mut afterglow::wgpu::CommandEncoder,
+    /// #      hdr: &afterglow::wgpu::TextureView, depth: &afterglow::wgpu::TextureView,
+    /// #      surface: &afterglow::wgpu::TextureView) -> Result<(), afterglow::Error> {
+    /// use afterglow::{wgpu, Camera, Depth};
+    /// let camera = Camera::perspective(0.1, 100.0);
+    /// let format = wgpu::TextureFormat::Bgra8UnormSrgb;
+    /// post.render_with_depth(encoder, hdr, None, Depth::buffer(depth, camera), surface, format)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn render_with_depth(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        hdr: &wgpu::TextureView,
+        bloom: Option<&wgpu::TextureView>,
+        depth: Depth<'_>,
+        output: &wgpu::TextureView,
+        output_format: wgpu::TextureFormat,
+    ) -> Result<(), Error> {
+        self.record(encoder, hdr, bloom, Some(depth), output, output_format)
+    }
+
+    /// What depth of field does: [`DepthOfFieldState::NoDepth`] while it
+    /// is on and frames come through [`PostChain::render`], which gives
+    /// no depth (the picture is then the sharp one).
+    pub fn depth_of_field(&self) -> DepthOfFieldState {
+        self.chain.depth_of_field()
+    }
+
+    fn record(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        hdr: &wgpu::TextureView,
+        bloom: Option<&wgpu::TextureView>,
+        depth: Option<Depth<'_>>,
+        output: &wgpu::TextureView,
+        output_format: wgpu::TextureFormat,
+    ) -> Result<(), Error> {
         let (scene_format, size) = input("hdr", hdr, self.gpu.features)?;
         let bloom_format = match bloom {
             Some(view) => {
@@ -521,15 +609,22 @@ impl PostChain {
                 ));
             }
         }
-        self.output_size = out_size;
         let content = Content::Texture(ExternalInput {
             scene: hdr.clone(),
             bloom: bloom.cloned(),
             size,
             formats: (scene_format, bloom_format),
+            depth: match depth {
+                Some(d) => Some(self.depth_input(&d, size)?),
+                None => None,
+            },
         });
+        self.output_size = out_size;
         // One rebuild at most: other views rebuild with the new size; the
-        // same views rebuild only when the size changed.
+        // same views rebuild only when the size changed. The camera is
+        // uniforms only.
+        self.chain
+            .set_camera(&self.gpu, depth.and_then(|d| d.camera));
         if &content != self.chain.content() {
             self.chain.resize_with_next_build(out_size, out_size);
             self.chain.set_content(&self.gpu, content)?;
@@ -539,6 +634,85 @@ impl PostChain {
         // Time since the chain was made: what auto exposure adapts by.
         self.chain
             .encode(&self.gpu, encoder, output, self.clock.seconds());
+        Ok(())
+    }
+}
+
+impl PostChain {
+    /// The program's depth, checked: shape, format, size, camera, and
+    /// that its texture is the device's (asked of the device only for
+    /// another view than the last frame's).
+    fn depth_input(&self, depth: &Depth<'_>, size: (u32, u32)) -> Result<DepthInput, Error> {
+        let t = depth.view.texture();
+        let usage_spelled = format!("{:?}", t.usage());
+        let format_spelled = format!("{:?}", t.format());
+        let kind = crate::texture_rules::check_caller_depth(
+            "depth",
+            &crate::texture_rules::CallerTexture {
+                dimension: t.dimension(),
+                layers: t.depth_or_array_layers(),
+                samples: t.sample_count(),
+                usage: t.usage(),
+                usage_spelled: (&usage_spelled, "TextureUsages::TEXTURE_BINDING"),
+                format: t.format(),
+                format_spelled: &format_spelled,
+            },
+            (t.width(), t.height()),
+            size,
+        )?;
+        match (kind, depth.camera) {
+            (DepthKind::Buffer, None) => {
+                return Err(Error::argument(
+                    "depth",
+                    format!(
+                        "is a depth buffer ({format_spelled}): give it with Depth::buffer and \
+                         the camera that wrote it"
+                    ),
+                ))
+            }
+            (DepthKind::Linear, Some(_)) => {
+                return Err(Error::argument(
+                    "depth",
+                    "is R32Float, read as linear distance: give it with Depth::linear",
+                ))
+            }
+            (_, Some(camera)) => camera.check()?,
+            (_, None) => {}
+        }
+        let input = DepthInput {
+            view: depth.view.clone(),
+            kind,
+        };
+        let known =
+            matches!(self.chain.content(), Content::Texture(t) if t.depth.as_ref() == Some(&input));
+        if !known {
+            self.check_device(t, kind)?;
+        }
+        Ok(input)
+    }
+
+    /// Refuses a depth texture of another device before it is bound.
+    fn check_device(&self, t: &wgpu::Texture, kind: DepthKind) -> Result<(), Error> {
+        let view = t.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("depth check"),
+            aspect: if t.format().is_depth_stencil_format() {
+                wgpu::TextureAspect::DepthOnly
+            } else {
+                wgpu::TextureAspect::All
+            },
+            ..Default::default()
+        });
+        let sample_type = match kind {
+            DepthKind::Buffer => wgpu::TextureSampleType::Depth,
+            DepthKind::Linear => wgpu::TextureSampleType::Float { filterable: false },
+        };
+        let answer = self.gpu.probe_texture_as(&view, sample_type);
+        if let Some(Some(e)) = crate::user_effect::answer_now(answer) {
+            return Err(Error::argument(
+                "depth",
+                format!("is a view of a texture of another device; wgpu says: {e}"),
+            ));
+        }
         Ok(())
     }
 }

@@ -12,6 +12,8 @@ mod antialias;
 #[cfg(not(target_arch = "wasm32"))]
 mod auto_exposure;
 #[cfg(not(target_arch = "wasm32"))]
+mod depth_of_field;
+#[cfg(not(target_arch = "wasm32"))]
 mod golden;
 #[cfg(not(target_arch = "wasm32"))]
 mod native;

@@ -312,6 +312,7 @@ fn hdr_effects_over_the_callers_texture_write_only_the_chains_targets() {
             bloom: None,
             size: (32, 32),
             formats: (wgpu::TextureFormat::Rgba16Float, None),
+            depth: None,
         })
     };
     h.set_content(input(&h)).unwrap();

@@ -114,17 +114,24 @@ fn valid_value(index: usize) -> BoxedStrategy<Value> {
 fn allowed_with_defaults(index: usize, v: &Value) -> bool {
     let path = schema()[index].path;
     !(path == "canvas.toneMapping" && *v == Value::String("extended".into()))
-        && !percentiles_crossed(path, v)
+        && crossed(path, v).is_none()
 }
 
-/// Whether `v` for `path` puts the percentiles out of order with the other
-/// at its default (lowPercentile 0.1, highPercentile 0.9): refused with an
-/// error on `autoExposure.highPercentile` that names both.
-fn percentiles_crossed(path: &str, v: &Value) -> bool {
+/// Whether `v` for `path` puts two options out of order with the other at
+/// its default: the percentiles (lowPercentile 0.1, highPercentile 0.9),
+/// refused with an error on `autoExposure.highPercentile`, or the focus
+/// within the focal length (focusDistance 10, focalLength 0.05), refused
+/// on `depthOfField.focusDistance`. Returns that field and the other
+/// option, which its message names.
+fn crossed(path: &str, v: &Value) -> Option<(&'static str, &'static str)> {
+    const HIGH: (&str, &str) = ("autoExposure.highPercentile", "autoExposure.lowPercentile");
+    const FOCUS: (&str, &str) = ("depthOfField.focusDistance", "depthOfField.focalLength");
     match (path, v) {
-        ("autoExposure.lowPercentile", Value::Number(n)) => *n >= 0.9,
-        ("autoExposure.highPercentile", Value::Number(n)) => *n <= 0.1,
-        _ => false,
+        ("autoExposure.lowPercentile", Value::Number(n)) if *n >= 0.9 => Some(HIGH),
+        ("autoExposure.highPercentile", Value::Number(n)) if *n <= 0.1 => Some(HIGH),
+        ("depthOfField.focusDistance", Value::Number(n)) if *n <= 0.05 => Some(FOCUS),
+        ("depthOfField.focalLength", Value::Number(n)) if *n >= 10.0 => Some(FOCUS),
+        _ => None,
     }
 }
 
@@ -195,16 +202,17 @@ proptest! {
             Kind::Count { values, .. } => values.iter().any(|c| *c as f64 == n),
             Kind::Bool | Kind::Choice(_) => false,
         };
-        let crossed = allowed && percentiles_crossed(spec.path, &Value::Number(n));
+        let crossed = crossed(spec.path, &Value::Number(n)).filter(|_| allowed);
         let base = Options::default();
         match base.merged(&at(spec.path, Value::Number(n))) {
             Ok(o) => {
-                prop_assert!(allowed && !crossed, "{} accepted {}", spec.path, n);
+                prop_assert!(allowed && crossed.is_none(), "{} accepted {}", spec.path, n);
                 prop_assert_eq!(spec.get(&o).to_value(), Value::Number(n));
             }
-            Err(e) if crossed => {
-                prop_assert_eq!(e.field.as_str(), "autoExposure.highPercentile");
-                prop_assert!(e.message.contains("autoExposure.lowPercentile"), "{}", e);
+            Err(e) if crossed.is_some() => {
+                let (field, other) = crossed.unwrap_or_default();
+                prop_assert_eq!(e.field.as_str(), field);
+                prop_assert!(e.message.contains(other), "{}", e);
             }
             Err(e) => {
                 prop_assert!(!allowed, "{} refused {}: {}", spec.path, n, e);

@@ -696,7 +696,14 @@ fn panel_sections() -> Vec<String> {
 fn the_demo_panel_sections_come_in_the_order_a_user_reaches_for_them() {
     assert_eq!(
         panel_sections(),
-        ["Bloom", "Exposure and curve", "Look", "Canvas", "Frame"],
+        [
+            "Bloom",
+            "Exposure and curve",
+            "Depth of field",
+            "Look",
+            "Canvas",
+            "Frame"
+        ],
         "the option sections of the panel (Content, the page's own, comes first)"
     );
 }

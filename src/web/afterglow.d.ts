@@ -22,6 +22,7 @@ export interface RendererOptions {
   antialias?: 'none' | 'fxaa' | 'smaa';
   bloom?: BloomOptions;
   autoExposure?: AutoExposureOptions;
+  depthOfField?: DepthOfFieldOptions;
   lens?: LensOptions;
   vignette?: VignetteOptions;
   grading?: GradingOptions;
@@ -33,9 +34,10 @@ export interface RendererOptions {
    * page). Default `false`. */
   autoResize?: boolean;
   /** What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's
-   * histogram over the lower part, the metered range in white, its average in orange.
-   * Default `'none'`. */
-  debug?: 'none' | 'bloom' | 'exposure';
+   * histogram over the lower part, the metered range in white, its average in orange;
+   * `'coc'` depth of field's signed circle of confusion (near field red, far field blue, by
+   * |CoC| over maxBlur; green in focus). Default `'none'`. */
+  debug?: 'none' | 'bloom' | 'exposure' | 'coc';
 }
 
 /** Options of the canvas context, applied with `configure()`. */
@@ -131,6 +133,31 @@ export interface AutoExposureOptions {
   metering?: 'average' | 'center';
 }
 
+/** Depth of field: the blur of a thin-lens camera, from the depth given with the scene
+ * (`setTexture`'s `depth`). Lengths are in the camera's units (metres for the defaults).
+ * Without depth it does nothing, and `stats().depthOfField` says `'no-depth'`. */
+export interface DepthOfFieldOptions {
+  /** Blurs what is out of focus, as a lens does, from the scene's depth; off, no pass runs.
+   * Default `false`. */
+  enabled?: boolean;
+  /** Distance of the plane in focus from the camera, along its view direction, in the
+   * camera's units; beyond focalLength. A number above 0 up to 1000000000. Default `10`. */
+  focusDistance?: number;
+  /** The aperture as an f-number: focal length over the aperture's diameter; smaller blurs
+   * more. A number from 0.5 to 128. Default `2.8`. */
+  fStop?: number;
+  /** Focal length of the lens in the camera's units (0.05: 50 mm). A number above 0 up to
+   * 1000. Default `0.05`. */
+  focalLength?: number;
+  /** Height of the sensor the picture covers, in the camera's units (0.024: full frame). A
+   * number above 0 up to 1000. Default `0.024`. */
+  sensorHeight?: number;
+  /** The largest circle of confusion, a diameter in pixels of a 1080-pixel-high picture
+   * (scaled with the picture's height); the cost grows with it. A number from 0 to 128.
+   * Default `16`. */
+  maxBlur?: number;
+}
+
 /** The camera's lens. */
 export interface LensOptions {
   /** Lens fringing, in output pixels at the corners: red is shifted outwards and blue
@@ -185,10 +212,11 @@ export interface GrainOptions {
 }
 
 /** Every option with its effective value. */
-export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure' | 'lens' | 'vignette' | 'grading' | 'grain'>> & {
+export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure' | 'depthOfField' | 'lens' | 'vignette' | 'grading' | 'grain'>> & {
   canvas: Required<CanvasOptions>;
   bloom: Required<BloomOptions>;
   autoExposure: Required<AutoExposureOptions>;
+  depthOfField: Required<DepthOfFieldOptions>;
   lens: Required<LensOptions>;
   vignette: Required<VignetteOptions>;
   grading: Required<GradingOptions>;

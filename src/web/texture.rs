@@ -127,6 +127,7 @@ fn bind_textures(
         formats: (scene_tex.format(), bloom_wrapped.as_ref().map(|b| b.0)),
         bloom: bloom_wrapped.map(|b| b.1),
         size,
+        depth: None,
     };
     r.content.set_textures(r.gpu, r.chain, input, scene, bloom)
 }

@@ -1,0 +1,506 @@
+//! Depth of field (`depthOfField`): a thin-lens camera's blur from the
+//! depth the caller gives with its scene, between the scene and the bloom,
+//! so the bloom and auto exposure see the blurred light (a bright point out
+//! of focus blooms as the disc it became). Four passes at half resolution
+//! (the colour and circle of confusion of each 2×2 box, the near field's
+//! reach per tile, the near field's gather, the far field's) and one at
+//! full resolution that puts each
+//! pixel back together by its own circle of confusion into the next HDR
+//! image (`FrameBuilder::swap_hdr`). Why the fields are gathered apart is
+//! in `shaders/depth_of_field.wgsl`.
+//!
+//! Half resolution keeps it cheap: the gathers read a quarter of the
+//! texels, and a blur of a few pixels or more hides the coarser grid; the
+//! full-resolution pass keeps every pixel in focus exactly as it was. With
+//! `debug: 'coc'` one full-resolution pass draws the circle of confusion
+//! instead. Without depth (or off) no pass runs and
+//! [`FrameInfo::depth_of_field`] says why.
+
+use crate::error::Error;
+use crate::frame::{DepthImage, DepthOfFieldState, FrameBuilder, FrameInfo, Image, HDR_FORMAT};
+use crate::gpu::Gpu;
+use crate::options::{DebugView, Options};
+use crate::output::OutputSpec;
+use crate::pass::{
+    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform, Blend,
+    FrameUniform, Pass, Pipe, PipeCache, PipeDesc, Registration, Stage, FILTERABLE_TEXTURE,
+    FILTERING_SAMPLER, UNIFORM,
+};
+use crate::texture_rules::DepthKind;
+
+/// The passes' WGSL with a depth buffer's reading, and with linear distance's.
+pub const BUFFER_PARTS: &[&str] = &[wgsl!("dof_depth_buffer.wgsl"), wgsl!("depth_of_field.wgsl")];
+pub const LINEAR_PARTS: &[&str] = &[wgsl!("dof_depth_linear.wgsl"), wgsl!("depth_of_field.wgsl")];
+
+/// The height the `max_blur` option is given for.
+pub const REFERENCE_HEIGHT: f64 = 1080.0;
+
+/// The format of the half-resolution layers: light above 1, and in the
+/// prepared image's alpha a signed radius.
+const LAYER_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+
+const TARGET_USAGE: wgpu::TextureUsages =
+    wgpu::TextureUsages::RENDER_ATTACHMENT.union(wgpu::TextureUsages::TEXTURE_BINDING);
+
+pub const PASS: Registration = Registration {
+    stage: Stage::HdrEffect,
+    make: Some(|gpu| Box::new(DepthOfFieldPass::new(gpu))),
+    #[cfg(test)]
+    shaders: || {
+        vec![
+            (
+                "depth of field (depth buffer)",
+                crate::shaders::compose(BUFFER_PARTS),
+            ),
+            (
+                "depth of field (linear)",
+                crate::shaders::compose(LINEAR_PARTS),
+            ),
+        ]
+    },
+    #[cfg(test)]
+    uniforms: || vec![crate::pass::uniform_layout::<DofParams>(BUFFER_PARTS)],
+};
+
+uniform! {
+    /// `DofParams` in depth_of_field.wgsl (layout checked by src/tests/shaders.rs).
+    struct DofParams {
+        near: f32,
+        far: f32,
+        focus: f32,
+        lens: f32,
+        max_coc: f32,
+        max_radius: f32,
+        orthographic: u32,
+        reversed: u32,
+        tile: u32,
+        _pad0: u32,
+        _pad1: u32,
+        _pad2: u32,
+    }
+}
+
+/// The stages, each a fragment entry point of the shader.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Step {
+    Prepare,
+    Tiles,
+    /// A gather with this many rings.
+    Near(u32),
+    Far(u32),
+    Combine,
+    Coc,
+}
+
+impl Step {
+    fn entry(self) -> (&'static str, &'static str) {
+        match self {
+            Step::Prepare => ("depth of field: prepare pipeline", "fs_dof_prepare"),
+            Step::Tiles => ("depth of field: tiles pipeline", "fs_dof_tiles"),
+            Step::Near(_) => ("depth of field: near pipeline", "fs_dof_near"),
+            Step::Far(_) => ("depth of field: far pipeline", "fs_dof_far"),
+            Step::Combine => ("depth of field: combine pipeline", "fs_dof_combine"),
+            Step::Coc => ("depth of field: coc pipeline", "fs_dof_coc"),
+        }
+    }
+}
+
+/// What one kind of depth texture needs: its module and layouts.
+struct Reader {
+    module: wgpu::ShaderModule,
+    /// The full-resolution passes' bindings (0 to 5).
+    layout: wgpu::BindGroupLayout,
+    pipeline_layout: wgpu::PipelineLayout,
+}
+
+pub struct DepthOfFieldPass {
+    buffer: Reader,
+    linear: Reader,
+    /// The gathers' bindings (the uniform, the prepared image, the tiles).
+    gather_layout: wgpu::BindGroupLayout,
+    /// Of the depth buffer's module; the gathers read no depth, so either
+    /// module serves them.
+    gather_pipeline_layout: wgpu::PipelineLayout,
+    sampler: wgpu::Sampler,
+    params: FrameUniform,
+    pipes: PipeCache<(Step, DepthKind)>,
+}
+
+/// A depth texture's binding.
+fn depth_binding(kind: DepthKind) -> wgpu::BindingType {
+    wgpu::BindingType::Texture {
+        sample_type: match kind {
+            DepthKind::Buffer => wgpu::TextureSampleType::Depth,
+            DepthKind::Linear => wgpu::TextureSampleType::Float { filterable: false },
+        },
+        view_dimension: wgpu::TextureViewDimension::D2,
+        multisampled: false,
+    }
+}
+
+impl Reader {
+    fn new(gpu: &Gpu, kind: DepthKind) -> Reader {
+        let (label, parts) = match kind {
+            DepthKind::Buffer => ("depth of field shader (depth buffer)", BUFFER_PARTS),
+            DepthKind::Linear => ("depth of field shader (linear)", LINEAR_PARTS),
+        };
+        let layout = layout(
+            gpu,
+            "depth of field bind group layout",
+            &[
+                entry(0, FILTERABLE_TEXTURE),
+                entry(1, depth_binding(kind)),
+                entry(2, UNIFORM),
+                entry(3, FILTERABLE_TEXTURE),
+                entry(4, FILTERABLE_TEXTURE),
+                entry(5, FILTERING_SAMPLER),
+            ],
+        );
+        Reader {
+            module: shader_module(gpu, label, parts),
+            pipeline_layout: pipeline_layout(gpu, "depth of field pipeline layout", &[&layout]),
+            layout,
+        }
+    }
+}
+
+impl DepthOfFieldPass {
+    fn new(gpu: &Gpu) -> DepthOfFieldPass {
+        let gather_layout = layout(
+            gpu,
+            "depth of field gather bind group layout",
+            &[
+                entry(2, UNIFORM),
+                entry(6, FILTERABLE_TEXTURE),
+                entry(7, FILTERABLE_TEXTURE),
+            ],
+        );
+        DepthOfFieldPass {
+            buffer: Reader::new(gpu, DepthKind::Buffer),
+            linear: Reader::new(gpu, DepthKind::Linear),
+            gather_pipeline_layout: pipeline_layout(
+                gpu,
+                "depth of field gather pipeline layout",
+                &[&gather_layout],
+            ),
+            gather_layout,
+            sampler: linear_sampler(gpu, "depth of field sampler"),
+            params: FrameUniform::new(
+                gpu,
+                "depth of field params",
+                std::mem::size_of::<DofParams>(),
+            ),
+            pipes: PipeCache::new(),
+        }
+    }
+
+    fn reader(&self, kind: DepthKind) -> &Reader {
+        match kind {
+            DepthKind::Buffer => &self.buffer,
+            DepthKind::Linear => &self.linear,
+        }
+    }
+
+    fn pipe(&self, gpu: &Gpu, step: Step, kind: DepthKind) -> Pipe {
+        let reader = self.reader(kind);
+        // The gathers read no depth: one pipeline serves both kinds.
+        let (kind, layout, format) = match step {
+            Step::Near(_) | Step::Far(_) => (
+                DepthKind::Buffer,
+                &self.gather_pipeline_layout,
+                LAYER_FORMAT,
+            ),
+            Step::Tiles => (DepthKind::Buffer, &self.gather_pipeline_layout, TILE_FORMAT),
+            Step::Prepare => (kind, &reader.pipeline_layout, LAYER_FORMAT),
+            Step::Combine | Step::Coc => (kind, &reader.pipeline_layout, HDR_FORMAT),
+        };
+        let module = &self.reader(kind).module;
+        self.pipes.get((step, kind), || {
+            let (label, fs) = step.entry();
+            let rings = match step {
+                Step::Near(r) | Step::Far(r) => Some([("RINGS", r as f64)]),
+                _ => None,
+            };
+            pipeline(
+                gpu,
+                &PipeDesc {
+                    label,
+                    layout,
+                    module,
+                    vertex_entry: "vs_fullscreen",
+                    fragment_entry: fs,
+                    color_format: format,
+                    blend: Blend::Replace,
+                    depth: None,
+                    samples: 1,
+                    constants: rings.as_ref().map_or(&[], |r| r.as_slice()),
+                },
+            )
+        })
+    }
+
+    /// A bind group of the full-resolution passes' layout: the image,
+    /// the depth, the uniform and the two layers (the image stands in for
+    /// them before they exist; the shader reads only what its pass needs).
+    fn bind_full(
+        &self,
+        gpu: &Gpu,
+        label: &str,
+        kind: DepthKind,
+        views: [&wgpu::TextureView; 4],
+    ) -> wgpu::BindGroup {
+        let [image, depth, near, far] = views;
+        let params = self.params.current();
+        let texture = |binding, view| wgpu::BindGroupEntry {
+            binding,
+            resource: wgpu::BindingResource::TextureView(view),
+        };
+        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &self.reader(kind).layout,
+            entries: &[
+                texture(0, image),
+                texture(1, depth),
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: params.as_entire_binding(),
+                },
+                texture(3, near),
+                texture(4, far),
+                wgpu::BindGroupEntry {
+                    binding: 5,
+                    resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+            ],
+        })
+    }
+
+    /// A bind group of the half-resolution passes: the prepared image and
+    /// the tiles (the prepared image stands in for them before they exist).
+    fn bind_gather(
+        &self,
+        gpu: &Gpu,
+        label: &str,
+        half: &wgpu::TextureView,
+        tiles: &wgpu::TextureView,
+    ) -> wgpu::BindGroup {
+        let params = self.params.current();
+        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &self.gather_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: params.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 6,
+                    resource: wgpu::BindingResource::TextureView(half),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 7,
+                    resource: wgpu::BindingResource::TextureView(tiles),
+                },
+            ],
+        })
+    }
+
+    /// `debug: 'coc'`: the circle of confusion drawn as the next HDR image.
+    fn build_coc_view(&self, f: &mut FrameBuilder<'_>, depth: &DepthImage) -> Result<(), Error> {
+        let (src, dst) = f.swap_hdr("depth of field coc")?;
+        let views = [&src.view, &depth.image.view, &src.view, &src.view];
+        let group = self.bind_full(f.gpu, "depth of field coc bind group", depth.kind, views);
+        let pipe = self.pipe(f.gpu, Step::Coc, depth.kind);
+        f.fullscreen(
+            "depth of field coc".into(),
+            &pipe,
+            group,
+            Some(&dst),
+            &[&depth.image],
+            false,
+        );
+        f.info.coc_view = true;
+        Ok(())
+    }
+
+    /// The five passes of the blur.
+    fn build_blur(&self, f: &mut FrameBuilder<'_>, depth: &DepthImage) -> Result<(), Error> {
+        let gpu = f.gpu;
+        let kind = depth.kind;
+        let size = f.size();
+        let half = half_size(size);
+        let max_coc = max_coc(&f.settings.depth_of_field, size.1);
+        let rings = rings(max_coc);
+        let layer = |f: &mut FrameBuilder<'_>, label: &str, size, format| -> Result<Image, Error> {
+            let tex = f.texture(label, size, format, 1, 1, TARGET_USAGE)?;
+            Ok(f.view(&tex, 0))
+        };
+        let prepared = layer(f, "depth of field half", half, LAYER_FORMAT)?;
+        let tiles_size = tiles_size(half, tile_side(max_coc));
+        let tiles = layer(f, "depth of field tiles", tiles_size, TILE_FORMAT)?;
+        let near = layer(f, "depth of field near", half, LAYER_FORMAT)?;
+        let far = layer(f, "depth of field far", half, LAYER_FORMAT)?;
+        let (src, dst) = f.swap_hdr("depth of field")?;
+        let d = &depth.image;
+        let views = [&src.view, &d.view, &src.view, &src.view];
+        f.fullscreen(
+            "depth of field prepare".into(),
+            &self.pipe(gpu, Step::Prepare, kind),
+            self.bind_full(gpu, "depth of field prepare bind group", kind, views),
+            Some(&prepared),
+            &[&src, d],
+            false,
+        );
+        let label = "depth of field tiles bind group";
+        f.fullscreen(
+            "depth of field tiles".into(),
+            &self.pipe(gpu, Step::Tiles, kind),
+            self.bind_gather(gpu, label, &prepared.view, &prepared.view),
+            Some(&tiles),
+            &[&prepared],
+            false,
+        );
+        let label = "depth of field gather bind group";
+        let gather = self.bind_gather(gpu, label, &prepared.view, &tiles.view);
+        for (name, step, target) in [
+            ("depth of field near", Step::Near(rings), &near),
+            ("depth of field far", Step::Far(rings), &far),
+        ] {
+            f.fullscreen(
+                name.into(),
+                &self.pipe(gpu, step, kind),
+                gather.clone(),
+                Some(target),
+                &[&prepared, &tiles],
+                false,
+            );
+        }
+        let views = [&src.view, &d.view, &near.view, &far.view];
+        f.fullscreen(
+            "depth of field combine".into(),
+            &self.pipe(gpu, Step::Combine, kind),
+            self.bind_full(gpu, "depth of field combine bind group", kind, views),
+            Some(&dst),
+            &[&src, d, &near, &far],
+            false,
+        );
+        Ok(())
+    }
+}
+
+/// The format of the near field's tiles: one radius each.
+const TILE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R16Float;
+
+/// Half-resolution texels per tile side: at least the near gather's
+/// largest reach (so the 3×3 tiles around a texel hold every near texel
+/// that reaches it), and 8 at least (few tiles to read).
+pub fn tile_side(max_coc: f64) -> u32 {
+    ((max_coc / 4.0).ceil() as u32).max(8)
+}
+
+/// The tiles covering the half-resolution layers.
+pub fn tiles_size(half: (u32, u32), side: u32) -> (u32, u32) {
+    (half.0.div_ceil(side).max(1), half.1.div_ceil(side).max(1))
+}
+
+/// The half-resolution layers' size: every 2×2 box of the frame, the last
+/// ones partial.
+pub fn half_size(size: (u32, u32)) -> (u32, u32) {
+    (size.0.div_ceil(2).max(1), size.1.div_ceil(2).max(1))
+}
+
+/// The largest circle of confusion in pixels of an image `height` high.
+pub fn max_coc(o: &crate::options::DepthOfFieldOptions, height: u32) -> f64 {
+    o.max_blur * height as f64 / REFERENCE_HEIGHT
+}
+
+/// Rings of a gather reaching the largest circle of confusion, so that
+/// taps stay about 1.5 half-resolution pixels apart: 3 rings (49 taps) at
+/// the default 16 pixels at 1080p, from 2 to 4.
+pub fn rings(max_coc: f64) -> u32 {
+    let radius = max_coc / 4.0;
+    ((radius / 1.5).ceil() as u32).clamp(2, 4)
+}
+
+/// `K` of the thin lens in pixels of an image `height` high: a point at
+/// distance `z` images as a disc of `K (1 - focus / z)` pixels (signed:
+/// negative in front of the focus).
+pub fn lens_scale(o: &crate::options::DepthOfFieldOptions, height: u32) -> f64 {
+    let f = o.focal_length;
+    // The options refuse a focus within the focal length.
+    let beyond = (o.focus_distance - f).max(f * 1e-6);
+    f * f / (o.f_stop * beyond) / o.sensor_height * height as f64
+}
+
+impl Pass for DepthOfFieldPass {
+    fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
+        let dof = f.settings.depth_of_field;
+        let coc_view = f.settings.debug == DebugView::Coc;
+        let depth = f.depth.clone();
+        f.info.depth_of_field = match (dof.enabled, &depth) {
+            (false, _) => DepthOfFieldState::Off,
+            (true, None) => DepthOfFieldState::NoDepth,
+            (true, Some(_)) => DepthOfFieldState::On,
+        };
+        let Some(depth) = depth.filter(|_| dof.enabled || coc_view) else {
+            return Ok(());
+        };
+        self.params.renew(f.gpu);
+        if coc_view {
+            self.build_coc_view(f, &depth)
+        } else {
+            self.build_blur(f, &depth)
+        }
+    }
+
+    fn write_params(
+        &self,
+        queue: &wgpu::Queue,
+        settings: &Options,
+        _output: &OutputSpec,
+        info: &FrameInfo,
+    ) {
+        let o = &settings.depth_of_field;
+        let height = info.size.1;
+        let max_coc = max_coc(o, height);
+        let camera = info.camera;
+        let params = DofParams {
+            near: camera.map_or(0.0, |c| c.near),
+            far: camera.map_or(1.0, |c| c.far),
+            focus: o.focus_distance as f32,
+            lens: lens_scale(o, height) as f32,
+            max_coc: max_coc as f32,
+            max_radius: (max_coc / 4.0) as f32,
+            orthographic: u32::from(camera.is_some_and(|c| c.orthographic)),
+            reversed: u32::from(camera.is_some_and(|c| c.reversed_z)),
+            tile: tile_side(max_coc),
+            _pad0: 0,
+            _pad1: 0,
+            _pad2: 0,
+        };
+        self.params.write(queue, bytemuck::bytes_of(&params));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gather_keeps_its_taps_close() {
+        assert_eq!(rings(16.0), 3, "the default at 1080p");
+        assert_eq!(rings(0.0), 2);
+        assert_eq!(rings(128.0), 4);
+        assert_eq!(half_size((1921, 1)), (961, 1));
+    }
+
+    #[test]
+    fn the_thin_lens_blurs_infinity_by_its_scale() {
+        let mut o = crate::options::Options::default().depth_of_field;
+        (o.focal_length, o.f_stop, o.focus_distance, o.sensor_height) = (0.05, 2.0, 5.0, 0.024);
+        // f² / (N (s − f)) on the sensor, over its height, in 1080 pixels.
+        let k = lens_scale(&o, 1080);
+        let want = 0.0025 / (2.0 * 4.95) / 0.024 * 1080.0;
+        assert!((k - want).abs() < 1e-9, "{k} vs {want}");
+    }
+}
