@@ -41,6 +41,7 @@ export type {
   CanvasConfiguration,
   CanvasError,
   CreateOptions,
+  DepthCamera,
   DeviceError,
   EffectOptions,
   GraphError,

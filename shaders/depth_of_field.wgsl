@@ -32,8 +32,9 @@
 // SIGGRAPH 2014, and Sousa, "Graphics Gems from CryENGINE 3", 2013.)
 //
 // `distance_at(p)` (the distance along the view direction at a
-// full-resolution texel) comes from dof_depth_buffer.wgsl or
-// dof_depth_linear.wgsl, by the depth texture's kind.
+// full-resolution texel) comes from dof_depth_buffer.wgsl,
+// dof_depth_multisampled.wgsl or dof_depth_linear.wgsl, by the depth
+// texture's kind.
 
 struct DofParams {
     // The camera's clip planes, for a depth buffer.
@@ -76,6 +77,21 @@ override RINGS: u32 = 3u;
 // The smallest near-field radius gathered, in half-resolution pixels (a
 // CoC of 2 full-resolution pixels): below it the pixel is as good as sharp.
 const NEAR_MIN: f32 = 0.5;
+
+// Distance along the view direction of a raw depth value.
+fn view_distance(raw: f32) -> f32 {
+    let span = dof.far - dof.near;
+    if dof.orthographic == 1u {
+        return select(dof.near + raw * span, dof.far - raw * span, dof.reversed == 1u);
+    }
+    // Perspective: a standard buffer holds far (z - near) / (z (far - near));
+    // a reversed one near (far - z) / (z (far - near)). Each solved for z
+    // from its own value, so the reversed one keeps its precision far away.
+    if dof.reversed == 1u {
+        return dof.near * dof.far / (dof.near + raw * span);
+    }
+    return dof.near * dof.far / (dof.far - raw * span);
+}
 
 // The signed CoC diameter in full-resolution pixels of a distance `z`.
 // Nothing there (a distance that is not finite and positive, the far

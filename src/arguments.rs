@@ -118,13 +118,53 @@ pub fn image_gain(value: &Value) -> Result<f32, crate::error::Error> {
     }
 }
 
-/// `{ bloom }` of `setTexture()`: whether a bloom texture was given (its
-/// kind is checked where it is wrapped).
-pub fn texture_options(value: &Value) -> Result<bool, crate::error::Error> {
-    Ok(!matches!(
-        only_key(value, "bloom", "{ bloom: emissiveTexture }", "a texture")?,
-        None | Some(Value::Null)
-    ))
+/// What `setTexture()`'s options object gives: whether a bloom texture and
+/// a depth texture were given (their kinds are checked where they are
+/// wrapped), and the camera that reads the depth.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TextureOptions {
+    pub bloom: bool,
+    pub depth: bool,
+    pub camera: Option<Camera>,
+}
+
+/// `{ bloom, depth, camera }` of `setTexture()`. An unknown key is an
+/// [`OptionError`] naming it; `camera` is read by [`camera`], and given
+/// without `depth` it is an [`ArgumentError`] naming `camera`.
+pub fn texture_options(value: &Value) -> Result<TextureOptions, crate::error::Error> {
+    const KEYS: &[&str] = &["bloom", "depth", "camera"];
+    options_object("options", value, "{ bloom: emissiveTexture }")?;
+    let Value::Object(entries) = value else {
+        return Ok(TextureOptions::default());
+    };
+    let mut o = TextureOptions::default();
+    for (k, v) in entries {
+        let given = !matches!(v, Value::Undefined | Value::Null);
+        match k.as_str() {
+            "bloom" => o.bloom = given,
+            "depth" => o.depth = given,
+            "camera" if given => o.camera = Some(camera(v)?),
+            "camera" => {}
+            _ => {
+                return Err(OptionError::one_of(
+                    k,
+                    KEYS,
+                    "is not a texture option; allowed keys are 'bloom', 'depth' and 'camera'",
+                )
+                .into())
+            }
+        }
+    }
+    if o.camera.is_some() && !o.depth {
+        return Err(error(
+            "camera",
+            "is given without depth: the camera says how to read the depth texture \
+             ({ depth, camera })"
+                .into(),
+        )
+        .into());
+    }
+    Ok(o)
 }
 
 /// `{ gpu }` of `stats()`: `true` turns per-pass GPU timing on (it stays
@@ -336,6 +376,86 @@ mod tests {
         }
         match image_gain(&Value::Number(3.0)) {
             Err(Error::Argument(e)) => assert_eq!(e.argument, "options"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn texture_options_read_depth_and_its_camera() {
+        let obj = |entries: Vec<(&str, Value)>| {
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+            )
+        };
+        let camera = |near: f64, far: f64| {
+            obj(vec![
+                ("near", Value::Number(near)),
+                ("far", Value::Number(far)),
+            ])
+        };
+        let texture = || Value::Other("GPUTexture".into());
+        let o = texture_options(&obj(vec![
+            ("depth", texture()),
+            ("camera", camera(0.1, 50.0)),
+        ]));
+        assert_eq!(
+            o,
+            Ok(TextureOptions {
+                bloom: false,
+                depth: true,
+                camera: Some(Camera::perspective(0.1, 50.0)),
+            })
+        );
+        let flagged = obj(vec![
+            ("near", Value::Number(1.0)),
+            ("far", Value::Number(9.0)),
+            ("reversedZ", Value::Bool(true)),
+            ("orthographic", Value::Bool(true)),
+        ]);
+        let o = texture_options(&obj(vec![("depth", texture()), ("camera", flagged)]));
+        assert_eq!(
+            o.map(|o| o.camera),
+            Ok(Some(Camera::orthographic(1.0, 9.0).reversed()))
+        );
+        let refused = |camera: Value| match texture_options(&obj(vec![
+            ("depth", texture()),
+            ("camera", camera),
+        ])) {
+            Err(Error::Argument(e)) => e.argument,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(refused(camera(0.0, 1.0)), "camera.near");
+        assert_eq!(refused(camera(2.0, 1.0)), "camera.far");
+        assert_eq!(refused(camera(0.1, f64::INFINITY)), "camera.far");
+        assert_eq!(refused(Value::Number(3.0)), "camera");
+        assert_eq!(
+            refused(obj(vec![("near", Value::String("1".into()))])),
+            "camera.near"
+        );
+        assert_eq!(
+            refused(obj(vec![("near", Value::Number(1.0))])),
+            "camera.far"
+        );
+        let flag = obj(vec![
+            ("near", Value::Number(1.0)),
+            ("far", Value::Number(9.0)),
+            ("reversedZ", Value::Number(1.0)),
+        ]);
+        assert_eq!(refused(flag), "camera.reversedZ");
+        assert_eq!(
+            refused(obj(vec![("fov", Value::Number(1.0))])),
+            "camera.fov"
+        );
+        // A camera without depth.
+        match texture_options(&obj(vec![("camera", camera(0.1, 5.0))])) {
+            Err(Error::Argument(e)) => assert_eq!(e.argument, "camera"),
+            other => panic!("{other:?}"),
+        }
+        match texture_options(&obj(vec![("dpeth", texture())])) {
+            Err(Error::Option(e)) => assert_eq!(e.field, "dpeth"),
             other => panic!("{other:?}"),
         }
     }

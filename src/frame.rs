@@ -436,7 +436,7 @@ impl<'a> FrameBuilder<'a> {
         let id = self.graph.texture(TextureDecl {
             label: label.to_string(),
             format,
-            sample_count: 1,
+            sample_count: view.texture().sample_count(),
             size,
             mip_levels: 1,
             owner: Owner::Caller,

@@ -330,15 +330,15 @@ impl Gpu {
         self.probe_texture_as(view, UNFILTERED)
     }
 
-    /// [`Gpu::probe_texture`] for a view bound as `sample_type` (a depth
-    /// texture's depth aspect is bound as `Depth`).
+    /// [`Gpu::probe_texture`] for a view bound as `binding` (a depth
+    /// texture's depth aspect is bound as depth).
     pub fn probe_texture_as(
         &self,
         view: &wgpu::TextureView,
-        sample_type: wgpu::TextureSampleType,
+        binding: wgpu::BindingType,
     ) -> ErrorAnswer {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let _ = bind_alone(&self.device, view, sample_type);
+        let _ = bind_alone(&self.device, view, binding);
         Box::pin(scope.pop())
     }
 
@@ -526,23 +526,23 @@ pub type ErrorAnswer = Answer<Option<wgpu::Error>>;
 /// A bind group of `view` alone, as a fragment stage would sample it.
 /// How a caller's colour texture is bound to be checked: every colour
 /// format a caller's texture may have can be bound so.
-const UNFILTERED: wgpu::TextureSampleType = wgpu::TextureSampleType::Float { filterable: false };
+pub const UNFILTERED: wgpu::BindingType = wgpu::BindingType::Texture {
+    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+    view_dimension: wgpu::TextureViewDimension::D2,
+    multisampled: false,
+};
 
 fn bind_alone(
     device: &wgpu::Device,
     view: &wgpu::TextureView,
-    sample_type: wgpu::TextureSampleType,
+    binding: wgpu::BindingType,
 ) -> (wgpu::BindGroupLayout, wgpu::BindGroup) {
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("texture check"),
         entries: &[wgpu::BindGroupLayoutEntry {
             binding: 0,
             visibility: wgpu::ShaderStages::FRAGMENT,
-            ty: wgpu::BindingType::Texture {
-                sample_type,
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
+            ty: binding,
             count: None,
         }],
     });
@@ -557,26 +557,37 @@ fn bind_alone(
     (layout, group)
 }
 
-/// Reads texel (0, 0) of the bound texture into a point.
-const USE_CHECK_WGSL: &str = "@group(0) @binding(0) var t: texture_2d<f32>;
+/// Reads texel (0, 0) (its level or sample 0) of the bound texture, of
+/// WGSL type `{}`, into a point.
+const USE_CHECK_WGSL: [&str; 2] = [
+    "@group(0) @binding(0) var t: ",
+    ";
 @vertex fn vs() -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }
-@fragment fn fs() -> @location(0) vec4f { return textureLoad(t, vec2i(0), 0); }";
+@fragment fn fs() -> @location(0) vec4f { return vec4f(textureLoad(t, vec2i(0), 0)); }",
+];
 
 /// Reads `view` in a draw of its own (one point) and
 /// submits it under an error scope of its own: the answer is an error
 /// when the texture cannot be used, as when its owner destroyed it. Asks
-/// the GPU, never a message's wording.
+/// the GPU, never a message's wording. `depth`: how the view is bound
+/// and its WGSL type (`None`: a colour texture; a depth texture's kind).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the web renderer's
 pub fn probe_texture_use(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     view: &wgpu::TextureView,
+    depth: Option<crate::texture_rules::DepthKind>,
 ) -> ErrorAnswer {
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let (layout, group) = bind_alone(device, view, UNFILTERED);
+    let (binding, ty) = match depth {
+        Some(kind) => (kind.binding(), kind.wgsl_type()),
+        None => (UNFILTERED, "texture_2d<f32>"),
+    };
+    let (layout, group) = bind_alone(device, view, binding);
+    let wgsl = format!("{}{ty}{}", USE_CHECK_WGSL[0], USE_CHECK_WGSL[1]);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("texture check"),
-        source: wgpu::ShaderSource::Wgsl(USE_CHECK_WGSL.into()),
+        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
     });
     let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("texture check"),

@@ -117,6 +117,7 @@ pub fn check(desc: &TextureDescriptor<'_>) -> Result<(), TextureRuleError> {
 
 /// A caller's texture that the chain is to sample (`PostChain`'s `hdr` and
 /// `bloom` views, `setTexture`'s `GPUTexture`s), as each front end reads it.
+#[derive(Clone, Copy)]
 pub struct CallerTexture<'a> {
     pub dimension: TextureDimension,
     pub layers: u32,
@@ -214,32 +215,75 @@ fn check_shape(argument: &str, t: &CallerTexture<'_>) -> Result<(), crate::error
 pub enum DepthKind {
     /// A depth buffer: 0 to 1 between the camera's planes.
     Buffer,
+    /// A multisampled depth buffer, read at its first sample (as three.js
+    /// reads the depth of a multisampled render target: WebGPU resolves no
+    /// depth).
+    Multisampled,
     /// `r32float`: the linear distance itself.
     Linear,
 }
 
+impl DepthKind {
+    /// How a texture of this kind is bound.
+    pub fn binding(self) -> wgpu::BindingType {
+        let sample_type = match self {
+            DepthKind::Buffer | DepthKind::Multisampled => wgpu::TextureSampleType::Depth,
+            DepthKind::Linear => wgpu::TextureSampleType::Float { filterable: false },
+        };
+        wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: self == DepthKind::Multisampled,
+        }
+    }
+
+    /// Its WGSL type.
+    pub fn wgsl_type(self) -> &'static str {
+        match self {
+            DepthKind::Buffer => "texture_depth_2d",
+            DepthKind::Multisampled => "texture_depth_multisampled_2d",
+            DepthKind::Linear => "texture_2d<f32>",
+        }
+    }
+
+    /// Whether its values go through a camera (a depth buffer's do).
+    pub fn needs_camera(self) -> bool {
+        self != DepthKind::Linear
+    }
+}
+
 /// The one rule for a caller's depth texture (`setTexture`'s `depth`,
-/// `PostChain`'s): the shape of [`check_caller_texture`], a format the
-/// chain reads as depth or linear distance, and the scene's size. The
-/// error names `argument`.
+/// `PostChain`'s): the shape of [`check_caller_texture`] (but a depth
+/// buffer may have 4 samples), a format the chain reads as depth or linear
+/// distance, and the scene's size. The error names `argument`.
 pub fn check_caller_depth(
     argument: &str,
     t: &CallerTexture<'_>,
     size: (u32, u32),
     scene: (u32, u32),
 ) -> Result<DepthKind, crate::error::ArgumentError> {
-    check_shape(argument, t)?;
+    use wgpu::TextureFormat as F;
+    let buffer = matches!(
+        t.format,
+        F::Depth32Float | F::Depth24Plus | F::Depth24PlusStencil8 | F::Depth16Unorm
+    );
+    let multisampled = buffer && t.samples == 4;
+    check_shape(
+        argument,
+        &CallerTexture {
+            samples: if multisampled { 1 } else { t.samples },
+            ..*t
+        },
+    )?;
     let refuse = |message: String| {
         Err(crate::error::ArgumentError {
             argument: argument.into(),
             message,
         })
     };
-    use wgpu::TextureFormat as F;
     let kind = match t.format {
-        F::Depth32Float | F::Depth24Plus | F::Depth24PlusStencil8 | F::Depth16Unorm => {
-            DepthKind::Buffer
-        }
+        _ if multisampled => DepthKind::Multisampled,
+        _ if buffer => DepthKind::Buffer,
         F::R32Float => DepthKind::Linear,
         _ => {
             return refuse(format!(

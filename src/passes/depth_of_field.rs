@@ -28,9 +28,29 @@ use crate::pass::{
 };
 use crate::texture_rules::DepthKind;
 
-/// The passes' WGSL with a depth buffer's reading, and with linear distance's.
+/// The passes' WGSL with a depth buffer's reading, a multisampled one's,
+/// and linear distance's.
 pub const BUFFER_PARTS: &[&str] = &[wgsl!("dof_depth_buffer.wgsl"), wgsl!("depth_of_field.wgsl")];
+pub const MULTISAMPLED_PARTS: &[&str] = &[
+    wgsl!("dof_depth_multisampled.wgsl"),
+    wgsl!("depth_of_field.wgsl"),
+];
 pub const LINEAR_PARTS: &[&str] = &[wgsl!("dof_depth_linear.wgsl"), wgsl!("depth_of_field.wgsl")];
+
+/// Every kind of depth texture, and its module's parts.
+const KINDS: [(DepthKind, &str, &[&str]); 3] = [
+    (
+        DepthKind::Buffer,
+        "depth of field (depth buffer)",
+        BUFFER_PARTS,
+    ),
+    (
+        DepthKind::Multisampled,
+        "depth of field (multisampled depth buffer)",
+        MULTISAMPLED_PARTS,
+    ),
+    (DepthKind::Linear, "depth of field (linear)", LINEAR_PARTS),
+];
 
 /// The height the `max_blur` option is given for.
 pub const REFERENCE_HEIGHT: f64 = 1080.0;
@@ -47,16 +67,10 @@ pub const PASS: Registration = Registration {
     make: Some(|gpu| Box::new(DepthOfFieldPass::new(gpu))),
     #[cfg(test)]
     shaders: || {
-        vec![
-            (
-                "depth of field (depth buffer)",
-                crate::shaders::compose(BUFFER_PARTS),
-            ),
-            (
-                "depth of field (linear)",
-                crate::shaders::compose(LINEAR_PARTS),
-            ),
-        ]
+        KINDS
+            .iter()
+            .map(|(_, name, parts)| (*name, crate::shaders::compose(parts)))
+            .collect()
     },
     #[cfg(test)]
     uniforms: || vec![crate::pass::uniform_layout::<DofParams>(BUFFER_PARTS)],
@@ -114,8 +128,9 @@ struct Reader {
 }
 
 pub struct DepthOfFieldPass {
-    buffer: Reader,
-    linear: Reader,
+    /// One per kind of depth texture (in the order of [`KINDS`]), made
+    /// when a frame first reads that kind.
+    readers: [std::sync::OnceLock<Reader>; 3],
     /// The gathers' bindings (the uniform, the prepared image, the tiles).
     gather_layout: wgpu::BindGroupLayout,
     /// Of the depth buffer's module; the gathers read no depth, so either
@@ -126,30 +141,15 @@ pub struct DepthOfFieldPass {
     pipes: PipeCache<(Step, DepthKind)>,
 }
 
-/// A depth texture's binding.
-fn depth_binding(kind: DepthKind) -> wgpu::BindingType {
-    wgpu::BindingType::Texture {
-        sample_type: match kind {
-            DepthKind::Buffer => wgpu::TextureSampleType::Depth,
-            DepthKind::Linear => wgpu::TextureSampleType::Float { filterable: false },
-        },
-        view_dimension: wgpu::TextureViewDimension::D2,
-        multisampled: false,
-    }
-}
-
 impl Reader {
     fn new(gpu: &Gpu, kind: DepthKind) -> Reader {
-        let (label, parts) = match kind {
-            DepthKind::Buffer => ("depth of field shader (depth buffer)", BUFFER_PARTS),
-            DepthKind::Linear => ("depth of field shader (linear)", LINEAR_PARTS),
-        };
+        let (_, label, parts) = KINDS[kind_index(kind)];
         let layout = layout(
             gpu,
             "depth of field bind group layout",
             &[
                 entry(0, FILTERABLE_TEXTURE),
-                entry(1, depth_binding(kind)),
+                entry(1, kind.binding()),
                 entry(2, UNIFORM),
                 entry(3, FILTERABLE_TEXTURE),
                 entry(4, FILTERABLE_TEXTURE),
@@ -176,8 +176,7 @@ impl DepthOfFieldPass {
             ],
         );
         DepthOfFieldPass {
-            buffer: Reader::new(gpu, DepthKind::Buffer),
-            linear: Reader::new(gpu, DepthKind::Linear),
+            readers: Default::default(),
             gather_pipeline_layout: pipeline_layout(
                 gpu,
                 "depth of field gather pipeline layout",
@@ -194,15 +193,12 @@ impl DepthOfFieldPass {
         }
     }
 
-    fn reader(&self, kind: DepthKind) -> &Reader {
-        match kind {
-            DepthKind::Buffer => &self.buffer,
-            DepthKind::Linear => &self.linear,
-        }
+    fn reader(&self, gpu: &Gpu, kind: DepthKind) -> &Reader {
+        self.readers[kind_index(kind)].get_or_init(|| Reader::new(gpu, kind))
     }
 
     fn pipe(&self, gpu: &Gpu, step: Step, kind: DepthKind) -> Pipe {
-        let reader = self.reader(kind);
+        let reader = self.reader(gpu, kind);
         // The gathers read no depth: one pipeline serves both kinds.
         let (kind, layout, format) = match step {
             Step::Near(_) | Step::Far(_) => (
@@ -214,7 +210,7 @@ impl DepthOfFieldPass {
             Step::Prepare => (kind, &reader.pipeline_layout, LAYER_FORMAT),
             Step::Combine | Step::Coc => (kind, &reader.pipeline_layout, HDR_FORMAT),
         };
-        let module = &self.reader(kind).module;
+        let module = &self.reader(gpu, kind).module;
         self.pipes.get((step, kind), || {
             let (label, fs) = step.entry();
             let rings = match step {
@@ -257,7 +253,7 @@ impl DepthOfFieldPass {
         };
         gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(label),
-            layout: &self.reader(kind).layout,
+            layout: &self.reader(gpu, kind).layout,
             entries: &[
                 texture(0, image),
                 texture(1, depth),
@@ -401,6 +397,15 @@ pub fn tile_side(max_coc: f64) -> u32 {
 /// The tiles covering the half-resolution layers.
 pub fn tiles_size(half: (u32, u32), side: u32) -> (u32, u32) {
     (half.0.div_ceil(side).max(1), half.1.div_ceil(side).max(1))
+}
+
+/// The place of `kind` in [`KINDS`].
+fn kind_index(kind: DepthKind) -> usize {
+    match kind {
+        DepthKind::Buffer => 0,
+        DepthKind::Multisampled => 1,
+        DepthKind::Linear => 2,
+    }
 }
 
 /// The half-resolution layers' size: every 2×2 box of the frame, the last

@@ -661,7 +661,7 @@ impl PostChain {
             size,
         )?;
         match (kind, depth.camera) {
-            (DepthKind::Buffer, None) => {
+            (DepthKind::Buffer | DepthKind::Multisampled, None) => {
                 return Err(Error::argument(
                     "depth",
                     format!(
@@ -702,11 +702,7 @@ impl PostChain {
             },
             ..Default::default()
         });
-        let sample_type = match kind {
-            DepthKind::Buffer => wgpu::TextureSampleType::Depth,
-            DepthKind::Linear => wgpu::TextureSampleType::Float { filterable: false },
-        };
-        let answer = self.gpu.probe_texture_as(&view, sample_type);
+        let answer = self.gpu.probe_texture_as(&view, kind.binding());
         if let Some(Some(e)) = crate::user_effect::answer_now(answer) {
             return Err(Error::argument(
                 "depth",

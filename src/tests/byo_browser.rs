@@ -12,11 +12,11 @@ use wasm_bindgen_test::*;
 #[allow(unused_imports)]
 use super::common::*;
 
-fn get(v: &JsValue, key: &str) -> JsValue {
+pub(super) fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &key.into()).unwrap()
 }
 
-fn canvas(w: u32, h: u32) -> JsValue {
+pub(super) fn canvas(w: u32, h: u32) -> JsValue {
     let document = web_sys::window().unwrap().document().unwrap();
     let c: web_sys::HtmlCanvasElement = document.create_element("canvas").unwrap().unchecked_into();
     c.set_width(w);
@@ -26,7 +26,7 @@ fn canvas(w: u32, h: u32) -> JsValue {
 }
 
 /// Runs `body` (JavaScript, may `await`) as an async function of `args`.
-async fn js(args: &str, body: &str, values: &[&JsValue]) -> JsValue {
+pub(super) async fn js(args: &str, body: &str, values: &[&JsValue]) -> JsValue {
     let f = Function::new_with_args(args, &format!("return (async () => {{ {body} }})();"));
     let array: js_sys::Array = values.iter().copied().collect();
     let promise: js_sys::Promise = f.apply(&JsValue::NULL, &array).unwrap().unchecked_into();
@@ -34,7 +34,7 @@ async fn js(args: &str, body: &str, values: &[&JsValue]) -> JsValue {
 }
 
 /// A device of the test's own, as an app would have.
-async fn app_device() -> JsValue {
+pub(super) async fn app_device() -> JsValue {
     js(
         "",
         "const a = await navigator.gpu.requestAdapter(); return await a.requestDevice();",
@@ -45,7 +45,7 @@ async fn app_device() -> JsValue {
 
 /// The app's own error handler on `device`, collecting into `device.seen`
 /// what afterglow must never let through to it.
-async fn watch_app_handler(device: &JsValue) {
+pub(super) async fn watch_app_handler(device: &JsValue) {
     js(
         "d",
         "d.seen = []; d.onuncapturederror = (e) => d.seen.push(e.error.message);",
@@ -56,7 +56,12 @@ async fn watch_app_handler(device: &JsValue) {
 
 /// A `w`×`h` rgba16float texture, black but for `pixels` ([x, y, value]
 /// in every channel), with `TEXTURE_BINDING | COPY_DST`.
-async fn texture(device: &JsValue, w: u32, h: u32, pixels: &[(u32, u32, f32)]) -> JsValue {
+pub(super) async fn texture(
+    device: &JsValue,
+    w: u32,
+    h: u32,
+    pixels: &[(u32, u32, f32)],
+) -> JsValue {
     let list: js_sys::Array = pixels
         .iter()
         .map(|&(x, y, v)| -> JsValue { js_sys::Array::of3(&x.into(), &y.into(), &v.into()).into() })
@@ -84,7 +89,7 @@ const SHOWN: f32 = 0.99;
 /// Options that measure light: linear float canvas (where the engine has
 /// none, the 8-bit canvas: light above white is clamped there), no
 /// tonemapping, no MSAA or dither, readable; and the app's `device`.
-async fn measuring(device: Option<&JsValue>, bloom: &str) -> JsValue {
+pub(super) async fn measuring(device: Option<&JsValue>, bloom: &str) -> JsValue {
     let canvas = if engine_has_float_canvas().await {
         r#"{"format":"rgba16float","toneMapping":"extended","screenshots":true}"#
     } else {
@@ -100,7 +105,7 @@ async fn measuring(device: Option<&JsValue>, bloom: &str) -> JsValue {
     o
 }
 
-async fn create(c: &JsValue, options: JsValue) -> Renderer {
+pub(super) async fn create(c: &JsValue, options: JsValue) -> Renderer {
     match Renderer::create(c.clone(), Some(options)).await {
         Ok(r) => r,
         Err(e) => panic!("create failed: {e:?}"),
@@ -113,11 +118,11 @@ fn bloom_option(bloom: &JsValue) -> JsValue {
     o.into()
 }
 
-async fn read(r: &Renderer) -> crate::readback::Image {
+pub(super) async fn read(r: &Renderer) -> crate::readback::Image {
     r.render_and_read(0.0).await.expect("frame read back")
 }
 
-fn assert_no_gpu_errors(r: &Renderer) {
+pub(super) fn assert_no_gpu_errors(r: &Renderer) {
     let (count, last) = r
         .with_gpu(|g| (g.error_count(), g.last_error()))
         .expect("renderer alive");
@@ -125,7 +130,7 @@ fn assert_no_gpu_errors(r: &Renderer) {
 }
 
 /// Asserts an `ArgumentError` naming `argument`, whose message has `needle`.
-fn assert_argument<T>(result: Result<T, JsValue>, argument: &str, needle: &str) {
+pub(super) fn assert_argument<T>(result: Result<T, JsValue>, argument: &str, needle: &str) {
     let Err(e) = result else {
         panic!("expected an ArgumentError about {argument} ({needle})")
     };
@@ -419,7 +424,7 @@ fn emissive(uv: vec2f, time: f32) -> vec3f {{
 }
 
 /// Waits for a frame and a task after it.
-async fn next_frame() {
+pub(super) async fn next_frame() {
     js(
         "",
         "await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));",
@@ -430,7 +435,7 @@ async fn next_frame() {
 
 /// Calls `render()` once a frame until it throws (at most 100 frames);
 /// returns the error and how many calls passed first.
-async fn render_until_refused(r: &Renderer) -> (JsValue, u32) {
+pub(super) async fn render_until_refused(r: &Renderer) -> (JsValue, u32) {
     for calls in 0..100 {
         if let Err(e) = r.render(None) {
             return (e, calls);

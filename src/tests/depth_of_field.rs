@@ -141,11 +141,12 @@ fn distances(r: &Rig, z: impl Fn(u32, u32) -> f32) -> wgpu::TextureView {
     t.create_view(&Default::default())
 }
 
-/// A depth buffer of `format` holding `raw(x, y)`, written by a draw (as
-/// a program's depth is: most depth formats cannot be copied into).
+/// A depth buffer of `format` and `samples` holding `raw(x, y)`, written
+/// by a draw (as a program's depth is: most depth formats cannot be copied
+/// into).
 fn depth_buffer(
     r: &Rig,
-    format: wgpu::TextureFormat,
+    (format, samples): (wgpu::TextureFormat, u32),
     raw: impl Fn(u32, u32) -> f32,
 ) -> wgpu::TextureView {
     let values = distances(r, raw);
@@ -154,7 +155,7 @@ fn depth_buffer(
         label: Some("app depth"),
         size: extent(r.size),
         mip_level_count: 1,
-        sample_count: 1,
+        sample_count: samples,
         dimension: wgpu::TextureDimension::D2,
         format,
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
@@ -194,7 +195,10 @@ fn depth_buffer(
             stencil: Default::default(),
             bias: Default::default(),
         }),
-        multisample: Default::default(),
+        multisample: wgpu::MultisampleState {
+            count: samples,
+            ..Default::default()
+        },
         fragment: Some(wgpu::FragmentState {
             module: &module,
             entry_point: Some("fs"),
@@ -345,17 +349,25 @@ fn the_circle_of_confusion_is_the_thin_lenss() {
     assert!(img.rgba_f32(0, 64)[0] > 0.9 && img.rgba_f32(255, 64)[2] > 0.1);
     use wgpu::TextureFormat as F;
     let cameras = [
-        (F::Depth32Float, Camera::perspective(0.1, 200.0)),
-        (F::Depth32Float, Camera::perspective(0.1, 200.0).reversed()),
-        (F::Depth32Float, Camera::orthographic(0.0, 200.0)),
+        ((F::Depth32Float, 1), Camera::perspective(0.1, 200.0)),
         (
-            F::Depth24PlusStencil8,
+            (F::Depth32Float, 1),
+            Camera::perspective(0.1, 200.0).reversed(),
+        ),
+        ((F::Depth32Float, 1), Camera::orthographic(0.0, 200.0)),
+        (
+            (F::Depth24PlusStencil8, 1),
             Camera::orthographic(0.2, 150.0).reversed(),
         ),
-        (F::Depth24Plus, Camera::perspective(0.3, 120.0)),
-        (F::Depth16Unorm, Camera::orthographic(0.25, 110.0)),
+        ((F::Depth24Plus, 1), Camera::perspective(0.3, 120.0)),
+        ((F::Depth16Unorm, 1), Camera::orthographic(0.25, 110.0)),
+        // Multisampled, as three.js keeps the depth of an MSAA target.
+        (
+            (F::Depth32Float, 4),
+            Camera::perspective(0.1, 200.0).reversed(),
+        ),
     ];
-    for (format, camera) in cameras {
+    for ((format, samples), camera) in cameras {
         // A unorm format holds the nearest of its steps: the model reads
         // the distance back from the value it holds.
         let steps = match format {
@@ -366,7 +378,7 @@ fn the_circle_of_confusion_is_the_thin_lenss() {
             let d = raw_depth(&camera, ramp_distance(x));
             steps.map_or(d, |s| (d * s).round() / s)
         };
-        let buffer = depth_buffer(&r, format, |x, _| held(x));
+        let buffer = depth_buffer(&r, (format, samples), |x, _| held(x));
         let img = frame(&mut r, &scene, Some(Depth::buffer(&buffer, camera)));
         let z = |x| {
             let d = held(x) as f64;
@@ -378,7 +390,8 @@ fn the_circle_of_confusion_is_the_thin_lenss() {
                 (true, true) => f - d * (f - n),
             }
         };
-        worst = worst.max(coc_errors(&img, &o, z, &format!("{format:?} {camera:?}")));
+        let what = format!("{format:?}×{samples} {camera:?}");
+        worst = worst.max(coc_errors(&img, &o, z, &what));
     }
     eprintln!("largest CoC error against the thin lens: {worst:.4} px");
 }
@@ -429,7 +442,7 @@ fn stripes_at_two_depths_keep_the_contrast_of_the_one_in_focus() {
     let mut r = rig(STRIPES, &stripe_options(20.0));
     let scene = colour(&r, |x, _| stripes(x));
     let camera = Camera::perspective(0.1, 100.0);
-    let buffer = depth_buffer(&r, wgpu::TextureFormat::Depth32Float, |x, _| {
+    let buffer = depth_buffer(&r, (wgpu::TextureFormat::Depth32Float, 1), |x, _| {
         raw_depth(&camera, stripe_distance(x))
     });
     // Away from the band's edges by more than the largest blur (16 px).
@@ -598,7 +611,7 @@ fn a_moving_camera_only_rewrites_uniforms() {
     let mut r = rig(size, &o);
     let scene = colour(&r, |_, _| 0.5);
     let camera = Camera::perspective(0.1, 100.0);
-    let buffer = depth_buffer(&r, wgpu::TextureFormat::Depth32Float, |_, _| {
+    let buffer = depth_buffer(&r, (wgpu::TextureFormat::Depth32Float, 1), |_, _| {
         raw_depth(&camera, 5.0)
     });
     let first = frame(&mut r, &scene, Some(Depth::buffer(&buffer, camera)));
@@ -633,7 +646,7 @@ fn bad_depth_and_cameras_are_refused_by_name() {
     let mut r = rig_on(request(), (32, 32), &linear(true));
     let scene = colour(&r, |_, _| 1.0);
     let z = distances(&r, |_, _| 3.0);
-    let buffer = depth_buffer(&r, wgpu::TextureFormat::Depth32Float, |_, _| 0.5);
+    let buffer = depth_buffer(&r, (wgpu::TextureFormat::Depth32Float, 1), |_, _| 0.5);
     let camera = Camera::perspective(0.1, 10.0);
     assert_eq!(refused(&mut r, &scene, Depth::linear(&scene)), "depth");
     assert_eq!(refused(&mut r, &scene, Depth::linear(&buffer)), "depth");
@@ -655,12 +668,18 @@ fn bad_depth_and_cameras_are_refused_by_name() {
     small.size = (32, 32);
     let elsewhere = distances(&small, |_, _| 3.0);
     assert_eq!(refused(&mut r, &scene, Depth::linear(&elsewhere)), "depth");
-    // Without TEXTURE_BINDING, and multisampled.
-    for (usage, samples) in [
-        (wgpu::TextureUsages::RENDER_ATTACHMENT, 1),
+    // Without TEXTURE_BINDING; linear distance multisampled (only a depth
+    // buffer may be, read at its first sample).
+    for (usage, samples, format) in [
+        (
+            wgpu::TextureUsages::RENDER_ATTACHMENT,
+            1,
+            wgpu::TextureFormat::Depth32Float,
+        ),
         (
             wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
             4,
+            wgpu::TextureFormat::R32Float,
         ),
     ] {
         let t = r.gpu.device.create_texture(&wgpu::TextureDescriptor {
@@ -669,15 +688,16 @@ fn bad_depth_and_cameras_are_refused_by_name() {
             mip_level_count: 1,
             sample_count: samples,
             dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Depth32Float,
+            format,
             usage,
             view_formats: &[],
         });
         let view = t.create_view(&Default::default());
-        assert_eq!(
-            refused(&mut r, &scene, Depth::buffer(&view, camera)),
-            "depth"
-        );
+        let depth = match format {
+            wgpu::TextureFormat::R32Float => Depth::linear(&view),
+            _ => Depth::buffer(&view, camera),
+        };
+        assert_eq!(refused(&mut r, &scene, depth), "depth");
     }
     // Still rendering after all that.
     frame(&mut r, &scene, Some(Depth::buffer(&buffer, camera)));

@@ -43,6 +43,8 @@ mod browser;
 #[cfg(target_arch = "wasm32")]
 mod byo_browser;
 #[cfg(target_arch = "wasm32")]
+mod dof_browser;
+#[cfg(target_arch = "wasm32")]
 mod panic_browser;
 
 #[cfg(target_arch = "wasm32")]

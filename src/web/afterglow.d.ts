@@ -259,6 +259,27 @@ export interface TextureOptions {
   /** A second texture of the same size (typically the emissive target of the same
    * pass) that feeds the bloom instead of the scene: only what it holds glows. */
   bloom?: GPUTexture;
+  /** The scene's depth, for depth of field (`depthOfField`), of the scene's size: a depth
+   * texture (`depth32float`, `depth24plus`, `depth24plus-stencil8`, `depth16unorm`; its
+   * depth aspect is read, with the `camera` that wrote it), or an `r32float` texture of
+   * linear distance along the view direction (no camera needed). */
+  depth?: GPUTexture;
+  /** How `depth` is read: required with a depth texture. Another camera with the same
+   * textures only rewrites uniforms. */
+  camera?: DepthCamera;
+}
+
+/** The camera that wrote a depth texture. */
+export interface DepthCamera {
+  /** Distance of the near plane, in the camera's units (above 0; 0 or more orthographic). */
+  near: number;
+  /** Distance of the far plane: finite, beyond `near`. */
+  far: number;
+  /** The depth buffer holds 1 at `near` and 0 at `far`. Default false. */
+  reversedZ?: boolean;
+  /** An orthographic projection (depth linear between the planes). Default false:
+   * perspective. */
+  orthographic?: boolean;
 }
 
 /** What `addEffect` takes besides its name (any string of 1 to 64 characters, such as
@@ -315,6 +336,10 @@ export interface RendererStats {
    * `exposure` included), read back a few frames late; `null` until known or
    * with it off. */
   exposureEv: number | null;
+  /** What depth of field does: `'off'`, `'on'`, or `'no-depth'` while it is enabled but
+   * the content gives no depth (the demo scene, a shader, an image, a texture set
+   * without `depth`): then no pass runs and the picture is the sharp one. */
+  depthOfField: 'off' | 'on' | 'no-depth';
   configuration: CanvasConfiguration | null;
 }
 

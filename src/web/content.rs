@@ -21,11 +21,26 @@ enum Source {
     Image { source: ImageSource, gain: f32 },
     /// Content given from Rust (the browser suites' fixtures), kept as given.
     Rust(Content),
-    /// `setTexture(texture, { bloom })`: the app's textures, by identity.
-    Textures {
-        scene: wasm_bindgen::JsValue,
-        bloom: Option<wasm_bindgen::JsValue>,
-    },
+    /// `setTexture(texture, { bloom, depth, camera })`: the app's
+    /// textures, by identity.
+    Textures(AppTextures),
+}
+
+/// What `setTexture` was given: the app's textures, and the camera that
+/// reads its depth.
+#[derive(Clone)]
+pub struct AppTextures {
+    pub scene: wasm_bindgen::JsValue,
+    pub bloom: Option<wasm_bindgen::JsValue>,
+    pub depth: Option<wasm_bindgen::JsValue>,
+    pub camera: Option<crate::arguments::Camera>,
+}
+
+impl AppTextures {
+    /// The same texture objects (the camera aside).
+    fn same_textures(&self, other: &AppTextures) -> bool {
+        self.scene == other.scene && self.bloom == other.bloom && self.depth == other.depth
+    }
 }
 
 /// The user's content and a generation counter that moves whenever the
@@ -79,22 +94,23 @@ impl UserResources {
         Ok(())
     }
 
-    /// Whether the app's textures `scene` and `bloom` (the same objects) are
-    /// shown now.
-    pub fn shows_textures(
-        &self,
-        scene: &wasm_bindgen::JsValue,
-        bloom: Option<&wasm_bindgen::JsValue>,
-    ) -> bool {
-        matches!(&self.source, Source::Textures { scene: s, bloom: b }
-            if s == scene && b.as_ref() == bloom)
+    /// Whether the app's textures (the same objects) are shown now.
+    pub fn shows_textures(&self, textures: &AppTextures) -> bool {
+        matches!(&self.source, Source::Textures(shown) if shown.same_textures(textures))
     }
 
-    /// The app's textures shown (`setTexture`'s scene and bloom), if any.
-    pub fn textures(&self) -> Option<(&wasm_bindgen::JsValue, Option<&wasm_bindgen::JsValue>)> {
+    /// The app's textures shown (`setTexture`'s), if any.
+    pub fn textures(&self) -> Option<&AppTextures> {
         match &self.source {
-            Source::Textures { scene, bloom } => Some((scene, bloom.as_ref())),
+            Source::Textures(textures) => Some(textures),
             _ => None,
+        }
+    }
+
+    /// The camera of the textures shown, changed without rebinding them.
+    pub fn set_camera(&mut self, camera: Option<crate::arguments::Camera>) {
+        if let Source::Textures(shown) = &mut self.source {
+            shown.camera = camera;
         }
     }
 
@@ -104,12 +120,12 @@ impl UserResources {
         gpu: &Gpu,
         chain: &mut Chain,
         input: crate::chain::ExternalInput,
-        scene: wasm_bindgen::JsValue,
-        bloom: Option<wasm_bindgen::JsValue>,
+        textures: AppTextures,
     ) -> Result<(), Error> {
         self.supersede();
         chain.set_content(gpu, Content::Texture(input))?;
-        self.source = Source::Textures { scene, bloom };
+        chain.set_camera(gpu, textures.camera);
+        self.source = Source::Textures(textures);
         Ok(())
     }
 

@@ -230,15 +230,18 @@ impl Renderer {
     /// with `TEXTURE_BINDING` usage and a filterable color format. It is
     /// sampled where it is on every `render()` (no copy) and scaled to fill
     /// the canvas. `bloom`, a second texture of the same size, feeds the
-    /// bloom instead of the scene (selective bloom). Calling it again with
-    /// the same objects costs nothing; a new object rebinds. WebGPU
+    /// bloom instead of the scene (selective bloom); `depth`, a depth
+    /// texture of the same size (or `r32float` distances), with the
+    /// `camera` that reads it, is what depth of field blurs by. Calling it
+    /// again with the same objects costs nothing (another camera only
+    /// rewrites uniforms); a new object rebinds. WebGPU
     /// cannot say at once which device made a texture: a new object is
     /// checked in the background while the next `render()` already shows
     /// it (no frame is skipped). Until the answer is in, frames are
     /// submitted under afterglow's own error scopes, so the app's error
     /// handler never sees an error; a texture of another device turns the
     /// scene black and makes the next `render()` throw an `ArgumentError`
-    /// naming `texture` or `bloom`.
+    /// naming `texture`, `bloom` or `depth`.
     #[wasm_bindgen(js_name = setTexture)]
     pub fn set_texture(
         &self,
@@ -247,17 +250,23 @@ impl Renderer {
     ) -> Result<(), JsValue> {
         let options = options.unwrap_or(JsValue::UNDEFINED);
         let value = js(read_value(&options, "options"))?;
-        let bloom =
-            js(arguments::texture_options(&value))?.then(|| interop::get(&options, "bloom"));
+        let given = js(arguments::texture_options(&value))?;
+        let bloom = given.bloom.then(|| interop::get(&options, "bloom"));
+        let depth = given.depth.then(|| interop::get(&options, "depth"));
+        let textures = content::AppTextures {
+            scene: texture,
+            bloom,
+            depth,
+            camera: given.camera,
+        };
         js(self.inner.with("setTexture", |r| {
             r.check_device()?;
-            if r.content.shows_textures(&texture, bloom.as_ref()) {
-                return Ok(());
+            if r.content.shows_textures(&textures) {
+                // The same textures: a camera that moved is uniforms only.
+                return texture::set_camera(&mut r.texture_parts(), &textures);
             }
             // A texture of another size makes the frame's targets anew.
-            r.allocating(&mut |r| {
-                texture::set_texture(&mut r.texture_parts(), texture.clone(), bloom.clone())
-            })
+            r.allocating(&mut |r| texture::set_texture(&mut r.texture_parts(), textures.clone()))
         }))
     }
 

@@ -294,18 +294,20 @@ impl WebRenderer {
     /// The app's textures the frame samples.
     fn given_textures(&self) -> Vec<Given> {
         let mut given = Vec::new();
-        if let Some((scene, bloom)) = self.content.textures() {
+        if let Some(t) = self.content.textures() {
             given.push(Given {
                 method: "setTexture",
                 argument: "texture",
-                texture: scene.clone(),
+                texture: t.scene.clone(),
             });
-            if let Some(bloom) = bloom {
-                given.push(Given {
-                    method: "setTexture",
-                    argument: "bloom",
-                    texture: bloom.clone(),
-                });
+            for (argument, texture) in [("bloom", &t.bloom), ("depth", &t.depth)] {
+                if let Some(texture) = texture {
+                    given.push(Given {
+                        method: "setTexture",
+                        argument,
+                        texture: texture.clone(),
+                    });
+                }
             }
         }
         if let Some(dirt) = self.look.dirt_texture() {
@@ -660,6 +662,15 @@ impl WebRenderer {
                     Some(ev) => JsValue::from_f64(ev),
                     None => JsValue::NULL,
                 },
+            ),
+            (
+                "depthOfField",
+                match self.chain.depth_of_field() {
+                    crate::frame::DepthOfFieldState::Off => "off",
+                    crate::frame::DepthOfFieldState::On => "on",
+                    crate::frame::DepthOfFieldState::NoDepth => "no-depth",
+                }
+                .into(),
             ),
             ("configuration", self.configuration()),
         ])

@@ -144,6 +144,90 @@ const FORMATS: &[(&str, wgpu::TextureFormat)] = &[
     ("rgba32float", wgpu::TextureFormat::Rgba32Float),
 ];
 
+/// The formats a depth texture may have, as WebGPU spells them.
+const DEPTH_FORMATS: &[(&str, wgpu::TextureFormat)] = &[
+    ("depth32float", wgpu::TextureFormat::Depth32Float),
+    ("depth24plus", wgpu::TextureFormat::Depth24Plus),
+    (
+        "depth24plus-stencil8",
+        wgpu::TextureFormat::Depth24PlusStencil8,
+    ),
+    ("depth16unorm", wgpu::TextureFormat::Depth16Unorm),
+    ("r32float", wgpu::TextureFormat::R32Float),
+];
+
+/// The app's depth texture (`setTexture`'s `depth`) wrapped for wgpu, after
+/// checking it against the scene's `size` (`texture_rules::check_caller_depth`),
+/// and the question whether it is the renderer's device's.
+pub fn wrap_depth(
+    gpu: &Gpu,
+    texture: &JsValue,
+    size: (u32, u32),
+) -> Result<(crate::passes::content::DepthInput, crate::gpu::ErrorAnswer), Error> {
+    if !instance_of(texture, "GPUTexture") {
+        return Err(Error::argument(
+            "depth",
+            format!("must be a GPUTexture, got {}", describe(texture)),
+        ));
+    }
+    let name = get(texture, "format").as_string().unwrap_or_default();
+    // An unknown format is refused by the rule below, naming it.
+    let format = DEPTH_FORMATS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(wgpu::TextureFormat::Rgba8Unorm, |&(_, f)| f);
+    let usage = num(texture, "usage") as u32;
+    let usage_spelled = usage.to_string();
+    let kind = crate::texture_rules::check_caller_depth(
+        "depth",
+        &crate::texture_rules::CallerTexture {
+            dimension: dimension_of(texture),
+            layers: num(texture, "depthOrArrayLayers") as u32,
+            samples: num(texture, "sampleCount") as u32,
+            usage: if usage & TEXTURE_BINDING != 0 {
+                wgpu::TextureUsages::TEXTURE_BINDING
+            } else {
+                wgpu::TextureUsages::empty()
+            },
+            usage_spelled: (&usage_spelled, "GPUTextureUsage.TEXTURE_BINDING"),
+            format,
+            format_spelled: &format!("'{name}'"),
+        },
+        (num(texture, "width") as u32, num(texture, "height") as u32),
+        size,
+    )?;
+    let (wrapped, view) = wrap_handle(&gpu.device, texture, format, "depth");
+    gpu.counters
+        .views
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let probe = gpu.probe_texture_as(&depth_view(&wrapped), kind.binding());
+    Ok((crate::passes::content::DepthInput { view, kind }, probe))
+}
+
+/// A view of the depth aspect of `texture` (all of it for `r32float`).
+fn depth_view(texture: &wgpu::Texture) -> wgpu::TextureView {
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        label: Some("depth check"),
+        aspect: if texture.format().is_depth_stencil_format() {
+            wgpu::TextureAspect::DepthOnly
+        } else {
+            wgpu::TextureAspect::All
+        },
+        base_mip_level: 0,
+        mip_level_count: Some(1),
+        ..Default::default()
+    })
+}
+
+/// A texture's `dimension`, as wgpu's.
+fn dimension_of(texture: &JsValue) -> wgpu::TextureDimension {
+    match get(texture, "dimension").as_string().as_deref() {
+        Some("1d") => wgpu::TextureDimension::D1,
+        Some("2d") => wgpu::TextureDimension::D2,
+        _ => wgpu::TextureDimension::D3,
+    }
+}
+
 /// The app's texture wrapped for wgpu, after checking that the chain can
 /// sample it; `argument` names it in errors (`texture`, `bloom`).
 pub fn wrap_texture(
@@ -171,11 +255,7 @@ pub fn wrap_texture(
             "has format '{name}', {kind}; allowed: {allowed}"
         )));
     };
-    let dimension = match get(texture, "dimension").as_string().as_deref() {
-        Some("1d") => wgpu::TextureDimension::D1,
-        Some("2d") => wgpu::TextureDimension::D2,
-        _ => wgpu::TextureDimension::D3,
-    };
+    let dimension = dimension_of(texture);
     let usage = num(texture, "usage") as u32;
     let usage_spelled = usage.to_string();
     let format_spelled = format!("'{name}'");
@@ -233,7 +313,7 @@ fn wrap_handle(
                 depth_or_array_layers: 1,
             },
             mip_level_count: (num(texture, "mipLevelCount") as u32).max(1),
-            sample_count: 1,
+            sample_count: (num(texture, "sampleCount") as u32).max(1),
             dimension: wgpu::TextureDimension::D2,
             format,
             usage: wgpu::TextureUsages::TEXTURE_BINDING,
@@ -256,14 +336,27 @@ fn wrap_handle(
 /// the GPU's answer, never by a message's wording.
 pub async fn still_usable(device: &wgpu::Device, queue: &wgpu::Queue, texture: &JsValue) -> bool {
     let name = get(texture, "format").as_string().unwrap_or_default();
-    let Some(&(_, format)) = FORMATS.iter().find(|(n, _)| *n == name) else {
+    let colour = FORMATS.iter().find(|(n, _)| *n == name);
+    let depth = DEPTH_FORMATS.iter().find(|(n, _)| *n == name);
+    let Some(&(_, format)) = colour.or(depth) else {
         return false;
     };
+    let samples = num(texture, "sampleCount") as u32;
+    let kind = depth.map(|_| match (format, samples) {
+        (wgpu::TextureFormat::R32Float, _) => crate::texture_rules::DepthKind::Linear,
+        (_, 1) => crate::texture_rules::DepthKind::Buffer,
+        _ => crate::texture_rules::DepthKind::Multisampled,
+    });
     // The view is made under a scope too: Firefox refuses a view of a
     // destroyed texture (where the rules leave that to its use).
     let outer = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let (_, view) = wrap_handle(device, texture, format, "texture check");
-    let used = crate::gpu::probe_texture_use(device, queue, &view);
+    let (wrapped, view) = wrap_handle(device, texture, format, "texture check");
+    let view = if kind.is_some() {
+        depth_view(&wrapped)
+    } else {
+        view
+    };
+    let used = crate::gpu::probe_texture_use(device, queue, &view, kind);
     let made = outer.pop();
     used.await.is_none() && made.await.is_none()
 }

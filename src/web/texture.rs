@@ -1,10 +1,8 @@
 //! The app's textures (`setTexture`), and the check that they belong to
 //! the renderer's device ([`TextureCheck`]).
 
-use wasm_bindgen::prelude::*;
-
-use super::content::UserResources;
-use super::shared::wrap_texture;
+use super::content::{AppTextures, UserResources};
+use super::shared::{wrap_depth, wrap_texture};
 use super::verdicts::{Excuse, TextureCheck};
 use crate::chain::Chain;
 use crate::error::Error;
@@ -18,17 +16,17 @@ pub struct Parts<'a> {
     pub check: &'a mut Option<TextureCheck>,
 }
 
-/// `setTexture(scene, { bloom })`. Wrapping the textures and binding them
-/// into the frame happens only when a texture object changes; the same
-/// objects again cost nothing. A texture of another device is refused by
-/// the next `render()` (see [`TextureCheck`]).
-pub fn set_texture(r: &mut Parts<'_>, scene: JsValue, bloom: Option<JsValue>) -> Result<(), Error> {
-    if r.content.shows_textures(&scene, bloom.as_ref()) {
-        return Ok(());
+/// `setTexture(scene, { bloom, depth, camera })`. Wrapping the textures
+/// and binding them into the frame happens only when a texture object
+/// changes; the same objects again cost nothing. A texture of another
+/// device is refused by the next `render()` (see [`TextureCheck`]).
+pub fn set_texture(r: &mut Parts<'_>, textures: AppTextures) -> Result<(), Error> {
+    if r.content.shows_textures(&textures) {
+        return set_camera(r, &textures);
     }
     let mut probes = Vec::new();
     let outer = r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let bound = bind_textures(r, scene, bloom, &mut probes);
+    let bound = bind_textures(r, textures, &mut probes);
     let outer: ErrorAnswer = Box::pin(outer.pop());
     bound?;
     *r.check = Some(TextureCheck::new(Box::pin(async move {
@@ -54,6 +52,36 @@ pub fn set_texture(r: &mut Parts<'_>, scene: JsValue, bloom: Option<JsValue>) ->
         result
     })));
     Ok(())
+}
+
+/// The camera of the textures shown (the same objects): uniforms only. A
+/// depth buffer still needs one.
+pub fn set_camera(r: &mut Parts<'_>, textures: &AppTextures) -> Result<(), Error> {
+    let kind = match r.chain.content() {
+        crate::chain::Content::Texture(input) => input.depth.as_ref().map(|d| d.kind),
+        _ => None,
+    };
+    let camera = camera_for(kind, textures.camera)?;
+    r.chain.set_camera(r.gpu, camera);
+    r.content.set_camera(camera);
+    Ok(())
+}
+
+/// The camera a depth texture of `kind` is read with: a depth buffer needs
+/// one; linear distances need none (one given is not used).
+fn camera_for(
+    kind: Option<crate::texture_rules::DepthKind>,
+    camera: Option<crate::arguments::Camera>,
+) -> Result<Option<crate::arguments::Camera>, Error> {
+    match (kind.is_some_and(|k| k.needs_camera()), camera) {
+        (true, None) => Err(Error::argument(
+            "camera",
+            "is needed with a depth buffer: { depth, camera: { near, far, reversedZ?, \
+             orthographic? } } says how its values map to distance",
+        )),
+        (true, camera) => Ok(camera),
+        (false, _) => Ok(None),
+    }
 }
 
 /// The scene after a refused texture: transparent black.
@@ -95,14 +123,13 @@ pub fn clear_scene(r: &mut Parts<'_>) -> Result<(), Error> {
 
 fn bind_textures(
     r: &mut Parts<'_>,
-    scene: JsValue,
-    bloom: Option<JsValue>,
+    textures: AppTextures,
     probes: &mut Vec<(&'static str, ErrorAnswer)>,
 ) -> Result<(), Error> {
-    let (scene_tex, scene_view) = wrap_texture(r.gpu, &scene, "texture")?;
+    let (scene_tex, scene_view) = wrap_texture(r.gpu, &textures.scene, "texture")?;
     probes.push(("texture", r.gpu.probe_texture(&scene_view)));
     let size = (scene_tex.width(), scene_tex.height());
-    let bloom_wrapped = match &bloom {
+    let bloom_wrapped = match &textures.bloom {
         Some(b) => {
             let (tex, view) = wrap_texture(r.gpu, b, "bloom")?;
             probes.push(("bloom", r.gpu.probe_texture(&view)));
@@ -122,12 +149,22 @@ fn bind_textures(
         }
         None => None,
     };
+    let depth = match &textures.depth {
+        Some(d) => {
+            let (input, probe) = wrap_depth(r.gpu, d, size)?;
+            probes.push(("depth", probe));
+            Some(input)
+        }
+        None => None,
+    };
+    let camera = camera_for(depth.as_ref().map(|d| d.kind), textures.camera)?;
     let input = crate::chain::ExternalInput {
         scene: scene_view,
         formats: (scene_tex.format(), bloom_wrapped.as_ref().map(|b| b.0)),
         bloom: bloom_wrapped.map(|b| b.1),
         size,
-        depth: None,
+        depth,
     };
-    r.content.set_textures(r.gpu, r.chain, input, scene, bloom)
+    r.content
+        .set_textures(r.gpu, r.chain, input, AppTextures { camera, ..textures })
 }
