@@ -2,11 +2,11 @@
 //
 // ThreePost renders a scene with the app's WebGPURenderer into a half-float
 // render target of its own (two attachments through `mrt({ output, emissive })`:
-// the lit scene and the emissive light alone), then has an afterglow Renderer,
-// on the same GPUDevice and canvas, bloom the emissive light and tonemap the
-// scene into the canvas. three.js never draws into the canvas meanwhile, so
+// the lit scene and the emissive light alone, and its depth), then has an
+// afterglow Renderer, on the same GPUDevice and canvas, bloom the emissive
+// light, blur by depth (depthOfField) and tonemap the scene into the canvas. three.js never draws into the canvas meanwhile, so
 // the canvas's configuration is afterglow's until dispose() hands it back.
-import { RenderTarget, HalfFloatType, REVISION } from 'three/webgpu';
+import { RenderTarget, DepthTexture, HalfFloatType, FloatType, REVISION } from 'three/webgpu';
 import { mrt, output, emissive } from 'three/tsl';
 import { Renderer } from './index.js';
 
@@ -87,6 +87,19 @@ function checkRenderer(renderer) {
     throw argumentError('renderer', 'uses three.js\'s WebGL 2 backend (no WebGPU here, or forceWebGL); '
       + 'afterglow needs its WebGPU backend');
   }
+}
+
+/** How afterglow reads the depth three.js wrote through `camera`: its
+ * planes, its projection, whether the buffer is reversed (three.js's
+ * `reversedDepthBuffer`). `null` where the depth cannot be read so: a
+ * logarithmic depth buffer, or a far plane at infinity (depth of field
+ * then reports 'no-depth'). */
+function readCamera(renderer, camera) {
+  const reversedZ = camera.reversedDepth === true;
+  if (renderer.logarithmicDepthBuffer === true && !reversedZ) return null;
+  const { near, far } = camera;
+  if (!Number.isFinite(near) || !Number.isFinite(far) || !(far > near)) return null;
+  return { near, far, reversedZ, orthographic: camera.isOrthographicCamera === true };
 }
 
 const created = Symbol('ThreePost.create');
@@ -208,8 +221,15 @@ export class ThreePost {
       three.setRenderTarget(previousTarget);
     }
     const color = internals.texture(three, target.textures[0]);
-    const glow = this.#selective ? internals.texture(three, target.textures[1]) : undefined;
-    this.#renderer.setTexture(color, glow ? { bloom: glow } : {});
+    const inputs = this.#selective ? { bloom: internals.texture(three, target.textures[1]) } : {};
+    const depthCamera = readCamera(three, camera);
+    if (depthCamera) {
+      // A multisampled target keeps multisampled depth, which afterglow
+      // reads at its first sample, as three.js reads it.
+      inputs.depth = internals.texture(three, target.depthTexture);
+      inputs.camera = depthCamera;
+    }
+    this.#renderer.setTexture(color, inputs);
     if (timeSeconds === undefined) this.#renderer.render();
     else this.#renderer.render(timeSeconds);
   }
@@ -252,6 +272,8 @@ export class ThreePost {
         count,
         samples: this.#samples === 4 ? 4 : 0,
         depthBuffer: true,
+        // Kept as a texture (32-bit float) for depth of field.
+        depthTexture: new DepthTexture(width, height, FloatType),
       });
       this.#target.textures[0].name = 'output';
       if (count === 2) this.#target.textures[1].name = 'emissive';

@@ -229,36 +229,61 @@ impl Camera {
     /// orthographic camera) and `far` finite and beyond it. The error
     /// names `camera.near` or `camera.far`.
     pub fn check(&self) -> Result<(), ArgumentError> {
-        let least = if self.orthographic {
-            0.0
-        } else {
-            f32::MIN_POSITIVE
-        };
-        if !(self.near.is_finite() && self.near >= least) {
-            let what = if self.orthographic {
-                "0 or more"
-            } else {
-                "above 0"
-            };
-            return Err(error(
-                "camera.near",
-                format!(
-                    "is {}; the near plane's distance is a finite number {what}",
-                    self.near
-                ),
-            ));
-        }
-        if !(self.far.is_finite() && self.far > self.near) {
-            return Err(error(
-                "camera.far",
-                format!(
-                    "is {} with camera.near {}; the far plane is a finite distance beyond the near one",
-                    self.far, self.near
-                ),
-            ));
-        }
-        Ok(())
+        check_planes(
+            (f64::from(self.near), f64::from(self.far)),
+            self.orthographic,
+            spell,
+        )
     }
+}
+
+/// An `f32` in an error message: natively as Rust writes it; in the wasm
+/// through JavaScript's `String` (Rust's float formatting would add
+/// kilobytes there).
+#[cfg(not(target_arch = "wasm32"))]
+fn spell(x: f64) -> String {
+    format!("{}", x as f32)
+}
+#[cfg(target_arch = "wasm32")]
+fn spell(x: f64) -> String {
+    crate::options::value::format_number(x)
+}
+
+/// [`Camera::check`] on the planes as given (JavaScript's numbers, before
+/// they are narrowed), each written in messages by `spelled`.
+fn check_planes(
+    (near, far): (f64, f64),
+    orthographic: bool,
+    spelled: fn(f64) -> String,
+) -> Result<(), ArgumentError> {
+    let least = if orthographic {
+        0.0
+    } else {
+        f64::from(f32::MIN_POSITIVE)
+    };
+    if !(near.is_finite() && near >= least) {
+        let what = if orthographic { "0 or more" } else { "above 0" };
+        return Err(error(
+            "camera.near",
+            format!(
+                "is {}; the near plane's distance is a finite number {what}",
+                spelled(near)
+            ),
+        ));
+    }
+    // Beyond near also once narrowed to the f32 the GPU reads.
+    if !(far.is_finite() && far > near && (far as f32) > (near as f32) && (far as f32).is_finite())
+    {
+        return Err(error(
+            "camera.far",
+            format!(
+                "is {} with camera.near {}; the far plane is a finite distance beyond the near one",
+                spelled(far),
+                spelled(near)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// `camera` of `setTexture()`: `{ near, far, reversedZ, orthographic }`,
@@ -266,6 +291,7 @@ impl Camera {
 /// booleans defaulting to false. Any other key or kind of value is an
 /// [`ArgumentError`] naming `camera` or `camera.<field>`.
 pub fn camera(value: &Value) -> Result<Camera, ArgumentError> {
+    const KEYS: [&str; 4] = ["near", "far", "reversedZ", "orthographic"];
     let Value::Object(fields) = value else {
         return Err(error(
             "camera",
@@ -275,45 +301,44 @@ pub fn camera(value: &Value) -> Result<Camera, ArgumentError> {
             ),
         ));
     };
-    let keys = ["near", "far", "reversedZ", "orthographic"];
-    if let Some((key, _)) = fields.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
-        return Err(error(
-            &format!("camera.{key}"),
-            format!(
-                "is not a field of camera; its fields are {}",
-                crate::options::value::quote_list(&keys)
-            ),
-        ));
+    // near and far, then the two flags; a plane left out stays NaN.
+    let (mut planes, mut flags) = ([f64::NAN; 2], [false; 2]);
+    for (key, v) in fields {
+        let at = KEYS.iter().position(|k| k == key);
+        match (at, v) {
+            (Some(i @ 0..=1), Value::Number(n)) => planes[i] = *n,
+            (Some(i @ 2..=3), Value::Bool(b)) => flags[i - 2] = *b,
+            (Some(2..=3), Value::Undefined) => {}
+            (Some(i), _) => {
+                let kind = if i < 2 { "a number" } else { "true or false" };
+                return Err(error(
+                    &format!("camera.{key}"),
+                    format!("must be {kind}, got {}", v.describe()),
+                ));
+            }
+            (None, _) => {
+                return Err(error(
+                    &format!("camera.{key}"),
+                    format!(
+                        "is not a field of camera; its fields are {}",
+                        crate::options::value::quote_list(&KEYS)
+                    ),
+                ))
+            }
+        }
     }
-    let get = |key: &str| {
-        fields
-            .iter()
-            .find(|(k, _)| k == key)
-            .map_or(&Value::Undefined, |(_, v)| v)
-    };
-    let number = |key: &str| match get(key) {
-        Value::Number(n) => Ok(*n as f32),
-        other => Err(error(
-            &format!("camera.{key}"),
-            format!("must be a number, got {}", other.describe()),
-        )),
-    };
-    let flag = |key: &str| match get(key) {
-        Value::Undefined => Ok(false),
-        Value::Bool(b) => Ok(*b),
-        other => Err(error(
-            &format!("camera.{key}"),
-            format!("must be true or false, got {}", other.describe()),
-        )),
-    };
-    let camera = Camera {
-        near: number("near")?,
-        far: number("far")?,
-        reversed_z: flag("reversedZ")?,
-        orthographic: flag("orthographic")?,
-    };
-    camera.check()?;
-    Ok(camera)
+    let [reversed_z, orthographic] = flags;
+    check_planes(
+        (planes[0], planes[1]),
+        orthographic,
+        crate::options::value::format_number,
+    )?;
+    Ok(Camera {
+        near: planes[0] as f32,
+        far: planes[1] as f32,
+        reversed_z,
+        orthographic,
+    })
 }
 
 #[cfg(test)]

@@ -47,6 +47,12 @@ const RUN: &[(&str, &str, &str, &str)] = &[
         "tests/e2e/readme.test.mjs",
     ),
     (
+        "docs/depth-of-field.md",
+        "## Depth from your renderer",
+        "js",
+        "tests/e2e/depth-of-field.test.mjs",
+    ),
+    (
         "docs/effects.md",
         "# Your own effects",
         "js",

@@ -1,9 +1,11 @@
 // A plain WebGPU app with a 3D scene of its own — lit cubes on a floor, two
 // of them emissive — that hands its HDR targets to afterglow. Everything up
-// to the two rgba16float textures is the app's: the device, the geometry,
-// one 4× MSAA pass with depth and two color targets (the lit scene, and the
-// emissive light alone). afterglow runs on the same device and only adds
+// to the two rgba16float textures and the depth is the app's: the device,
+// the geometry, one 4× MSAA pass with depth and two color targets (the lit
+// scene, and the emissive light alone). afterglow runs on the same device
+// and only adds depth of field (from the depth and the camera's planes),
 // bloom (from the emissive target), exposure, tonemapping and the canvas.
+// A click on the scene focuses there: the app finds what the click hits.
 import init, { Renderer } from './pkg/afterglow.js';
 
 const $ = (id) => document.getElementById(id);
@@ -120,7 +122,7 @@ function viewProj(eye, target, fovY, aspect) {
   const u = cross(s, f);
   const view = [s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
     -dot(s, eye), -dot(u, eye), dot(f, eye), 1];
-  const [near, far] = [0.1, 100];
+  const [near, far] = [NEAR, FAR];
   const t = 1 / Math.tan(fovY / 2);
   const proj = [t / aspect, 0, 0, 0, 0, t, 0, 0, 0, 0, far / (near - far), -1,
     0, 0, near * far / (near - far), 0];
@@ -135,10 +137,51 @@ function viewProj(eye, target, fovY, aspect) {
   return m;
 }
 
-function camera(time, aspect) {
+// The camera's clip planes: its depth buffer holds far (z - near) /
+// (z (far - near)), which afterglow reads back into distance.
+const NEAR = 0.1;
+const FAR = 100;
+const FOV_Y = 0.75;
+const LOOK_AT = [0, 0.5, 0];
+
+function eyeAt(time) {
   const a = 0.6 + 0.15 * time;
-  const eye = [8.6 * Math.sin(a), 3.2, 8.6 * Math.cos(a)];
-  return viewProj(eye, [0, 0.5, 0], 0.75, aspect);
+  return [8.6 * Math.sin(a), 3.2, 8.6 * Math.cos(a)];
+}
+
+function camera(time, aspect) {
+  return viewProj(eyeAt(time), LOOK_AT, FOV_Y, aspect);
+}
+
+// Where a click at (u, v) (0 to 1 over the canvas, y down) meets the
+// scene: the distance along the view direction to the nearest box it
+// hits, the boxes turned as the vertex shader turns them; null for none.
+function focusDistance(u, v, time, aspect) {
+  const eye = eyeAt(time);
+  const f = normalize(sub(LOOK_AT, eye));
+  const s = normalize(cross(f, [0, 1, 0]));
+  const up = cross(s, f);
+  const t = Math.tan(FOV_Y / 2);
+  const x = (2 * u - 1) * t * aspect;
+  const y = (1 - 2 * v) * t;
+  const ray = normalize([0, 1, 2].map((i) => f[i] + x * s[i] + y * up[i]));
+  let nearest = Infinity;
+  for (const [center, size, [angle, rate]] of BOXES) {
+    const a = -(angle + rate * time);
+    const turn = (p) => [Math.cos(a) * p[0] + Math.sin(a) * p[2], p[1], -Math.sin(a) * p[0] + Math.cos(a) * p[2]];
+    const o = turn(sub(eye, center));
+    const d = turn(ray);
+    let enter = 0;
+    let leave = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const lo = (-size[i] / 2 - o[i]) / d[i];
+      const hi = (size[i] / 2 - o[i]) / d[i];
+      enter = Math.max(enter, Math.min(lo, hi));
+      leave = Math.min(leave, Math.max(lo, hi));
+    }
+    if (enter <= leave && enter < nearest) nearest = enter;
+  }
+  return nearest === Infinity ? null : nearest * dot(ray, f);
 }
 
 function showMessage(text) {
@@ -156,7 +199,30 @@ async function main() {
   const targets = sceneTargets(device);
   const loop = runLoop(renderer, (time) => drawScene(device, scene, targets, time));
   $('bloom').addEventListener('change', (e) => renderer.setOptions({ bloom: { enabled: e.target.checked } }));
-  exposeForTests(renderer, device, loop);
+  const focus = focusControl(renderer, loop);
+  exposeForTests(renderer, device, loop, focus);
+}
+
+// Depth of field: a lens long and open enough for this small scene to
+// show it, off until the checkbox or a click turns it on. A click (or a
+// tap) focuses where it points.
+function focusControl(renderer, loop) {
+  const lens = { focalLength: 0.1, fStop: 1.4, maxBlur: 24 };
+  const apply = (change) => renderer.setOptions({ depthOfField: { ...lens, ...change } });
+  $('dof').addEventListener('change', (e) => apply({ enabled: e.target.checked }));
+  const focusAt = (u, v) => {
+    const distance = focusDistance(u, v, loop.fixedTime ?? loop.time, canvas.width / canvas.height);
+    if (distance === null) return null;
+    $('dof').checked = true;
+    apply({ enabled: true, focusDistance: distance });
+    $('focus').textContent = `focused at ${distance.toFixed(2)} m`;
+    return distance;
+  };
+  canvas.addEventListener('click', (e) => {
+    const r = canvas.getBoundingClientRect();
+    focusAt((e.clientX - r.left) / r.width, (e.clientY - r.top) / r.height);
+  });
+  return focusAt;
 }
 
 // The app's device: afterglow adapts to whatever features it has.
@@ -244,7 +310,8 @@ function sceneTargets(device) {
       height,
       msScene: make('scene msaa', 'rgba16float', 4, attach),
       msEmissive: make('emissive msaa', 'rgba16float', 4, attach),
-      depth: make('depth', 'depth24plus', 4, attach),
+      // Kept for depth of field: afterglow reads its first sample.
+      depth: make('depth', 'depth24plus', 4, sampled),
       scene: make('scene', 'rgba16float', 1, sampled),
       emissive: make('emissive', 'rgba16float', 1, sampled),
     };
@@ -278,7 +345,7 @@ function drawScene(device, scene, targets, time) {
       color(t.msEmissive.createView(), t.emissive.createView()),
     ],
     depthStencilAttachment: {
-      view: t.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'discard',
+      view: t.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'store',
     },
   });
   pass.setPipeline(scene.pipeline);
@@ -302,10 +369,12 @@ function runLoop(renderer, draw) {
     last = now;
     const t = loop.fixedTime ?? loop.time;
     try {
-      const { scene, emissive } = draw(t);
+      const { scene, emissive, depth } = draw(t);
       // The same texture objects cost nothing; new ones (after a resize)
       // rebind afterglow's chain once.
-      renderer.setTexture(scene, $('selective').checked ? { bloom: emissive } : {});
+      const inputs = { depth, camera: { near: NEAR, far: FAR } };
+      if ($('selective').checked) inputs.bloom = emissive;
+      renderer.setTexture(scene, inputs);
       renderer.render(t);
       loop.frames++;
     } catch (e) {
@@ -320,10 +389,12 @@ function runLoop(renderer, draw) {
 }
 
 // For the console and the end-to-end test.
-function exposeForTests(renderer, device, loop) {
+function exposeForTests(renderer, device, loop, focusAt) {
   window.ownRenderer = {
     renderer,
     device,
+    /** Focuses where (u, v) points (0 to 1, y down); the distance, or null. */
+    focusAt,
     get frames() { return loop.frames; },
     get failed() { return loop.failed; },
     /** Freezes the scene's clock at `t` seconds (null: runs again). */

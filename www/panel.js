@@ -39,14 +39,6 @@ const SCHEMA = [
     ['autoExposure.highPercentile', 'Average up to', 'range', [0.55, 1, 0.05]],
     ['autoExposure.metering', 'Metering', 'select', ['average', 'center']],
   ]],
-  ['Depth of field', [
-    ['depthOfField.enabled', 'Depth of field', 'bool'],
-    ['depthOfField.focusDistance', 'Focus at', 'range', [0.1, 100, 0.1]],
-    ['depthOfField.fStop', 'Aperture (f-number)', 'range', [0.5, 22, 0.1]],
-    ['depthOfField.focalLength', 'Lens length', 'range', [0.01, 0.3, 0.005]],
-    ['depthOfField.sensorHeight', 'Film height', 'range', [0.005, 0.05, 0.001]],
-    ['depthOfField.maxBlur', 'Largest blur', 'range', [0, 64, 1]],
-  ]],
   ['Look', [
     ['grading.temperature', 'Warmth', 'range', [-1, 1, 0.05]],
     ['grading.tint', 'Green or magenta', 'range', [-1, 1, 0.05]],
@@ -77,6 +69,14 @@ const SCHEMA = [
     ['dither', 'Anti-banding noise', 'bool'],
     ['autoResize', 'Follow the canvas size', 'bool'],
     ['debug', 'Debug view', 'select', ['none', 'bloom', 'exposure', 'coc']],
+  ]],
+  ['Depth of field', [
+    ['depthOfField.enabled', 'Depth of field', 'bool'],
+    ['depthOfField.focusDistance', 'Focus at', 'range', [0.1, 100, 0.1]],
+    ['depthOfField.fStop', 'Aperture (f-number)', 'range', [0.5, 22, 0.1]],
+    ['depthOfField.focalLength', 'Lens length', 'range', [0.01, 0.3, 0.005]],
+    ['depthOfField.sensorHeight', 'Film height', 'range', [0.005, 0.05, 0.001]],
+    ['depthOfField.maxBlur', 'Largest blur', 'range', [0, 64, 1]],
   ]],
 ];
 

@@ -1,9 +1,11 @@
 // A three.js WebGPURenderer scene post-processed by afterglow through
 // ThreePost (afterglow-hdr/three): three.js renders the scene into a
 // half-float target with the emissive light in a second attachment, and
-// afterglow, on three.js's device, blooms that light and tonemaps the scene
-// into the canvas. The lines that matter are in main(); the rest is the
-// scene and what the end-to-end test reads.
+// afterglow, on three.js's device, blooms that light, blurs by the target's
+// depth as a lens would (depth of field) and tonemaps the scene into the
+// canvas. A click focuses where it points. The lines that matter are in
+// main() and focusControl(); the rest is the scene and what the end-to-end
+// test reads.
 import * as THREE from 'three/webgpu';
 import init from 'afterglow-hdr';
 import { ThreePost } from 'afterglow-hdr/three';
@@ -66,7 +68,35 @@ function buildScene() {
     camera.position.set(8.6 * Math.sin(a), 3.4, 8.6 * Math.cos(a));
     camera.lookAt(0, 0.6, 0);
   };
-  return { scene, camera, animate, objects: { orb, ring, white } };
+  return { scene, camera, animate, objects: { orb, ring, white, knot } };
+}
+
+// Depth of field: ThreePost hands afterglow the target's depth and the
+// camera's planes; a lens long and open enough for this small scene, off
+// until the checkbox or a click turns it on. A click (or a tap) focuses on
+// what three.js's raycaster finds there, at its distance along the view.
+function focusControl(post, scene, camera) {
+  const lens = { focalLength: 0.1, fStop: 1.4, maxBlur: 24 };
+  const apply = (change) => post.renderer.setOptions({ depthOfField: { ...lens, ...change } });
+  $('dof').addEventListener('change', (e) => apply({ enabled: e.target.checked }));
+  const raycaster = new THREE.Raycaster();
+  const focusAt = (u, v) => {
+    camera.updateMatrixWorld();
+    raycaster.setFromCamera(new THREE.Vector2(2 * u - 1, 1 - 2 * v), camera);
+    const hit = raycaster.intersectObjects(scene.children, true)[0];
+    if (!hit) return null;
+    const view = camera.getWorldDirection(new THREE.Vector3());
+    const distance = hit.point.clone().sub(camera.position).dot(view);
+    $('dof').checked = true;
+    apply({ enabled: true, focusDistance: distance });
+    $('focus').textContent = `focused at ${distance.toFixed(2)} m`;
+    return distance;
+  };
+  canvas.addEventListener('click', (e) => {
+    const r = canvas.getBoundingClientRect();
+    focusAt((e.clientX - r.left) / r.width, (e.clientY - r.top) / r.height);
+  });
+  return focusAt;
 }
 
 async function main() {
@@ -113,6 +143,7 @@ async function main() {
   });
 
   $('bloom').addEventListener('change', (e) => post.renderer.setOptions({ bloom: { enabled: e.target.checked } }));
+  const focusAt = focusControl(post, scene, camera);
 
   // For the console and the end-to-end test.
   window.withThree = {
@@ -124,6 +155,8 @@ async function main() {
     scene,
     camera,
     revision: THREE.REVISION,
+    /** Focuses where (u, v) points (0 to 1, y down); the distance, or null. */
+    focusAt,
     get frames() { return frames; },
     get failed() { return failed; },
     /** Freezes the scene's clock at `t` seconds (null: runs again). */

@@ -78,9 +78,7 @@ groups! {
         "Auto exposure: the exposure adapts to the scene, metered on the GPU (a histogram of \
          log luminance averaged between two percentiles, aimed at mid grey).";
     "depthOfField" DepthOfFieldOptions = depth_of_field:
-        "Depth of field: the blur of a thin-lens camera, from the depth given with the scene \
-         (`setTexture`'s `depth`). Lengths are in the camera's units (metres for the defaults). \
-         Without depth it does nothing, and `stats().depthOfField` says `'no-depth'`.";
+        "Depth of field: a thin lens's blur, from `setTexture`'s `depth`. Lengths in the camera's units.";
     "lens" LensOptions = lens:
         "The camera's lens.";
     "vignette" VignetteOptions = vignette:
@@ -497,9 +495,7 @@ static ALL: &[OptionSpec] = &[
         kind: Kind::Bool,
         default: Literal::Bool(false),
         effect: Effect::Rebuild,
-        doc: doc_line!(
-            "Blurs what is out of focus, as a lens does, from the scene's depth; off, no pass runs."
-        ),
+        doc: doc_line!("Blurs what is out of focus, from the scene's depth."),
         access: flag!(depth_of_field.enabled),
     },
     OptionSpec {
@@ -511,10 +507,7 @@ static ALL: &[OptionSpec] = &[
         },
         default: Literal::Num(10.0),
         effect: Effect::Uniforms,
-        doc: doc_line!(
-            "Distance of the plane in focus from the camera, along its view direction, in the \
-              camera's units; beyond focalLength."
-        ),
+        doc: doc_line!("Distance in focus, along the view; beyond focalLength."),
         access: number!(depth_of_field.focus_distance),
     },
     OptionSpec {
@@ -526,7 +519,7 @@ static ALL: &[OptionSpec] = &[
         },
         default: Literal::Num(2.8),
         effect: Effect::Uniforms,
-        doc: doc_line!("The aperture as an f-number: focal length over the aperture's diameter; smaller blurs more."),
+        doc: doc_line!("The aperture as an f-number: smaller blurs more."),
         access: number!(depth_of_field.f_stop),
     },
     OptionSpec {
@@ -538,7 +531,7 @@ static ALL: &[OptionSpec] = &[
         },
         default: Literal::Num(0.05),
         effect: Effect::Uniforms,
-        doc: doc_line!("Focal length of the lens in the camera's units (0.05: 50 mm)."),
+        doc: doc_line!("Focal length (0.05: 50 mm)."),
         access: number!(depth_of_field.focal_length),
     },
     OptionSpec {
@@ -550,9 +543,7 @@ static ALL: &[OptionSpec] = &[
         },
         default: Literal::Num(0.024),
         effect: Effect::Uniforms,
-        doc: doc_line!(
-            "Height of the sensor the picture covers, in the camera's units (0.024: full frame)."
-        ),
+        doc: doc_line!("Sensor height (0.024: full frame)."),
         access: number!(depth_of_field.sensor_height),
     },
     OptionSpec {
@@ -564,10 +555,7 @@ static ALL: &[OptionSpec] = &[
         },
         default: Literal::Num(16.0),
         effect: Effect::Rebuild,
-        doc: doc_line!(
-            "The largest circle of confusion, a diameter in pixels of a 1080-pixel-high picture \
-              (scaled with the picture's height); the cost grows with it."
-        ),
+        doc: doc_line!("Largest blur: a diameter in pixels at 1080p, scaled with the height."),
         access: number!(depth_of_field.max_blur),
     },
     // The built-in effects' options (`crate::effects`), in the order the
@@ -747,8 +735,7 @@ static ALL: &[OptionSpec] = &[
         doc: doc_line!(
             "What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's histogram \
               over the lower part, the metered range in white, its average in orange; `'coc'` depth \
-              of field's signed circle of confusion (near field red, far field blue, by |CoC| over \
-              maxBlur; green in focus)."
+              of field's circle of confusion (near red, far blue, in focus green)."
         ),
         access: choice!(DebugView, debug),
     },

@@ -107,19 +107,21 @@ enum Step {
 }
 
 impl Step {
+    /// The pass's name (its pipeline's label too) and its entry point.
     fn entry(self) -> (&'static str, &'static str) {
         match self {
-            Step::Prepare => ("depth of field: prepare pipeline", "fs_dof_prepare"),
-            Step::Tiles => ("depth of field: tiles pipeline", "fs_dof_tiles"),
-            Step::Near(_) => ("depth of field: near pipeline", "fs_dof_near"),
-            Step::Far(_) => ("depth of field: far pipeline", "fs_dof_far"),
-            Step::Combine => ("depth of field: combine pipeline", "fs_dof_combine"),
-            Step::Coc => ("depth of field: coc pipeline", "fs_dof_coc"),
+            Step::Prepare => ("depth of field prepare", "fs_dof_prepare"),
+            Step::Tiles => ("depth of field tiles", "fs_dof_tiles"),
+            Step::Near(_) => ("depth of field near", "fs_dof_near"),
+            Step::Far(_) => ("depth of field far", "fs_dof_far"),
+            Step::Combine => ("depth of field combine", "fs_dof_combine"),
+            Step::Coc => ("depth of field coc", "fs_dof_coc"),
         }
     }
 }
 
 /// What one kind of depth texture needs: its module and layouts.
+#[derive(Clone)]
 struct Reader {
     module: wgpu::ShaderModule,
     /// The full-resolution passes' bindings (0 to 5).
@@ -128,9 +130,9 @@ struct Reader {
 }
 
 pub struct DepthOfFieldPass {
-    /// One per kind of depth texture (in the order of [`KINDS`]), made
-    /// when a frame first reads that kind.
-    readers: [std::sync::OnceLock<Reader>; 3],
+    /// One per kind of depth texture, made when a frame first reads that
+    /// kind (a mutex as `PipeCache`'s: uncontended).
+    readers: std::sync::Mutex<Vec<(DepthKind, Reader)>>,
     /// The gathers' bindings (the uniform, the prepared image, the tiles).
     gather_layout: wgpu::BindGroupLayout,
     /// Of the depth buffer's module; the gathers read no depth, so either
@@ -193,24 +195,26 @@ impl DepthOfFieldPass {
         }
     }
 
-    fn reader(&self, gpu: &Gpu, kind: DepthKind) -> &Reader {
-        self.readers[kind_index(kind)].get_or_init(|| Reader::new(gpu, kind))
+    fn reader(&self, gpu: &Gpu, kind: DepthKind) -> Reader {
+        let mut readers = self.readers.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, r)) = readers.iter().find(|(k, _)| *k == kind) {
+            return r.clone();
+        }
+        let reader = Reader::new(gpu, kind);
+        readers.push((kind, reader.clone()));
+        reader
     }
 
     fn pipe(&self, gpu: &Gpu, step: Step, kind: DepthKind) -> Pipe {
         let reader = self.reader(gpu, kind);
-        // The gathers read no depth: one pipeline serves both kinds.
-        let (kind, layout, format) = match step {
-            Step::Near(_) | Step::Far(_) => (
-                DepthKind::Buffer,
-                &self.gather_pipeline_layout,
-                LAYER_FORMAT,
-            ),
-            Step::Tiles => (DepthKind::Buffer, &self.gather_pipeline_layout, TILE_FORMAT),
-            Step::Prepare => (kind, &reader.pipeline_layout, LAYER_FORMAT),
-            Step::Combine | Step::Coc => (kind, &reader.pipeline_layout, HDR_FORMAT),
+        // The gathers read no depth, but come from the same module.
+        let (layout, format) = match step {
+            Step::Near(_) | Step::Far(_) => (&self.gather_pipeline_layout, LAYER_FORMAT),
+            Step::Tiles => (&self.gather_pipeline_layout, TILE_FORMAT),
+            Step::Prepare => (&reader.pipeline_layout, LAYER_FORMAT),
+            Step::Combine | Step::Coc => (&reader.pipeline_layout, HDR_FORMAT),
         };
-        let module = &self.reader(gpu, kind).module;
+        let module = &reader.module;
         self.pipes.get((step, kind), || {
             let (label, fs) = step.entry();
             let rings = match step {
@@ -305,10 +309,10 @@ impl DepthOfFieldPass {
     fn build_coc_view(&self, f: &mut FrameBuilder<'_>, depth: &DepthImage) -> Result<(), Error> {
         let (src, dst) = f.swap_hdr("depth of field coc")?;
         let views = [&src.view, &depth.image.view, &src.view, &src.view];
-        let group = self.bind_full(f.gpu, "depth of field coc bind group", depth.kind, views);
+        let group = self.bind_full(f.gpu, "depth of field bind group", depth.kind, views);
         let pipe = self.pipe(f.gpu, Step::Coc, depth.kind);
         f.fullscreen(
-            "depth of field coc".into(),
+            Step::Coc.entry().0.into(),
             &pipe,
             group,
             Some(&dst),
@@ -338,48 +342,45 @@ impl DepthOfFieldPass {
         let far = layer(f, "depth of field far", half, LAYER_FORMAT)?;
         let (src, dst) = f.swap_hdr("depth of field")?;
         let d = &depth.image;
-        let views = [&src.view, &d.view, &src.view, &src.view];
-        f.fullscreen(
-            "depth of field prepare".into(),
-            &self.pipe(gpu, Step::Prepare, kind),
-            self.bind_full(gpu, "depth of field prepare bind group", kind, views),
-            Some(&prepared),
-            &[&src, d],
-            false,
-        );
-        let label = "depth of field tiles bind group";
-        f.fullscreen(
-            "depth of field tiles".into(),
-            &self.pipe(gpu, Step::Tiles, kind),
-            self.bind_gather(gpu, label, &prepared.view, &prepared.view),
-            Some(&tiles),
-            &[&prepared],
-            false,
-        );
-        let label = "depth of field gather bind group";
-        let gather = self.bind_gather(gpu, label, &prepared.view, &tiles.view);
-        for (name, step, target) in [
-            ("depth of field near", Step::Near(rings), &near),
-            ("depth of field far", Step::Far(rings), &far),
-        ] {
-            f.fullscreen(
-                name.into(),
-                &self.pipe(gpu, step, kind),
+        let full = |views| self.bind_full(gpu, "depth of field bind group", kind, views);
+        let half =
+            |tiles| self.bind_gather(gpu, "depth of field half bind group", &prepared.view, tiles);
+        // Each pass: what it draws with, where, and what it samples (the
+        // prepared image stands in for what is not made yet).
+        let gather = half(&tiles.view);
+        let passes = [
+            (
+                Step::Prepare,
+                full([&src.view, &d.view, &src.view, &src.view]),
+                &prepared,
+                vec![&src, d],
+            ),
+            (Step::Tiles, half(&prepared.view), &tiles, vec![&prepared]),
+            (
+                Step::Near(rings),
                 gather.clone(),
+                &near,
+                vec![&prepared, &tiles],
+            ),
+            (Step::Far(rings), gather, &far, vec![&prepared, &tiles]),
+            (
+                Step::Combine,
+                full([&src.view, &d.view, &near.view, &far.view]),
+                &dst,
+                vec![&src, d, &near, &far],
+            ),
+        ];
+        for (step, group, target, sampled) in passes {
+            let pipe = self.pipe(gpu, step, kind);
+            f.fullscreen(
+                step.entry().0.into(),
+                &pipe,
+                group,
                 Some(target),
-                &[&prepared, &tiles],
+                &sampled,
                 false,
             );
         }
-        let views = [&src.view, &d.view, &near.view, &far.view];
-        f.fullscreen(
-            "depth of field combine".into(),
-            &self.pipe(gpu, Step::Combine, kind),
-            self.bind_full(gpu, "depth of field combine bind group", kind, views),
-            Some(&dst),
-            &[&src, d, &near, &far],
-            false,
-        );
         Ok(())
     }
 }

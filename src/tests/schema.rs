@@ -699,10 +699,10 @@ fn the_demo_panel_sections_come_in_the_order_a_user_reaches_for_them() {
         [
             "Bloom",
             "Exposure and curve",
-            "Depth of field",
             "Look",
             "Canvas",
-            "Frame"
+            "Frame",
+            "Depth of field"
         ],
         "the option sections of the panel (Content, the page's own, comes first)"
     );

@@ -35,8 +35,8 @@ export interface RendererOptions {
   autoResize?: boolean;
   /** What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's
    * histogram over the lower part, the metered range in white, its average in orange;
-   * `'coc'` depth of field's signed circle of confusion (near field red, far field blue, by
-   * |CoC| over maxBlur; green in focus). Default `'none'`. */
+   * `'coc'` depth of field's circle of confusion (near red, far blue, in focus green).
+   * Default `'none'`. */
   debug?: 'none' | 'bloom' | 'exposure' | 'coc';
 }
 
@@ -133,28 +133,23 @@ export interface AutoExposureOptions {
   metering?: 'average' | 'center';
 }
 
-/** Depth of field: the blur of a thin-lens camera, from the depth given with the scene
- * (`setTexture`'s `depth`). Lengths are in the camera's units (metres for the defaults).
- * Without depth it does nothing, and `stats().depthOfField` says `'no-depth'`. */
+/** Depth of field: a thin lens's blur, from `setTexture`'s `depth`. Lengths in the camera's
+ * units. */
 export interface DepthOfFieldOptions {
-  /** Blurs what is out of focus, as a lens does, from the scene's depth; off, no pass runs.
-   * Default `false`. */
+  /** Blurs what is out of focus, from the scene's depth. Default `false`. */
   enabled?: boolean;
-  /** Distance of the plane in focus from the camera, along its view direction, in the
-   * camera's units; beyond focalLength. A number above 0 up to 1000000000. Default `10`. */
+  /** Distance in focus, along the view; beyond focalLength. A number above 0 up to
+   * 1000000000. Default `10`. */
   focusDistance?: number;
-  /** The aperture as an f-number: focal length over the aperture's diameter; smaller blurs
-   * more. A number from 0.5 to 128. Default `2.8`. */
+  /** The aperture as an f-number: smaller blurs more. A number from 0.5 to 128.
+   * Default `2.8`. */
   fStop?: number;
-  /** Focal length of the lens in the camera's units (0.05: 50 mm). A number above 0 up to
-   * 1000. Default `0.05`. */
+  /** Focal length (0.05: 50 mm). A number above 0 up to 1000. Default `0.05`. */
   focalLength?: number;
-  /** Height of the sensor the picture covers, in the camera's units (0.024: full frame). A
-   * number above 0 up to 1000. Default `0.024`. */
+  /** Sensor height (0.024: full frame). A number above 0 up to 1000. Default `0.024`. */
   sensorHeight?: number;
-  /** The largest circle of confusion, a diameter in pixels of a 1080-pixel-high picture
-   * (scaled with the picture's height); the cost grows with it. A number from 0 to 128.
-   * Default `16`. */
+  /** Largest blur: a diameter in pixels at 1080p, scaled with the height. A number from 0
+   * to 128. Default `16`. */
   maxBlur?: number;
 }
 

@@ -88,3 +88,57 @@ export async function checkConsole(page, global, messages) {
   assert.equal(await page.textContent('#error'), '');
   assert.deepEqual(problems(messages), []);
 }
+
+/** How much detail a box holds: the mean square of the differences
+ * between horizontal and vertical neighbours (max of r, g, b), in 8-bit
+ * steps squared. A blur spreads an edge's step over more pixels, so the
+ * sum of the squares falls with its width (the sum of |Δ| would not). */
+export function detail(png, { x0, y0, x1, y1 }) {
+  const at = (x, y) => {
+    const i = (y * png.width + x) * 4;
+    return Math.max(png.data[i], png.data[i + 1], png.data[i + 2]);
+  };
+  let sum = 0;
+  let n = 0;
+  for (let y = Math.max(0, Math.round(y0)); y < Math.min(png.height - 1, Math.round(y1)); y++) {
+    for (let x = Math.max(0, Math.round(x0)); x < Math.min(png.width - 1, Math.round(x1)); x++) {
+      sum += (at(x + 1, y) - at(x, y)) ** 2 + (at(x, y + 1) - at(x, y)) ** 2;
+      n++;
+    }
+  }
+  return sum / n;
+}
+
+/**
+ * The page's focus control: a still frame (time 2, panel hidden) with
+ * depth of field off, then one focused by a click at `point` (CSS pixels
+ * from `locate(window[global])`, run in the page), with what the click
+ * focused on and what `stats()` says. Depth of field is off again after.
+ */
+export async function focusPictures(page, global, locate, settleTimeout) {
+  await page.evaluate((g) => {
+    window[g].setTime(2);
+    document.getElementById('panel').style.display = 'none';
+  }, global);
+  const settle = async () => {
+    const n = await page.evaluate((g) => window[g].frames, global);
+    await page.waitForFunction(([g, n]) => window[g].frames > n + 3, [global, n], { timeout: settleTimeout });
+    return shot(page);
+  };
+  await page.evaluate((g) => window[g].renderer.setOptions({ depthOfField: { enabled: false } }), global);
+  const off = await settle();
+  const point = await page.evaluate(`(${locate})(window.${global})`);
+  await page.mouse.click(point.x, point.y);
+  const on = await settle();
+  const state = await page.evaluate((g) => ({
+    focus: window[g].renderer.options().depthOfField.focusDistance,
+    text: document.getElementById('focus').textContent,
+    stats: window[g].renderer.stats().depthOfField,
+  }), global);
+  await page.evaluate((g) => {
+    window[g].renderer.setOptions({ depthOfField: { enabled: false } });
+    document.getElementById('dof').checked = false;
+  }, global);
+  await release(page, global);
+  return { off, on, ...state };
+}

@@ -3,13 +3,15 @@
 // and hands them to afterglow on its own device. Checks real pixels: frames
 // animate, the emissive cubes get a halo that only bloom explains, a white
 // cube brighter than the bloom threshold stays crisp because only the
-// emissive target feeds the bloom, and the console stays clean.
+// emissive target feeds the bloom, a click focuses depth of field on the
+// cube it hits (which stays sharp while a farther one blurs), and the
+// console stays clean.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { url, launch, record } from './harness.mjs';
-import { bloomPictures, checkAnimated, checkConsole, mean, release } from './integration.mjs';
+import { bloomPictures, checkAnimated, checkConsole, detail, focusPictures, mean, release } from './integration.mjs';
 
 let browser;
 let page;
@@ -73,6 +75,35 @@ test('emissive cubes glow, a bright lit cube does not', async (t) => {
   assert.ok(whiteSelective < 0.35 * whiteAll,
     `the white cube glows with selective bloom: ${whiteSelective.toFixed(2)} vs ${whiteAll.toFixed(2)}`);
   await release(page, 'ownRenderer');
+});
+
+test('a click focuses on the cube it hits; a farther one blurs', async (t) => {
+  // The blue cube (about 7 m along the view at time 2) in focus, the
+  // white one (about 10 m) behind it.
+  const blue = [0.9, 0.35, 2.2];
+  const locate = `(o) => o.project([${blue}])`;
+  const { off, on, focus, text, stats } = await focusPictures(page, 'ownRenderer', locate, 10000);
+  const boxes = await page.evaluate((blue) => {
+    const o = window.ownRenderer;
+    o.setTime(2);
+    const around = (center, reach) => {
+      const c = o.project(center);
+      const top = o.project([center[0], center[1] + reach, center[2]]);
+      const r = Math.hypot(top.x - c.x, top.y - c.y);
+      return { x0: c.x - r, y0: c.y - r, x1: c.x + r, y1: c.y + r };
+    };
+    const boxes = { blue: around(blue, 0.45), white: around(o.white.center, 0.8) };
+    o.setTime(null);
+    return boxes;
+  }, blue);
+  const kept = (box) => detail(on, box) / detail(off, box);
+  t.diagnostic(`focused at ${focus.toFixed(2)} (${text}); detail kept: blue ${kept(boxes.blue).toFixed(2)}, `
+    + `white ${kept(boxes.white).toFixed(2)}`);
+  assert.equal(stats, 'on');
+  // Its centre is 7.1 m along the view; the click meets its near face.
+  assert.ok(focus > 6.3 && focus < 7.3, `focused at ${focus}`);
+  assert.ok(kept(boxes.blue) > 0.8, `the cube in focus keeps ${kept(boxes.blue)}`);
+  assert.ok(kept(boxes.white) < 0.75, `the cube behind keeps ${kept(boxes.white)}`);
 });
 
 test('the console has no errors or warnings', () => checkConsole(page, 'ownRenderer', messages));

@@ -13,7 +13,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { url, launch, record } from './harness.mjs';
-import { bloomPictures, checkAnimated, checkConsole, mean, release, shot, square } from './integration.mjs';
+import {
+  bloomPictures, checkAnimated, checkConsole, detail, focusPictures, mean, release, shot, square,
+} from './integration.mjs';
 
 const devDependencies = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url))).devDependencies;
 const versions = [
@@ -300,6 +302,26 @@ for (const { query, name, version } of versions) {
       const covered = ring.filter(({ x, y, r }) => x + r > panel.x0 && x - r < panel.x1 && y + r > panel.y0 && y - r < panel.y1);
       assert.deepEqual(covered, [], `the panel ${JSON.stringify(panel)} covers the ring`);
       await page.setViewportSize({ width: 640, height: 360 });
+    });
+
+    test('a click focuses on what it hits, with the target\'s depth; a farther object blurs', async (t) => {
+      // The knot (about 8 m along the view at time 2) in focus, the
+      // white box (about 10.5 m) behind it.
+      const locate = '(o) => o.project(\'knot\', 0)';
+      const { off, on, focus, stats } = await focusPictures(page, 'withThree', locate, 20000);
+      const at = await page.evaluate(() => {
+        window.withThree.setTime(2);
+        const a = { knot: window.withThree.project('knot', 0.7), white: window.withThree.project('white', 0.8) };
+        window.withThree.setTime(null);
+        return a;
+      });
+      const kept = (p) => detail(on, near(p, 1)) / detail(off, near(p, 1));
+      t.diagnostic(`focused at ${focus.toFixed(2)}; detail kept: knot ${kept(at.knot).toFixed(2)}, `
+        + `white box ${kept(at.white).toFixed(2)}`);
+      assert.equal(stats, 'on');
+      assert.ok(focus > 6.8 && focus < 8.6, `focused at ${focus}`);
+      assert.ok(kept(at.knot) > 0.8, `the knot in focus keeps ${kept(at.knot)}`);
+      assert.ok(kept(at.white) < 0.75, `the white box behind keeps ${kept(at.white)}`);
     });
 
     test('the console has no errors or warnings', async () => {
