@@ -563,6 +563,12 @@ impl PostChain {
         self.record(encoder, hdr, bloom, Some(depth), output, output_format)
     }
 
+    /// The chain inside, for the benchmark's timestamp queries.
+    #[cfg(test)]
+    pub(crate) fn parts(&mut self) -> (&crate::gpu::Gpu, &mut Chain) {
+        (&self.gpu, &mut self.chain)
+    }
+
     /// What depth of field does: [`DepthOfFieldState::NoDepth`] while it
     /// is on and frames come through [`PostChain::render`], which gives
     /// no depth (the picture is then the sharp one).

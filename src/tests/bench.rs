@@ -193,6 +193,74 @@ mod native {
             "GPU errors: {:?}",
             h.gpu.last_error()
         );
+        if "depth of field".contains(filter.as_str()) {
+            for size in [(1920u32, 1080u32), (3840, 2160)] {
+                depth_of_field(frames, size)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Depth of field at its defaults but `maxBlur` 16 (as wide as the
+    /// default frame's share of it is judged at), through `PostChain` with
+    /// a depth buffer, as a program hands over its frame: stripes with a
+    /// near band over a far field, focus on the far one. Printed as a
+    /// configuration of its own; its passes are what it adds to a frame.
+    fn depth_of_field(frames: usize, size: (u32, u32)) -> Result<(), Box<dyn std::error::Error>> {
+        use crate::tests::depth_of_field as dof;
+        let mut options = Options::default();
+        options.msaa = Msaa::Off;
+        let d = &mut options.depth_of_field;
+        (d.enabled, d.focus_distance, d.max_blur) = (true, 20.0, 16.0);
+        let mut r = dof::rig(size, &options);
+        let scene = dof::colour(&r, |x, _| dof::stripes(x / 4) * 4.0);
+        let camera = crate::Camera::perspective(0.1, 100.0);
+        let depth = dof::depth_buffer(&r, (wgpu::TextureFormat::Depth32Float, 1), |x, _| {
+            dof::raw_depth(&camera, dof::stripe_distance(x * 480 / size.0))
+        });
+        {
+            let (gpu, chain) = r.post.parts();
+            chain.set_timing(gpu, true);
+        }
+        let view = r.output.create_view(&Default::default());
+        let mut per_pass: BTreeMap<usize, (String, Vec<f64>)> = BTreeMap::new();
+        let mut totals = Vec::new();
+        for i in 0..frames + 30 {
+            let mut encoder = r.gpu.device.create_command_encoder(&Default::default());
+            r.post.render_with_depth(
+                &mut encoder,
+                &scene,
+                None,
+                crate::Depth::buffer(&depth, camera),
+                &view,
+                r.output.format(),
+            )?;
+            r.gpu.queue.submit([encoder.finish()]);
+            r.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
+            let times = r.post.parts().1.pass_times();
+            if let (true, Some(times)) = (i >= 30, times) {
+                totals.push(times.iter().map(|(_, ms)| ms).sum::<f64>());
+                for (k, (pass, ms)) in times.into_iter().enumerate() {
+                    per_pass.entry(k).or_insert((pass, Vec::new())).1.push(ms);
+                }
+            }
+        }
+        println!(
+            "\n{}×{} depth of field, maxBlur 16 (PostChain, msaa 1): frame GPU {:.3} ms (median of {})",
+            size.0,
+            size.1,
+            if totals.is_empty() { f64::NAN } else { median(&mut totals) },
+            totals.len(),
+        );
+        for (pass, v) in per_pass.values_mut() {
+            println!("  {pass:<24} {:.4} ms", median(v));
+        }
+        assert_eq!(
+            r.gpu.error_count(),
+            0,
+            "GPU errors: {:?}",
+            r.gpu.last_error()
+        );
         Ok(())
     }
 

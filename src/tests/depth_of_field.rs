@@ -12,11 +12,11 @@ use crate::{Camera, Depth, DepthOfFieldState, Error, Output, PostChain};
 
 /// A program's device, its output (linear light in `Rgba16Float`, read
 /// back as it is) and a chain.
-struct Rig {
-    gpu: crate::gpu::Gpu,
+pub(super) struct Rig {
+    pub(super) gpu: crate::gpu::Gpu,
     size: (u32, u32),
-    output: wgpu::Texture,
-    post: PostChain,
+    pub(super) output: wgpu::Texture,
+    pub(super) post: PostChain,
 }
 
 /// Options under which the output is the scene's light as it is: no
@@ -29,7 +29,7 @@ fn linear(enabled: bool) -> Options {
     o
 }
 
-fn rig(size: (u32, u32), options: &Options) -> Rig {
+pub(super) fn rig(size: (u32, u32), options: &Options) -> Rig {
     let gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan device");
     rig_on(gpu, size, options)
 }
@@ -113,7 +113,7 @@ fn texels(size: (u32, u32)) -> impl Iterator<Item = (u32, u32)> {
 }
 
 /// The program's scene: grey light `f(x, y)`, opaque.
-fn colour(r: &Rig, f: impl Fn(u32, u32) -> f32) -> wgpu::TextureView {
+pub(super) fn colour(r: &Rig, f: impl Fn(u32, u32) -> f32) -> wgpu::TextureView {
     let data: Vec<u16> = texels(r.size)
         .flat_map(|(x, y)| {
             let v = f16(f(x, y));
@@ -144,7 +144,7 @@ fn distances(r: &Rig, z: impl Fn(u32, u32) -> f32) -> wgpu::TextureView {
 /// A depth buffer of `format` and `samples` holding `raw(x, y)`, written
 /// by a draw (as a program's depth is: most depth formats cannot be copied
 /// into).
-fn depth_buffer(
+pub(super) fn depth_buffer(
     r: &Rig,
     (format, samples): (wgpu::TextureFormat, u32),
     raw: impl Fn(u32, u32) -> f32,
@@ -245,7 +245,7 @@ fn depth_buffer(
 }
 
 /// The value a depth buffer of `camera` holds at distance `z`.
-fn raw_depth(camera: &Camera, z: f32) -> f32 {
+pub(super) fn raw_depth(camera: &Camera, z: f32) -> f32 {
     let (n, f) = (camera.near, camera.far);
     match (camera.orthographic, camera.reversed_z) {
         (false, false) => f * (z - n) / (z * (f - n)),
@@ -402,7 +402,7 @@ fn the_circle_of_confusion_is_the_thin_lenss() {
 const STRIPES: (u32, u32) = (480, 270);
 const NEAR_BAND: std::ops::Range<u32> = 160..320;
 
-fn stripes(x: u32) -> f32 {
+pub(super) fn stripes(x: u32) -> f32 {
     if (x / 3) % 2 == 0 {
         0.9
     } else {
@@ -410,7 +410,7 @@ fn stripes(x: u32) -> f32 {
     }
 }
 
-fn stripe_distance(x: u32) -> f32 {
+pub(super) fn stripe_distance(x: u32) -> f32 {
     if NEAR_BAND.contains(&x) {
         2.0
     } else {
