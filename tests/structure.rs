@@ -1095,7 +1095,10 @@ const XTASK_LAYERS: &[(&str, &[&str])] = &[
         &["setup", "before", "pack", "serve", "driver", "shrink"],
     ),
     ("the native benchmark", &["native_bench"]),
-    ("the browser benchmark on another machine's GPU", &["gpu_browser"]),
+    (
+        "the browser benchmark on another machine's GPU",
+        &["gpu_browser"],
+    ),
 ];
 
 /// The paths in `module`'s code that name an item of the crate root
