@@ -94,11 +94,15 @@ fn view_distance(raw: f32) -> f32 {
 }
 
 // The signed CoC diameter in full-resolution pixels of a distance `z`.
-// Nothing there (a distance that is not finite and positive, the far
-// plane's infinity) is as far as can be: K.
+// At the lens or behind it (0 or less: an orthographic camera's near
+// plane may lie there) the thin lens's CoC has gone to minus infinity:
+// the nearest field. Nothing there (NaN, or 3.0e38 and beyond: what
+// distance_at gives where no geometry is) is as far as can be: K.
 fn coc_of(z: f32) -> f32 {
     var c = dof.lens;
-    if z > 0.0 && z < 3.0e38 {
+    if z <= 0.0 {
+        c = -dof.max_coc;
+    } else if z < 3.0e38 {
         c = dof.lens * (1.0 - dof.focus / z);
     }
     return clamp(c, -dof.max_coc, dof.max_coc);

@@ -188,7 +188,8 @@ pub fn stats_gpu(value: &Value) -> Result<Option<bool>, crate::error::Error> {
 /// camera; an `r32float` texture of linear distance needs none of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
-    /// Distance of the near clip plane, in the camera's units (above 0).
+    /// Distance of the near clip plane, in the camera's units (above 0;
+    /// for an orthographic camera any finite distance, negative behind it).
     pub near: f32,
     /// Distance of the far clip plane (beyond `near`, finite).
     pub far: f32,
@@ -225,8 +226,9 @@ impl Camera {
         }
     }
 
-    /// Whether the planes can be read: `near` above 0 (at least 0 for an
-    /// orthographic camera) and `far` finite and beyond it. The error
+    /// Whether the planes can be read: `near` above 0 (any finite distance
+    /// for an orthographic camera, behind it too) and `far` finite and
+    /// beyond it. The error
     /// names `camera.near` or `camera.far`.
     pub fn check(&self) -> Result<(), ArgumentError> {
         check_planes(
@@ -256,24 +258,28 @@ fn check_planes(
     orthographic: bool,
     spelled: fn(f64) -> String,
 ) -> Result<(), ArgumentError> {
-    let least = if orthographic {
-        0.0
+    // An orthographic camera's depth is linear between its planes wherever
+    // they are, so its near plane may lie behind it (three.js's
+    // `OrthographicCamera(…, -1000, 1000)`); a perspective one divides by
+    // the distance, so its near plane lies in front.
+    let (least, what) = if orthographic {
+        (f64::from(-f32::MAX), "")
     } else {
-        f64::from(f32::MIN_POSITIVE)
+        (f64::from(f32::MIN_POSITIVE), " above 0")
     };
     if !(near.is_finite() && near >= least) {
-        let what = if orthographic { "0 or more" } else { "above 0" };
         return Err(error(
             "camera.near",
             format!(
-                "is {}; the near plane's distance is a finite number {what}",
+                "is {}; the near plane's distance is a finite number{what}",
                 spelled(near)
             ),
         ));
     }
-    // Beyond near also once narrowed to the f32 the GPU reads.
-    if !(far.is_finite() && far > near && (far as f32) > (near as f32) && (far as f32).is_finite())
-    {
+    // Beyond near also once narrowed to the f32 the GPU reads, and with
+    // the span between them finite there (the shader divides by it).
+    let (near32, far32) = (near as f32, far as f32);
+    if !(far.is_finite() && far > near && far32 > near32 && (far32 - near32).is_finite()) {
         return Err(error(
             "camera.far",
             format!(
@@ -453,6 +459,33 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(refused(camera(0.0, 1.0)), "camera.near");
+        // three.js's usual orthographic camera: its near plane behind it.
+        let ortho = |near: f64, far: f64| {
+            obj(vec![
+                ("near", Value::Number(near)),
+                ("far", Value::Number(far)),
+                ("orthographic", Value::Bool(true)),
+            ])
+        };
+        let o = texture_options(&obj(vec![
+            ("depth", texture()),
+            ("camera", ortho(-1000.0, 1000.0)),
+        ]));
+        assert_eq!(
+            o.map(|o| o.camera),
+            Ok(Some(Camera::orthographic(-1000.0, 1000.0)))
+        );
+        assert_eq!(Camera::orthographic(-1000.0, 1000.0).check(), Ok(()));
+        assert_eq!(refused(ortho(f64::NEG_INFINITY, 1.0)), "camera.near");
+        assert_eq!(refused(ortho(-1e39, 1.0)), "camera.near");
+        assert_eq!(refused(ortho(-3e38, 3e38)), "camera.far");
+        assert_eq!(refused(ortho(-2.0, -3.0)), "camera.far");
+        assert_eq!(
+            Camera::perspective(-1.0, 10.0)
+                .check()
+                .map_err(|e| e.argument),
+            Err("camera.near".to_string())
+        );
         assert_eq!(refused(camera(2.0, 1.0)), "camera.far");
         assert_eq!(refused(camera(0.1, f64::INFINITY)), "camera.far");
         assert_eq!(refused(Value::Number(3.0)), "camera");

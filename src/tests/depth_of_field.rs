@@ -283,10 +283,15 @@ fn grey(img: &Image, x: u32, y: u32) -> f32 {
 /// The thin lens on the CPU: the signed circle of confusion, in pixels of
 /// an image `height` high, of a point at distance `z`, clamped as the
 /// options clamp it.
+/// At the lens or behind it (an orthographic camera's near plane may lie
+/// there) the disc has grown past any bound: the nearest field.
 fn thin_lens(o: &crate::options::DepthOfFieldOptions, height: u32, z: f64) -> f64 {
     let (f, n, s, h) = (o.focal_length, o.f_stop, o.focus_distance, o.sensor_height);
-    let sensor = f * f * (z - s) / (n * z * (s - f));
     let max = o.max_blur * height as f64 / 1080.0;
+    if z <= 0.0 {
+        return -max;
+    }
+    let sensor = f * f * (z - s) / (n * z * (s - f));
     (sensor / h * height as f64).clamp(-max, max)
 }
 
@@ -348,26 +353,38 @@ fn the_circle_of_confusion_is_the_thin_lenss() {
     assert!(img.rgba_f32(at, 64)[1] > 0.2, "green in focus");
     assert!(img.rgba_f32(0, 64)[0] > 0.9 && img.rgba_f32(255, 64)[2] > 0.1);
     use wgpu::TextureFormat as F;
+    // Each camera, and how far the ramp is moved towards it: an
+    // orthographic one sees at its near plane (distance 0 here) and behind
+    // itself (three.js's usual near plane of -1000), and those are the
+    // nearest field, not nothing.
     let cameras = [
-        ((F::Depth32Float, 1), Camera::perspective(0.1, 200.0)),
+        ((F::Depth32Float, 1), Camera::perspective(0.1, 200.0), 0.0),
         (
             (F::Depth32Float, 1),
             Camera::perspective(0.1, 200.0).reversed(),
+            0.0,
         ),
-        ((F::Depth32Float, 1), Camera::orthographic(0.0, 200.0)),
+        ((F::Depth32Float, 1), Camera::orthographic(0.0, 200.0), 0.5),
+        (
+            (F::Depth32Float, 1),
+            Camera::orthographic(-1000.0, 1000.0),
+            2.0,
+        ),
         (
             (F::Depth24PlusStencil8, 1),
             Camera::orthographic(0.2, 150.0).reversed(),
+            0.0,
         ),
-        ((F::Depth24Plus, 1), Camera::perspective(0.3, 120.0)),
-        ((F::Depth16Unorm, 1), Camera::orthographic(0.25, 110.0)),
+        ((F::Depth24Plus, 1), Camera::perspective(0.3, 120.0), 0.0),
+        ((F::Depth16Unorm, 1), Camera::orthographic(0.25, 110.0), 0.0),
         // Multisampled, as three.js keeps the depth of an MSAA target.
         (
             (F::Depth32Float, 4),
             Camera::perspective(0.1, 200.0).reversed(),
+            0.0,
         ),
     ];
-    for ((format, samples), camera) in cameras {
+    for ((format, samples), camera, shift) in cameras {
         // A unorm format holds the nearest of its steps: the model reads
         // the distance back from the value it holds.
         let steps = match format {
@@ -375,7 +392,7 @@ fn the_circle_of_confusion_is_the_thin_lenss() {
             _ => None,
         };
         let held = move |x: u32| {
-            let d = raw_depth(&camera, ramp_distance(x));
+            let d = raw_depth(&camera, ramp_distance(x) - shift);
             steps.map_or(d, |s| (d * s).round() / s)
         };
         let buffer = depth_buffer(&r, (format, samples), |x, _| held(x));
@@ -654,7 +671,7 @@ fn bad_depth_and_cameras_are_refused_by_name() {
     for (bad, field) in [
         (Camera::perspective(0.0, 10.0), "camera.near"),
         (Camera::perspective(f32::NAN, 10.0), "camera.near"),
-        (Camera::orthographic(-1.0, 10.0), "camera.near"),
+        (Camera::orthographic(f32::NEG_INFINITY, 10.0), "camera.near"),
         (Camera::perspective(0.1, 0.1), "camera.far"),
         (Camera::perspective(0.1, f32::INFINITY), "camera.far"),
     ] {

@@ -266,7 +266,8 @@ export interface TextureOptions {
 
 /** The camera that wrote a depth texture. */
 export interface DepthCamera {
-  /** Distance of the near plane, in the camera's units (above 0; 0 or more orthographic). */
+  /** Distance of the near plane, in the camera's units (above 0; any finite number for an
+   * orthographic camera, negative behind it, as three.js's `OrthographicCamera` often has). */
   near: number;
   /** Distance of the far plane: finite, beyond `near`. */
   far: number;
