@@ -60,7 +60,8 @@ export declare class ThreePost {
    * target's depth and the camera's planes (perspective or orthographic,
    * reversed where three.js's `reversedDepthBuffer` is on) go to afterglow
    * for depth of field (`renderer.setOptions({ depthOfField })`); a
-   * logarithmic depth buffer or an infinite far plane gives it none.
+   * perspective camera with a logarithmic depth buffer (reversed or not)
+   * or an infinite far plane gives it none.
    * Follows the canvas's size; draws nothing while it is 0×0. Throws an
    * `ArgumentError` naming `scene` or `camera`, a `StateError` after
    * `dispose()`, and an `Error` naming the three.js release if that

@@ -92,14 +92,17 @@ function checkRenderer(renderer) {
 /** How afterglow reads the depth three.js wrote through `camera`: its
  * planes, its projection, whether the buffer is reversed (three.js's
  * `reversedDepthBuffer`). `null` where the depth cannot be read so: a
- * logarithmic depth buffer, or a far plane at infinity (depth of field
- * then reports 'no-depth'). */
+ * perspective camera with a logarithmic depth buffer (three.js writes a
+ * logarithm of the distance there, reversed or not; an orthographic
+ * camera's depth stays linear), or a far plane at infinity (depth of
+ * field then reports 'no-depth'). */
 function readCamera(renderer, camera) {
+  const orthographic = camera.isOrthographicCamera === true;
+  if (renderer.logarithmicDepthBuffer === true && !orthographic) return null;
   const reversedZ = camera.reversedDepth === true;
-  if (renderer.logarithmicDepthBuffer === true && !reversedZ) return null;
   const { near, far } = camera;
   if (!Number.isFinite(near) || !Number.isFinite(far) || !(far > near)) return null;
-  return { near, far, reversedZ, orthographic: camera.isOrthographicCamera === true };
+  return { near, far, reversedZ, orthographic };
 }
 
 const created = Symbol('ThreePost.create');
