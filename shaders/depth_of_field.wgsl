@@ -45,9 +45,7 @@ struct DofParams {
     lens: f32,
     // The largest CoC, a diameter in full-resolution pixels.
     max_coc: f32,
-    // The near gather's reach: the largest CoC's radius in half-resolution
-    // pixels.
-    max_radius: f32,
+    _pad0: u32,
     // 1: an orthographic camera (a depth buffer's reading).
     orthographic: u32,
     // 1: the depth buffer holds 1 at the near plane.
@@ -56,9 +54,9 @@ struct DofParams {
     // reach, so the 3x3 tiles around a texel see every near texel whose
     // disc can reach it.
     tile: u32,
-    _pad0: u32,
     _pad1: u32,
     _pad2: u32,
+    _pad3: u32,
 }
 
 @group(0) @binding(0) var hdr_image: texture_2d<f32>;

@@ -84,13 +84,13 @@ uniform! {
         focus: f32,
         lens: f32,
         max_coc: f32,
-        max_radius: f32,
+        _pad0: u32,
         orthographic: u32,
         reversed: u32,
         tile: u32,
-        _pad0: u32,
         _pad1: u32,
         _pad2: u32,
+        _pad3: u32,
     }
 }
 
@@ -476,13 +476,13 @@ impl Pass for DepthOfFieldPass {
             focus: o.focus_distance as f32,
             lens: lens_scale(o, height) as f32,
             max_coc: max_coc as f32,
-            max_radius: (max_coc / 4.0) as f32,
+            _pad0: 0,
             orthographic: u32::from(camera.is_some_and(|c| c.orthographic)),
             reversed: u32::from(camera.is_some_and(|c| c.reversed_z)),
             tile: tile_side(max_coc),
-            _pad0: 0,
             _pad1: 0,
             _pad2: 0,
+            _pad3: 0,
         };
         self.params.write(queue, bytemuck::bytes_of(&params));
     }
