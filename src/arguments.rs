@@ -230,7 +230,7 @@ impl Camera {
     /// for an orthographic camera, behind it too) and `far` finite and
     /// beyond it. The error
     /// names `camera.near` or `camera.far`.
-    pub fn check(&self) -> Result<(), ArgumentError> {
+    pub(crate) fn check(&self) -> Result<(), ArgumentError> {
         check_planes(
             (f64::from(self.near), f64::from(self.far)),
             self.orthographic,
