@@ -523,7 +523,6 @@ pub type Answer<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T>>>;
 /// The GPU's answer to a check made under an error scope of its own.
 pub type ErrorAnswer = Answer<Option<wgpu::Error>>;
 
-/// A bind group of `view` alone, as a fragment stage would sample it.
 /// How a caller's colour texture is bound to be checked: every colour
 /// format a caller's texture may have can be bound so.
 pub const UNFILTERED: wgpu::BindingType = wgpu::BindingType::Texture {
@@ -532,6 +531,7 @@ pub const UNFILTERED: wgpu::BindingType = wgpu::BindingType::Texture {
     multisampled: false,
 };
 
+/// A bind group of `view` alone, as a fragment stage would sample it.
 fn bind_alone(
     device: &wgpu::Device,
     view: &wgpu::TextureView,
