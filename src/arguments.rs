@@ -307,14 +307,15 @@ pub fn camera(value: &Value) -> Result<Camera, ArgumentError> {
             ),
         ));
     };
-    // near and far, then the two flags; a plane left out stays NaN.
-    let (mut planes, mut flags) = ([f64::NAN; 2], [false; 2]);
+    // near and far, then the two flags; a plane left out (or undefined)
+    // stays None, to be reported missing.
+    let (mut planes, mut flags) = ([None; 2], [false; 2]);
     for (key, v) in fields {
         let at = KEYS.iter().position(|k| k == key);
         match (at, v) {
-            (Some(i @ 0..=1), Value::Number(n)) => planes[i] = *n,
+            (Some(i @ 0..=1), Value::Number(n)) => planes[i] = Some(*n),
             (Some(i @ 2..=3), Value::Bool(b)) => flags[i - 2] = *b,
-            (Some(2..=3), Value::Undefined) => {}
+            (Some(_), Value::Undefined) => {}
             (Some(i), _) => {
                 let kind = if i < 2 { "a number" } else { "true or false" };
                 return Err(error(
@@ -333,15 +334,22 @@ pub fn camera(value: &Value) -> Result<Camera, ArgumentError> {
             }
         }
     }
+    let [Some(near), Some(far)] = planes else {
+        let key = if planes[0].is_none() { "near" } else { "far" };
+        return Err(error(
+            &format!("camera.{key}"),
+            "is missing; the camera needs both planes, { near, far }, as numbers".into(),
+        ));
+    };
     let [reversed_z, orthographic] = flags;
     check_planes(
-        (planes[0], planes[1]),
+        (near, far),
         orthographic,
         crate::options::value::format_number,
     )?;
     Ok(Camera {
-        near: planes[0] as f32,
-        far: planes[1] as f32,
+        near: near as f32,
+        far: far as f32,
         reversed_z,
         orthographic,
     })
@@ -497,6 +505,25 @@ mod tests {
             refused(obj(vec![("near", Value::Number(1.0))])),
             "camera.far"
         );
+        // A plane left out is missing, not NaN.
+        let missing = |camera: Value| match texture_options(&obj(vec![
+            ("depth", texture()),
+            ("camera", camera),
+        ])) {
+            Err(Error::Argument(e)) => e.to_string(),
+            other => panic!("{other:?}"),
+        };
+        let far_only = missing(obj(vec![("far", Value::Number(9.0))]));
+        assert!(far_only.contains("'camera.near' is missing"), "{far_only}");
+        let undefined_far = missing(obj(vec![
+            ("near", Value::Number(1.0)),
+            ("far", Value::Undefined),
+        ]));
+        assert!(
+            undefined_far.contains("'camera.far' is missing"),
+            "{undefined_far}"
+        );
+        assert!(!missing(obj(vec![])).contains("NaN"));
         let flag = obj(vec![
             ("near", Value::Number(1.0)),
             ("far", Value::Number(9.0)),
