@@ -211,8 +211,11 @@ function focusControl(renderer, loop) {
   const apply = (change) => renderer.setOptions({ depthOfField: { ...lens, ...change } });
   $('dof').addEventListener('change', (e) => apply({ enabled: e.target.checked }));
   const focusAt = (u, v) => {
-    const distance = focusDistance(u, v, loop.fixedTime ?? loop.time, canvas.width / canvas.height);
-    if (distance === null) return null;
+    const hit = focusDistance(u, v, loop.fixedTime ?? loop.time, canvas.width / canvas.height);
+    if (hit === null) return null;
+    // A lens focuses no nearer than its focal length (setOptions refuses
+    // that): a hit closer than it focuses just beyond it.
+    const distance = Math.max(hit, lens.focalLength * 1.1);
     $('dof').checked = true;
     apply({ enabled: true, focusDistance: distance });
     $('focus').textContent = `focused at ${distance.toFixed(2)} m`;

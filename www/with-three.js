@@ -86,7 +86,10 @@ function focusControl(post, scene, camera) {
     const hit = raycaster.intersectObjects(scene.children, true)[0];
     if (!hit) return null;
     const view = camera.getWorldDirection(new THREE.Vector3());
-    const distance = hit.point.clone().sub(camera.position).dot(view);
+    // A lens focuses no nearer than its focal length (setOptions refuses
+    // that): a hit closer than it focuses just beyond it.
+    const along = hit.point.clone().sub(camera.position).dot(view);
+    const distance = Math.max(along, lens.focalLength * 1.1);
     $('dof').checked = true;
     apply({ enabled: true, focusDistance: distance });
     $('focus').textContent = `focused at ${distance.toFixed(2)} m`;
