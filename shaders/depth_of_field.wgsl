@@ -69,7 +69,8 @@ struct DofParams {
 
 // Rings of taps around the centre of a gather (1 + 4 RINGS (RINGS + 1)
 // taps), set from the frame's largest CoC so that taps stay about 1.5
-// half-resolution pixels apart.
+// half-resolution pixels apart (up to 16 rings: rings() in
+// depth_of_field.rs).
 override RINGS: u32 = 3u;
 
 // The smallest near-field radius gathered, in half-resolution pixels (a

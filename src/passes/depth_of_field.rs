@@ -422,11 +422,17 @@ pub fn max_coc(o: &crate::options::DepthOfFieldOptions, height: u32) -> f64 {
 
 /// Rings of a gather reaching the largest circle of confusion, so that
 /// taps stay about 1.5 half-resolution pixels apart: 3 rings (49 taps) at
-/// the default 16 pixels at 1080p, from 2 to 4.
+/// the default 16 pixels at 1080p, from 2 to [`MOST_RINGS`].
 pub fn rings(max_coc: f64) -> u32 {
     let radius = max_coc / 4.0;
-    ((radius / 1.5).ceil() as u32).clamp(2, 4)
+    ((radius / 1.5).ceil() as u32).clamp(2, MOST_RINGS)
 }
+
+/// The most rings a gather takes: 1089 taps, reached from a blur of about 90
+/// pixels at 1080p; at the largest (128) the taps are 2 half-resolution
+/// pixels apart, close enough that a bright point still blurs into a
+/// disc rather than a pattern of dots. Beyond 1080p they spread further.
+const MOST_RINGS: u32 = 16;
 
 /// `K` of the thin lens in pixels of an image `height` high: a point at
 /// distance `z` images as a disc of `K (1 - focus / z)` pixels (signed:
@@ -496,7 +502,10 @@ mod tests {
     fn the_gather_keeps_its_taps_close() {
         assert_eq!(rings(16.0), 3, "the default at 1080p");
         assert_eq!(rings(0.0), 2);
-        assert_eq!(rings(128.0), 4);
+        assert_eq!(rings(24.0), 4);
+        // The largest blur at 1080p, and at 2160p (capped).
+        assert_eq!(rings(128.0), 16);
+        assert_eq!(rings(256.0), 16);
         assert_eq!(half_size((1921, 1)), (961, 1));
     }
 

@@ -592,6 +592,47 @@ fn a_bright_point_out_of_focus_is_a_disc_and_its_bloom_follows() {
     assert!(rb > ra, "the disc's bloom is flatter: {rb} vs {ra}");
 }
 
+/// At the largest blur (128 px at 1080p) the gathers' taps are spread over
+/// a disc 32 half-resolution pixels wide: a bright point out of focus is
+/// still a disc, not a pattern of dots, over most of its area.
+#[test]
+fn a_bright_point_at_the_largest_blur_is_still_a_disc() {
+    let size = (160, 1080);
+    let centre = (80, 540);
+    let mut o = linear(true);
+    let d = &mut o.depth_of_field;
+    (d.focus_distance, d.f_stop, d.max_blur) = (1.0, 0.5, 128.0);
+    let mut r = rig(size, &o);
+    let scene = colour(&r, |x, y| if (x, y) == centre { 4000.0 } else { 0.0 });
+    let z = distances(&r, |_, _| 50.0);
+    let img = frame(&mut r, &scene, Some(Depth::linear(&z)));
+    let radius = thin_lens(&o.depth_of_field, size.1, 50.0) / 2.0;
+    assert!(radius > 60.0, "the largest blur: {radius}");
+    // The pixels within 0.8 of the radius, brightest first.
+    let mut inside: Vec<f32> = texels(size)
+        .filter(|&(x, y)| {
+            let (dx, dy) = (x as f64 - centre.0 as f64, y as f64 - centre.1 as f64);
+            (dx * dx + dy * dy).sqrt() < 0.8 * radius
+        })
+        .map(|(x, y)| grey(&img, x, y))
+        .collect();
+    inside.sort_by(|a, b| b.total_cmp(a));
+    let typical = inside[inside.len() / 2];
+    let lit = inside.iter().filter(|&&v| v > 0.25 * typical).count();
+    let share = lit as f64 / inside.len() as f64;
+    eprintln!(
+        "largest blur, radius {radius:.1} px: median {typical}, brightest {}, {:.0} % lit",
+        inside[0],
+        share * 100.0
+    );
+    assert!(typical > 0.0, "the disc has light at its median");
+    assert!(
+        share > 0.9,
+        "the disc is filled: {:.0} % lit",
+        share * 100.0
+    );
+}
+
 #[test]
 fn off_or_without_depth_the_frame_is_the_sharp_one() {
     let size = (96, 64);
