@@ -140,7 +140,9 @@ pub struct DepthOfFieldPass {
     gather_pipeline_layout: wgpu::PipelineLayout,
     sampler: wgpu::Sampler,
     params: FrameUniform,
-    pipes: PipeCache<(Step, DepthKind)>,
+    /// By step and depth kind; `None` for the half-resolution passes,
+    /// which read no depth and so serve every kind.
+    pipes: PipeCache<(Step, Option<DepthKind>)>,
 }
 
 impl Reader {
@@ -207,15 +209,16 @@ impl DepthOfFieldPass {
 
     fn pipe(&self, gpu: &Gpu, step: Step, kind: DepthKind) -> Pipe {
         let reader = self.reader(gpu, kind);
-        // The gathers read no depth, but come from the same module.
-        let (layout, format) = match step {
-            Step::Near(_) | Step::Far(_) => (&self.gather_pipeline_layout, LAYER_FORMAT),
-            Step::Tiles => (&self.gather_pipeline_layout, TILE_FORMAT),
-            Step::Prepare => (&reader.pipeline_layout, LAYER_FORMAT),
-            Step::Combine | Step::Coc => (&reader.pipeline_layout, HDR_FORMAT),
+        // The half-resolution passes read no depth: made once from the
+        // module of whichever kind comes first, they serve every kind.
+        let (layout, format, reads_depth) = match step {
+            Step::Near(_) | Step::Far(_) => (&self.gather_pipeline_layout, LAYER_FORMAT, false),
+            Step::Tiles => (&self.gather_pipeline_layout, TILE_FORMAT, false),
+            Step::Prepare => (&reader.pipeline_layout, LAYER_FORMAT, true),
+            Step::Combine | Step::Coc => (&reader.pipeline_layout, HDR_FORMAT, true),
         };
         let module = &reader.module;
-        self.pipes.get((step, kind), || {
+        self.pipes.get((step, reads_depth.then_some(kind)), || {
             let (label, fs) = step.entry();
             let rings = match step {
                 Step::Near(r) | Step::Far(r) => Some([("RINGS", r as f64)]),
@@ -507,6 +510,27 @@ mod tests {
         assert_eq!(rings(128.0), 16);
         assert_eq!(rings(256.0), 16);
         assert_eq!(half_size((1921, 1)), (961, 1));
+    }
+
+    #[test]
+    fn the_half_resolution_pipelines_serve_every_kind_of_depth() {
+        let gpu = pollster::block_on(crate::headless::vulkan_gpu()).expect("a Vulkan device");
+        let pass = DepthOfFieldPass::new(&gpu);
+        let kinds = [
+            DepthKind::Buffer,
+            DepthKind::Multisampled,
+            DepthKind::Linear,
+        ];
+        for kind in kinds {
+            for step in [Step::Tiles, Step::Near(3), Step::Far(3)] {
+                pass.pipe(&gpu, step, kind);
+            }
+        }
+        assert_eq!(pass.pipes.len(), 3, "one each, whatever the depth");
+        for kind in kinds {
+            pass.pipe(&gpu, Step::Combine, kind);
+        }
+        assert_eq!(pass.pipes.len(), 6, "a combine for each kind of depth");
     }
 
     #[test]
