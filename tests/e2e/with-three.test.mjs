@@ -324,6 +324,34 @@ for (const { query, name, version } of versions) {
       assert.ok(kept(at.white) < 0.75, `the white box behind keeps ${kept(at.white)}`);
     });
 
+    test('an orthographic camera behind its near plane gives depth; a logarithmic buffer gives none', async () => {
+      const got = await page.evaluate(() => {
+        const { THREE, scene, camera, post, three } = window.withThree;
+        post.renderer.setOptions({ depthOfField: { enabled: true, focusDistance: 5 } });
+        // three.js's usual orthographic camera: its near plane behind it.
+        const ortho = new THREE.OrthographicCamera(-8, 8, 4.5, -4.5, -1000, 1000);
+        ortho.position.copy(camera.position);
+        ortho.quaternion.copy(camera.quaternion);
+        const state = (cam) => {
+          try {
+            post.render(scene, cam, 2);
+            return post.renderer.stats().depthOfField;
+          } catch (e) {
+            return `${e.name}: ${e.message}`;
+          }
+        };
+        const orthographic = state(ortho);
+        three.logarithmicDepthBuffer = true;
+        const logarithmic = { perspective: state(camera), orthographic: state(ortho) };
+        three.logarithmicDepthBuffer = false;
+        post.renderer.setOptions({ depthOfField: { enabled: false } });
+        return { orthographic, logarithmic };
+      });
+      assert.equal(got.orthographic, 'on');
+      assert.equal(got.logarithmic.perspective, 'no-depth');
+      assert.equal(got.logarithmic.orthographic, 'on');
+    });
+
     test('the console has no errors or warnings', async () => {
       // three.js r167 configures its canvas as bgra8unorm wherever it is
       // made (later releases ask for the preferred format); Chromium warns
