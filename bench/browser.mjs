@@ -47,15 +47,35 @@ export const GPU_FLAGS = [
 
 /** One headless Chromium (CHROMIUM, default /usr/bin/chromium) with the
  * flags the browser tests use (software WebGPU and WebGL), or with `gpu`
- * those of a real GPU (BENCH_GPU_FLAGS, a JSON array that
+ * those of a real GPU (BENCH_GPU's `flags`, what
  * bench/gpu-probe.mjs chose, else `GPU_FLAGS`), or exactly `flags`, and
  * `extra` flags. */
 export async function launch(extra = [], { gpu = false, flags: given = null } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  const gpuFlags = () => (process.env.BENCH_GPU_FLAGS ? JSON.parse(process.env.BENCH_GPU_FLAGS) : GPU_FLAGS);
+  const gpuFlags = () => (process.env.BENCH_GPU ? JSON.parse(process.env.BENCH_GPU).flags : GPU_FLAGS);
   const flags = given ?? (gpu ? gpuFlags() : JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
     ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless')));
   return chromium.launch({ executablePath, args: [...flags, ...extra], headless: true });
+}
+
+/** Whether WebGPU canvases reach the page on this GPU (BENCH_GPU's
+ * `presents`, from bench/gpu-probe.mjs): where not, a frame is read back
+ * from the canvas itself (`canvasPng`) instead of a screenshot. */
+export const presents = () => (process.env.BENCH_GPU ? JSON.parse(process.env.BENCH_GPU).presents : true);
+
+/** The page's `#view` canvas as PNG bytes, drawn into a 2D canvas in the
+ * same task as `draw` (a function of the page that draws a frame), before
+ * the canvas presents. */
+export async function canvasPng(tab, draw) {
+  const url = await tab.evaluate((source) => {
+    (0, eval)(source)();
+    const canvas = document.getElementById('view');
+    const copy = document.createElement('canvas');
+    [copy.width, copy.height] = [canvas.width, canvas.height];
+    copy.getContext('2d').drawImage(canvas, 0, 0);
+    return copy.toDataURL('image/png');
+  }, `(${draw})`);
+  return Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
 }
 
 /** Whether an adapter a page reported (harness.js) is a CPU emulation

@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { launch, software } from './browser.mjs';
+import { canvasPng, launch, presents, software } from './browser.mjs';
 
 const [out, flag] = process.argv.slice(2);
 if (!out) throw new Error('usage: node bench/street.mjs OUT [--gpu]');
@@ -38,7 +38,10 @@ try {
   const start = Date.now();
   for (let i = 0; i < shots; i++) {
     await page.waitForTimeout(Math.max(0, start + i * every - Date.now()));
-    const shot = PNG.sync.read(await page.locator('#view').screenshot());
+    // Where WebGPU canvases never reach the page, the demo's own frame
+    // read back from its canvas (without the page's overlays).
+    const shot = PNG.sync.read(presents() ? await page.locator('#view').screenshot()
+      : await canvasPng(page, () => window.afterglow.render(performance.now() / 1000)));
     const counter = await page.evaluate(() => document.getElementById('stats-toggle')?.textContent ?? '');
     let sum = 0;
     let clipped = 0;

@@ -6,6 +6,15 @@
 import { adapters, glSyncer } from './harness.js';
 
 const result = { webgpu: null, webgl: null, rafPerSecond: 0, adapters };
+
+/** The centre texel of `canvas`, drawn into a 2D canvas. */
+function readBack(canvas) {
+  const copy = document.createElement('canvas');
+  [copy.width, copy.height] = [canvas.width, canvas.height];
+  const context = copy.getContext('2d');
+  context.drawImage(canvas, 0, 0);
+  return [...context.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data.slice(0, 3)];
+}
 try {
   const adapter = await navigator.gpu?.requestAdapter({ powerPreference: 'high-performance' });
   if (adapter) {
@@ -17,6 +26,9 @@ try {
       colorAttachments: [{ view: context.getCurrentTexture().createView(), clearValue: [1, 0, 0, 1], loadOp: 'clear', storeOp: 'store' }],
     }).end();
     device.queue.submit([encoder.finish()]);
+    // Read back in the same task, before the canvas presents: this works
+    // where the picture never reaches the page (no compositor interop).
+    result.webgpuReadback = readBack(document.getElementById('webgpu'));
     await device.queue.onSubmittedWorkDone();
     result.webgpu = 'drawn';
   } else {
