@@ -513,6 +513,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))]
     fn the_half_resolution_pipelines_serve_every_kind_of_depth() {
         let gpu = pollster::block_on(crate::headless::vulkan_gpu()).expect("a Vulkan device");
         let pass = DepthOfFieldPass::new(&gpu);
