@@ -7,6 +7,7 @@
 // bloom (from the emissive target), exposure, tonemapping and the canvas.
 // A click on the scene focuses there: the app finds what the click hits.
 import init, { Renderer } from './pkg/afterglow.js';
+import { focusControl } from './focus.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('view');
@@ -199,33 +200,10 @@ async function main() {
   const targets = sceneTargets(device);
   const loop = runLoop(renderer, (time) => drawScene(device, scene, targets, time));
   $('bloom').addEventListener('change', (e) => renderer.setOptions({ bloom: { enabled: e.target.checked } }));
-  const focus = focusControl(renderer, loop);
+  // Depth of field: a click (or a tap) focuses where it points.
+  const focus = focusControl(renderer, canvas,
+    (u, v) => focusDistance(u, v, loop.fixedTime ?? loop.time, canvas.width / canvas.height));
   exposeForTests(renderer, device, loop, focus);
-}
-
-// Depth of field: a lens long and open enough for this small scene to
-// show it, off until the checkbox or a click turns it on. A click (or a
-// tap) focuses where it points.
-function focusControl(renderer, loop) {
-  const lens = { focalLength: 0.1, fStop: 1.4, maxBlur: 24 };
-  const apply = (change) => renderer.setOptions({ depthOfField: { ...lens, ...change } });
-  $('dof').addEventListener('change', (e) => apply({ enabled: e.target.checked }));
-  const focusAt = (u, v) => {
-    const hit = focusDistance(u, v, loop.fixedTime ?? loop.time, canvas.width / canvas.height);
-    if (hit === null) return null;
-    // A lens focuses no nearer than its focal length (setOptions refuses
-    // that): a hit closer than it focuses just beyond it.
-    const distance = Math.max(hit, lens.focalLength * 1.1);
-    $('dof').checked = true;
-    apply({ enabled: true, focusDistance: distance });
-    $('focus').textContent = `focused at ${distance.toFixed(2)} m`;
-    return distance;
-  };
-  canvas.addEventListener('click', (e) => {
-    const r = canvas.getBoundingClientRect();
-    focusAt((e.clientX - r.left) / r.width, (e.clientY - r.top) / r.height);
-  });
-  return focusAt;
 }
 
 // The app's device: afterglow adapts to whatever features it has.

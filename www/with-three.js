@@ -4,11 +4,12 @@
 // afterglow, on three.js's device, blooms that light, blurs by the target's
 // depth as a lens would (depth of field) and tonemaps the scene into the
 // canvas. A click focuses where it points. The lines that matter are in
-// main() and focusControl(); the rest is the scene and what the end-to-end
+// main() and focusOnScene() (with www/focus.js); the rest is the scene and what the end-to-end
 // test reads.
 import * as THREE from 'three/webgpu';
 import init from 'afterglow-hdr';
 import { ThreePost } from 'afterglow-hdr/three';
+import { focusControl } from './focus.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('view');
@@ -72,34 +73,18 @@ function buildScene() {
 }
 
 // Depth of field: ThreePost hands afterglow the target's depth and the
-// camera's planes; a lens long and open enough for this small scene, off
-// until the checkbox or a click turns it on. A click (or a tap) focuses on
-// what three.js's raycaster finds there, at its distance along the view.
-function focusControl(post, scene, camera) {
-  const lens = { focalLength: 0.1, fStop: 1.4, maxBlur: 24 };
-  const apply = (change) => post.renderer.setOptions({ depthOfField: { ...lens, ...change } });
-  $('dof').addEventListener('change', (e) => apply({ enabled: e.target.checked }));
+// camera's planes. A click (or a tap) focuses on what three.js's
+// raycaster finds there, at its distance along the view.
+function focusOnScene(post, scene, camera, canvas) {
   const raycaster = new THREE.Raycaster();
-  const focusAt = (u, v) => {
+  return focusControl(post.renderer, canvas, (u, v) => {
     camera.updateMatrixWorld();
     raycaster.setFromCamera(new THREE.Vector2(2 * u - 1, 1 - 2 * v), camera);
     const hit = raycaster.intersectObjects(scene.children, true)[0];
     if (!hit) return null;
     const view = camera.getWorldDirection(new THREE.Vector3());
-    // A lens focuses no nearer than its focal length (setOptions refuses
-    // that): a hit closer than it focuses just beyond it.
-    const along = hit.point.clone().sub(camera.position).dot(view);
-    const distance = Math.max(along, lens.focalLength * 1.1);
-    $('dof').checked = true;
-    apply({ enabled: true, focusDistance: distance });
-    $('focus').textContent = `focused at ${distance.toFixed(2)} m`;
-    return distance;
-  };
-  canvas.addEventListener('click', (e) => {
-    const r = canvas.getBoundingClientRect();
-    focusAt((e.clientX - r.left) / r.width, (e.clientY - r.top) / r.height);
+    return hit.point.clone().sub(camera.position).dot(view);
   });
-  return focusAt;
 }
 
 async function main() {
@@ -146,7 +131,7 @@ async function main() {
   });
 
   $('bloom').addEventListener('change', (e) => post.renderer.setOptions({ bloom: { enabled: e.target.checked } }));
-  const focusAt = focusControl(post, scene, camera);
+  const focusAt = focusOnScene(post, scene, camera, canvas);
 
   // For the console and the end-to-end test.
   window.withThree = {

@@ -22,6 +22,19 @@ mod native {
     use crate::options::{Antialias, BlurMode, Msaa, Options, Resolve};
     use crate::output::OutputSpec;
 
+    /// Adds one frame's pass times to each pass's samples and its sum to
+    /// the frame totals.
+    fn keep(
+        times: crate::timing::PassTimes,
+        per_pass: &mut BTreeMap<usize, (String, Vec<f64>)>,
+        totals: &mut Vec<f64>,
+    ) {
+        totals.push(times.iter().map(|(_, ms)| ms).sum::<f64>());
+        for (k, (pass, ms)) in times.into_iter().enumerate() {
+            per_pass.entry(k).or_insert((pass, Vec::new())).1.push(ms);
+        }
+    }
+
     fn median(v: &mut [f64]) -> f64 {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
@@ -155,10 +168,7 @@ mod native {
                     cpu.push(start.elapsed().as_secs_f64() * 1e3);
                     h.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
                     if let Some(times) = h.chain.pass_times() {
-                        totals.push(times.iter().map(|(_, ms)| ms).sum::<f64>());
-                        for (k, (pass, ms)) in times.into_iter().enumerate() {
-                            per_pass.entry(k).or_insert((pass, Vec::new())).1.push(ms);
-                        }
+                        keep(times, &mut per_pass, &mut totals);
                     }
                 }
                 println!(
@@ -239,10 +249,7 @@ mod native {
             r.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
             let times = r.post.parts().1.pass_times();
             if let (true, Some(times)) = (i >= 30, times) {
-                totals.push(times.iter().map(|(_, ms)| ms).sum::<f64>());
-                for (k, (pass, ms)) in times.into_iter().enumerate() {
-                    per_pass.entry(k).or_insert((pass, Vec::new())).1.push(ms);
-                }
+                keep(times, &mut per_pass, &mut totals);
             }
         }
         println!(

@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
-import { url, launch, record, problems } from './harness.mjs';
+import { launch, record, problems, serveOutsidePage } from './harness.mjs';
 import { snippet } from './snippets.mjs';
 
 let browser;
@@ -79,21 +79,14 @@ async function picture(edit) {
   assert.match(code, /focusDistance: 20/);
   const js = "import { canvas, device, sceneTexture, depthTexture, drawMyScene } from './app.js';\n"
     + edit(code).replace("from 'afterglow-hdr'", "from './afterglow-hdr/index.js'");
-  const base = new URL('outside-depth-of-field/', url).href;
-  const files = {
+    const files = {
     'index.html': ['text/html', '<!doctype html><link rel="icon" href="data:,"><style>body{margin:0}</style>'
       + '<canvas width="480" height="270" style="width: 480px; height: 270px; display: block"></canvas>'
       + '<script type="module" src="./main.js"></script>'],
     'app.js': ['text/javascript', APP],
     'main.js': ['text/javascript', js],
   };
-  for (const [name, [contentType, body]] of Object.entries(files)) {
-    await page.route(`${base}${name}`, (route) => route.fulfill({ contentType, body }));
-  }
-  await page.route(`${base}afterglow-hdr/**`, async (route) => {
-    const file = route.request().url().slice(`${base}afterglow-hdr/`.length);
-    route.fulfill({ response: await page.request.fetch(new URL(`pkg/${file}`, url).href) });
-  });
+  const base = await serveOutsidePage(page, 'outside-depth-of-field', files);
   await page.goto(`${base}index.html`);
   await page.waitForFunction(() => window.drawn > 5, null, { timeout: 30000 });
   await page.waitForTimeout(300);

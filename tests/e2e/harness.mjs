@@ -82,3 +82,19 @@ export async function download(page, selector) {
   const { name, url } = await page.evaluate(() => window.__download);
   return { name, bytes: Buffer.from(url.slice(url.indexOf(',') + 1), 'base64') };
 }
+
+/** Serves a page written outside the project at `url` + `folder`: each
+ * of `files` ({ name: [contentType, body] }) as given, and the built
+ * package under `afterglow-hdr/` as a page without a bundler would copy
+ * it. Returns the folder's address. */
+export async function serveOutsidePage(page, folder, files) {
+  const base = new URL(`${folder}/`, url).href;
+  for (const [name, [contentType, body]] of Object.entries(files)) {
+    await page.route(`${base}${name}`, (route) => route.fulfill({ contentType, body }));
+  }
+  await page.route(`${base}afterglow-hdr/**`, async (route) => {
+    const file = route.request().url().slice(`${base}afterglow-hdr/`.length);
+    route.fulfill({ response: await page.request.fetch(new URL(`pkg/${file}`, url).href) });
+  });
+  return base;
+}

@@ -10,7 +10,7 @@
 // (package.test.mjs builds the same example with Vite against the tarball.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { url, launch, record, problems } from './harness.mjs';
+import { url, launch, record, problems, serveOutsidePage } from './harness.mjs';
 import { PNG } from 'pngjs';
 import { page as doc, snippet } from './snippets.mjs';
 
@@ -33,13 +33,9 @@ test("the README's page of one's own runs without a bundler", async () => {
   const without = guide.slice(guide.indexOf('## Without a bundler'));
   assert.match(without, /import `\.\/afterglow-hdr\/index\.js`\s+instead of `'afterglow-hdr'`/);
   const js = snippet('README.md', '## Quick start: a page of your own', 'js').replace("from 'afterglow-hdr'", "from './afterglow-hdr/index.js'");
-  const base = new URL('readme-example/', url).href;
-  await page.route(`${base}index.html`, (route) => route.fulfill({
-    contentType: 'text/html', body: `<!doctype html><link rel="icon" href="data:,">${html}` }));
-  await page.route(`${base}main.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: js }));
-  await page.route(`${base}afterglow-hdr/**`, async (route) => {
-    const file = route.request().url().slice(`${base}afterglow-hdr/`.length);
-    route.fulfill({ response: await page.request.fetch(new URL(`pkg/${file}`, url).href) });
+  const base = await serveOutsidePage(page, 'readme-example', {
+    'index.html': ['text/html', `<!doctype html><link rel="icon" href="data:,">${html}`],
+    'main.js': ['text/javascript', js],
   });
   await page.goto(`${base}index.html`);
   await page.waitForFunction(() => {
@@ -200,21 +196,14 @@ test("the own-renderer guide's snippet blooms only the app's emissive texture", 
   assert.match(code, /from 'afterglow-hdr'/);
   const js = "import { canvas, device, sceneTexture, emissiveTexture, drawMyScene } from './app.js';\n"
     + code.replace("from 'afterglow-hdr'", "from './afterglow-hdr/index.js'");
-  const base = new URL('readme-own-renderer/', url).href;
-  const files = {
+    const files = {
     'index.html': ['text/html', '<!doctype html><link rel="icon" href="data:,">'
       + '<canvas width="256" height="160" style="width: 256px; height: 160px"></canvas>'
       + '<script type="module" src="./main.js"></script>'],
     'app.js': ['text/javascript', OWN_APP],
     'main.js': ['text/javascript', js],
   };
-  for (const [name, [contentType, body]] of Object.entries(files)) {
-    await page.route(`${base}${name}`, (route) => route.fulfill({ contentType, body }));
-  }
-  await page.route(`${base}afterglow-hdr/**`, async (route) => {
-    const file = route.request().url().slice(`${base}afterglow-hdr/`.length);
-    route.fulfill({ response: await page.request.fetch(new URL(`pkg/${file}`, url).href) });
-  });
+  const base = await serveOutsidePage(page, 'readme-own-renderer', files);
   await page.goto(`${base}index.html`);
   await page.waitForFunction(() => window.drawn > 5, null, { timeout: 30000 });
   await page.waitForTimeout(300);
@@ -279,8 +268,7 @@ for (const [name, dir, tsl] of [['newest', 'three', 'three.tsl.js'], ['lowest', 
       'afterglow-hdr': './afterglow-hdr/index.js',
       'afterglow-hdr/three': './afterglow-hdr/three.js',
     };
-    const base = new URL(`readme-three-${name}/`, url).href;
-    const files = {
+        const files = {
       'index.html': ['text/html', '<!doctype html><link rel="icon" href="data:,">'
         + `<script type="importmap">${JSON.stringify({ imports })}</script>`
         + '<canvas width="320" height="200" style="width: 320px; height: 200px; display: block"></canvas>'
@@ -288,13 +276,7 @@ for (const [name, dir, tsl] of [['newest', 'three', 'three.tsl.js'], ['lowest', 
       'app.js': ['text/javascript', THREE_APP],
       'main.js': ['text/javascript', js],
     };
-    for (const [file, [contentType, body]] of Object.entries(files)) {
-      await page.route(`${base}${file}`, (route) => route.fulfill({ contentType, body }));
-    }
-    await page.route(`${base}afterglow-hdr/**`, async (route) => {
-      const file = route.request().url().slice(`${base}afterglow-hdr/`.length);
-      route.fulfill({ response: await page.request.fetch(new URL(`pkg/${file}`, url).href) });
-    });
+    const base = await serveOutsidePage(page, `readme-three-${name}`, files);
     await page.goto(`${base}index.html`);
     await page.waitForFunction(() => window.drawn > 5, null, { timeout: 60000 });
     await page.waitForTimeout(300);
