@@ -650,22 +650,10 @@ impl PostChain {
     /// another view than the last frame's).
     fn depth_input(&self, depth: &Depth<'_>, size: (u32, u32)) -> Result<DepthInput, Error> {
         let t = depth.view.texture();
-        let usage_spelled = format!("{:?}", t.usage());
         let format_spelled = format!("{:?}", t.format());
-        let kind = crate::texture_rules::check_caller_depth(
-            "depth",
-            &crate::texture_rules::CallerTexture {
-                dimension: t.dimension(),
-                layers: t.depth_or_array_layers(),
-                samples: t.sample_count(),
-                usage: t.usage(),
-                usage_spelled: (&usage_spelled, "TextureUsages::TEXTURE_BINDING"),
-                format: t.format(),
-                format_spelled: &format_spelled,
-            },
-            (t.width(), t.height()),
-            size,
-        )?;
+        let kind = as_caller(t, |facts| {
+            crate::texture_rules::check_caller_depth("depth", facts, (t.width(), t.height()), size)
+        })?;
         match (kind, depth.camera) {
             (DepthKind::Buffer | DepthKind::Multisampled, None) => {
                 return Err(Error::argument(
@@ -766,22 +754,29 @@ fn input(
     features: wgpu::Features,
 ) -> Result<(wgpu::TextureFormat, (u32, u32)), Error> {
     let t = view.texture();
+    as_caller(t, |facts| {
+        crate::texture_rules::check_caller_texture(argument, facts, features)
+    })?;
+    Ok((t.format(), (t.width(), t.height())))
+}
+
+/// A caller's texture as the texture rules read it, handed to `check`:
+/// the same facts, spelled as Rust names them, for colour and depth.
+fn as_caller<R>(
+    t: &wgpu::Texture,
+    check: impl FnOnce(&crate::texture_rules::CallerTexture<'_>) -> R,
+) -> R {
     let usage_spelled = format!("{:?}", t.usage());
     let format_spelled = format!("{:?}", t.format());
-    crate::texture_rules::check_caller_texture(
-        argument,
-        &crate::texture_rules::CallerTexture {
-            dimension: t.dimension(),
-            layers: t.depth_or_array_layers(),
-            samples: t.sample_count(),
-            usage: t.usage(),
-            usage_spelled: (&usage_spelled, "TextureUsages::TEXTURE_BINDING"),
-            format: t.format(),
-            format_spelled: &format_spelled,
-        },
-        features,
-    )?;
-    Ok((t.format(), (t.width(), t.height())))
+    check(&crate::texture_rules::CallerTexture {
+        dimension: t.dimension(),
+        layers: t.depth_or_array_layers(),
+        samples: t.sample_count(),
+        usage: t.usage(),
+        usage_spelled: (&usage_spelled, "TextureUsages::TEXTURE_BINDING"),
+        format: t.format(),
+        format_spelled: &format_spelled,
+    })
 }
 
 /// The options checked against the table, as the chain will use them: the

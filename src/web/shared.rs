@@ -176,26 +176,10 @@ pub fn wrap_depth(
         .iter()
         .find(|(n, _)| *n == name)
         .map_or(wgpu::TextureFormat::Rgba8Unorm, |&(_, f)| f);
-    let usage = num(texture, "usage") as u32;
-    let usage_spelled = usage.to_string();
-    let kind = crate::texture_rules::check_caller_depth(
-        "depth",
-        &crate::texture_rules::CallerTexture {
-            dimension: dimension_of(texture),
-            layers: num(texture, "depthOrArrayLayers") as u32,
-            samples: num(texture, "sampleCount") as u32,
-            usage: if usage & TEXTURE_BINDING != 0 {
-                wgpu::TextureUsages::TEXTURE_BINDING
-            } else {
-                wgpu::TextureUsages::empty()
-            },
-            usage_spelled: (&usage_spelled, "GPUTextureUsage.TEXTURE_BINDING"),
-            format,
-            format_spelled: &format!("'{name}'"),
-        },
-        (num(texture, "width") as u32, num(texture, "height") as u32),
-        size,
-    )?;
+    let kind = as_caller(texture, format, &name, |facts| {
+        let own = (num(texture, "width") as u32, num(texture, "height") as u32);
+        crate::texture_rules::check_caller_depth("depth", facts, own, size)
+    })?;
     let (wrapped, view) = wrap_handle(&gpu.device, texture, format, "depth");
     gpu.counters
         .views
@@ -216,6 +200,32 @@ fn depth_view(texture: &wgpu::Texture) -> wgpu::TextureView {
         base_mip_level: 0,
         mip_level_count: Some(1),
         ..Default::default()
+    })
+}
+
+/// A GPUTexture as the texture rules read it, handed to `check`: its
+/// `format` already looked up from its name, the same facts for colour
+/// and depth, spelled as JavaScript names them.
+fn as_caller<R>(
+    texture: &JsValue,
+    format: wgpu::TextureFormat,
+    name: &str,
+    check: impl FnOnce(&crate::texture_rules::CallerTexture<'_>) -> R,
+) -> R {
+    let usage = num(texture, "usage") as u32;
+    let usage_spelled = usage.to_string();
+    check(&crate::texture_rules::CallerTexture {
+        dimension: dimension_of(texture),
+        layers: num(texture, "depthOrArrayLayers") as u32,
+        samples: num(texture, "sampleCount") as u32,
+        usage: if usage & TEXTURE_BINDING != 0 {
+            wgpu::TextureUsages::TEXTURE_BINDING
+        } else {
+            wgpu::TextureUsages::empty()
+        },
+        usage_spelled: (&usage_spelled, "GPUTextureUsage.TEXTURE_BINDING"),
+        format,
+        format_spelled: &format!("'{name}'"),
     })
 }
 
@@ -255,27 +265,9 @@ pub fn wrap_texture(
             "has format '{name}', {kind}; allowed: {allowed}"
         )));
     };
-    let dimension = dimension_of(texture);
-    let usage = num(texture, "usage") as u32;
-    let usage_spelled = usage.to_string();
-    let format_spelled = format!("'{name}'");
-    crate::texture_rules::check_caller_texture(
-        argument,
-        &crate::texture_rules::CallerTexture {
-            dimension,
-            layers: num(texture, "depthOrArrayLayers") as u32,
-            samples: num(texture, "sampleCount") as u32,
-            usage: if usage & TEXTURE_BINDING != 0 {
-                wgpu::TextureUsages::TEXTURE_BINDING
-            } else {
-                wgpu::TextureUsages::empty()
-            },
-            usage_spelled: (&usage_spelled, "GPUTextureUsage.TEXTURE_BINDING"),
-            format,
-            format_spelled: &format_spelled,
-        },
-        gpu.features,
-    )?;
+    as_caller(texture, format, &name, |facts| {
+        crate::texture_rules::check_caller_texture(argument, facts, gpu.features)
+    })?;
     // The renderer's own device may be replaced after a loss, which would
     // leave the app's textures on a dead device: textures are taken only
     // by a renderer on the app's device.
