@@ -22,46 +22,17 @@ mod native {
     use crate::options::{Antialias, BlurMode, Msaa, Options, Resolve};
     use crate::output::OutputSpec;
 
-    /// Adds one frame's pass times to each pass's samples and its sum to
-    /// the frame totals.
-    fn keep(
-        times: crate::timing::PassTimes,
-        per_pass: &mut BTreeMap<usize, (String, Vec<f64>)>,
-        totals: &mut Vec<f64>,
-    ) {
-        totals.push(times.iter().map(|(_, ms)| ms).sum::<f64>());
-        for (k, (pass, ms)) in times.into_iter().enumerate() {
-            per_pass.entry(k).or_insert((pass, Vec::new())).1.push(ms);
-        }
-    }
+    // The look, whole and in its parts; a lookup table and lens dirt are
+    // set for the configurations that name them.
+    const LOOK: &str = "the look: grading, vignette, LUT, lens dirt";
+    const LUT_PART: &str = "look part: LUT";
+    const DIRT_PART: &str = "look part: lens dirt";
+    const TINT: &str = "user effect: one-line tint";
 
-    fn median(v: &mut [f64]) -> f64 {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    }
-
-    pub fn main(args: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
-        let frames: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(200);
-        let gpu = pollster::block_on(vulkan_gpu())?;
-        // On a line of its own, whatever the test harness printed before.
-        println!(
-            "\nadapter: {} ({:?})",
-            gpu.adapter_info.as_ref().map_or("?", |i| &i.name),
-            gpu.adapter_info.as_ref().map(|i| i.backend)
-        );
-        let output = OutputSpec::new(
-            wgpu::TextureFormat::Rgba8Unorm,
-            Default::default(),
-            Default::default(),
-            Default::default(),
-        )?;
-        let filter = args.get(1..).unwrap_or_default().join(" ");
+    /// The chain shapes measured, by name: the look's configurations get
+    /// a lookup table and lens dirt set, the tint's an effect added.
+    fn configs() -> Vec<(&'static str, Options)> {
         let mut configs: Vec<(&str, Options)> = Vec::new();
-        // The look, whole and in its parts; a lookup table and lens dirt
-        // are set for the configurations that name them.
-        const LOOK: &str = "the look: grading, vignette, LUT, lens dirt";
-        const LUT_PART: &str = "look part: LUT";
-        const DIRT_PART: &str = "look part: lens dirt";
         let base = Options::default();
         configs.push(("default (msaa 4, mip bloom)", base));
         let mut o = base;
@@ -129,8 +100,46 @@ mod native {
         o.grain.intensity = 0.3;
         configs.push(("effect: film grain", o));
         // An effect of the user's own: a one-line tint, fused.
-        const TINT: &str = "user effect: one-line tint";
         configs.push((TINT, base));
+        configs
+    }
+
+    /// Adds one frame's pass times to each pass's samples and its sum to
+    /// the frame totals.
+    fn keep(
+        times: crate::timing::PassTimes,
+        per_pass: &mut BTreeMap<usize, (String, Vec<f64>)>,
+        totals: &mut Vec<f64>,
+    ) {
+        totals.push(times.iter().map(|(_, ms)| ms).sum::<f64>());
+        for (k, (pass, ms)) in times.into_iter().enumerate() {
+            per_pass.entry(k).or_insert((pass, Vec::new())).1.push(ms);
+        }
+    }
+
+    fn median(v: &mut [f64]) -> f64 {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    }
+
+    pub fn main(args: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
+        let frames: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(200);
+        let gpu = pollster::block_on(vulkan_gpu())?;
+        // On a line of its own, whatever the test harness printed before.
+        println!(
+            "\nadapter: {} ({:?})",
+            gpu.adapter_info.as_ref().map_or("?", |i| &i.name),
+            gpu.adapter_info.as_ref().map(|i| i.backend)
+        );
+        let output = OutputSpec::new(
+            wgpu::TextureFormat::Rgba8Unorm,
+            Default::default(),
+            Default::default(),
+            Default::default(),
+        )?;
+        let filter = args.get(1..).unwrap_or_default().join(" ");
+        let base = Options::default();
+        let mut configs = configs();
         configs.retain(|(name, _)| name.contains(filter.as_str()));
         let mut h = Headless::new(gpu, output, base, (1920, 1080))?;
         let lut = film_lut()?;
