@@ -52,8 +52,7 @@ export const GPU_FLAGS = [
  * `extra` flags. */
 export async function launch(extra = [], { gpu = false, flags: given = null } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  const gpuFlags = () => (process.env.BENCH_GPU ? JSON.parse(process.env.BENCH_GPU).flags : GPU_FLAGS);
-  const flags = given ?? (gpu ? gpuFlags() : JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
+  const flags = given ?? (gpu ? gpuChoice().flags : JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
     ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless')));
   return chromium.launch({ executablePath, args: [...flags, ...extra], headless: true });
 }
@@ -61,7 +60,11 @@ export async function launch(extra = [], { gpu = false, flags: given = null } = 
 /** Whether WebGPU canvases reach the page on this GPU (BENCH_GPU's
  * `presents`, from bench/gpu-probe.mjs): where not, a frame is read back
  * from the canvas itself (`canvasPng`) instead of a screenshot. */
-export const presents = () => (process.env.BENCH_GPU ? JSON.parse(process.env.BENCH_GPU).presents : true);
+export const presents = () => gpuChoice().presents;
+
+/** What bench/gpu-probe.mjs chose on this machine (BENCH_GPU, as
+ * `cargo xtask bench --gpu-browser` passes it), else GPU_FLAGS, shown. */
+const gpuChoice = () => (process.env.BENCH_GPU ? JSON.parse(process.env.BENCH_GPU) : { flags: GPU_FLAGS, presents: true });
 
 /** The page's `#view` canvas as PNG bytes, drawn into a 2D canvas in the
  * same task as `draw` (a function of the page that draws a frame), before
