@@ -204,6 +204,14 @@ fn fx_light_at(uv: vec2f) -> vec4f {
 
 @fragment
 fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
+    return fx_composite(in);
+}
+
+// The composite at one pixel: drawn into the output (fs_composite), or,
+// with SPLIT, the display image, drawn or run as compute (cs_composite,
+// generated with the effects where none of them needs the fragment
+// stage's derivatives).
+fn fx_composite(in: FullscreenOut) -> vec4f {
     // At render scale 1 every output pixel is one HDR texel: load it.
     var scene: vec4f;
     var source = vec3f(0.0);

@@ -1,7 +1,7 @@
 // SMAA 1x, pass 1 of 3: edge detection (Jimenez et al. 2012).
-// Writes rg8unorm: r = an edge between this pixel and the one on its left,
-// g = one between it and the one above. The target is cleared to 0, so a
-// pixel without an edge is discarded rather than written.
+// Writes rgba8unorm (a format compute may store): r = an edge between
+// this pixel and the one on its left, g = one between it and the one
+// above; b and a are 0.
 // Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
 // smaa_color (the display image: linear display values, premultiplied).
 
@@ -26,18 +26,26 @@ fn smaa_contrast(a: vec2f, b: vec2f) -> f32 {
     return max(d.x, d.y);
 }
 
-@fragment
-fn fs_smaa_edges(in: FullscreenOut) -> @location(0) vec4f {
+@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
+fn cs_smaa_edges(@builtin(global_invocation_id) id: vec3u) {
+    let size = textureDimensions(fx_out);
+    if any(id.xy >= size) {
+        return;
+    }
+    textureStore(fx_out, id.xy, smaa_edges_at(vec2f(id.xy) + 0.5));
+}
+
+// The edges of the pixel whose centre is `pix`.
+fn smaa_edges_at(pix: vec2f) -> vec4f {
     let texel = 1.0 / vec2f(textureDimensions(smaa_color));
-    // The pixel's centre from its position: exact, unlike the interpolated uv.
-    let uv = in.position.xy * texel;
+    let uv = pix * texel;
     let here = smaa_value(uv);
     let left = smaa_value(uv + vec2f(-texel.x, 0.0));
     let top = smaa_value(uv + vec2f(0.0, -texel.y));
     let delta = vec2f(smaa_contrast(here, left), smaa_contrast(here, top));
     var edges = step(vec2f(smaa_threshold), delta);
     if edges.x + edges.y == 0.0 {
-        discard;
+        return vec4f(0.0);
     }
     // Local contrast adaptation: the strongest contrast among the other
     // edges of this pixel and the next edges on from the left and top ones.

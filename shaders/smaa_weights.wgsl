@@ -2,7 +2,7 @@
 // For each pixel with an edge on its left or top (pass 1), find how far
 // the edge runs each way and how it ends (crossing edges), then look up
 // in the area table how much of the pixel an antialiased line would cover.
-// Writes rgba8unorm (cleared to 0): r, g for the edge on top (r: how much
+// Writes rgba8unorm (every pixel, 0 without an edge): r, g for the edge on top (r: how much
 // of this pixel takes the colour from above; g: how much of the pixel
 // above takes this one's), b, a likewise for the edge on the left.
 // Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
@@ -259,12 +259,19 @@ fn smaa_vertical(uv: vec2f, pix: vec2f, texel: vec2f, size: vec2f) -> vec2f {
     return smaa_corner_vertical(w, vec4f(uv.x, up, uv.x, down), d, texel);
 }
 
-@fragment
-fn fs_smaa_weights(in: FullscreenOut) -> @location(0) vec4f {
+@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
+fn cs_smaa_weights(@builtin(global_invocation_id) id: vec3u) {
+    let pixels = textureDimensions(fx_out);
+    if any(id.xy >= pixels) {
+        return;
+    }
+    textureStore(fx_out, id.xy, smaa_weights_at(vec2f(id.xy) + 0.5));
+}
+
+// The weights of the pixel whose centre is `pix`.
+fn smaa_weights_at(pix: vec2f) -> vec4f {
     let size = vec2f(textureDimensions(smaa_edges));
     let texel = 1.0 / size;
-    // Pixel centre, exact (the interpolated uv may be off by rounding).
-    let pix = in.position.xy;
     let uv = pix * texel;
     var weights = vec4f(0.0);
     var e = smaa_edge(uv);

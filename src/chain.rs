@@ -466,7 +466,7 @@ impl Chain {
             match &step.draw {
                 Draw::Compute {
                     pipeline,
-                    bind_group,
+                    bind_groups,
                     workgroups,
                 } => {
                     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -474,7 +474,9 @@ impl Chain {
                         timestamp_writes: timing.map(|t| t.compute_writes(index)),
                     });
                     pass.set_pipeline(pipeline);
-                    pass.set_bind_group(0, bind_group, &[]);
+                    for (i, group) in (0..).zip(bind_groups) {
+                        pass.set_bind_group(i, group, &[]);
+                    }
                     pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
                 }
                 _ => self.record_render(encoder, step, output_view, timing, index),

@@ -207,15 +207,17 @@ pub struct Neighbours {
 
 /// A full-screen pass of a [`Neighbours`] effect: a module of its own
 /// (the full-screen stage, then the declarations of `fx_linear_sampler`,
-/// `fx_point_sampler` (both clamping) and of its reads, in order, then its
-/// WGSL), drawn into a target of its own cleared to zero.
+/// `fx_point_sampler` (both clamping), of its reads, in order, and of
+/// `fx_out`, its target, then its WGSL), run as compute: its entry point
+/// writes every pixel of `fx_out` (`FrameBuilder::compute_image`).
 pub struct Prepass {
     /// Its label, and its target's.
     pub name: &'static str,
     pub wgsl: &'static str,
-    /// Its fragment entry point.
+    /// Its compute entry point (`@workgroup_size(IMAGE_GROUP, IMAGE_GROUP)`).
     pub entry: &'static str,
-    /// Its target's format (the output's size).
+    /// Its target's format (the output's size), one a compute pass may
+    /// write (`crate::formats::is_storage`).
     pub format: wgpu::TextureFormat,
     /// The textures it reads, by WGSL name.
     pub reads: &'static [(&'static str, Input)],

@@ -28,3 +28,14 @@ pub fn name(format: wgpu::TextureFormat) -> &'static str {
         _ => "a format afterglow does not use",
     }
 }
+
+/// Whether core WebGPU lets a compute pass write `format` as a storage
+/// texture (of the formats afterglow uses; `rg8unorm`, `r16float` and the
+/// `-srgb` ones it does not).
+pub fn is_storage(format: wgpu::TextureFormat) -> bool {
+    use wgpu::TextureFormat as F;
+    matches!(
+        format,
+        F::Rgba8Unorm | F::Rgba16Float | F::R32Float | F::Rg32Float | F::Rgba32Float
+    )
+}

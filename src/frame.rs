@@ -63,10 +63,11 @@ pub enum Draw {
     /// The pass that added the step draws (content that changes without
     /// the frame being rebuilt, such as the scene's).
     ByPass,
-    /// A compute pass: one dispatch of a pipeline with one bind group.
+    /// A compute pass: one dispatch of a pipeline with its bind groups, in
+    /// order from group 0.
     Compute {
         pipeline: wgpu::ComputePipeline,
-        bind_group: wgpu::BindGroup,
+        bind_groups: Vec<wgpu::BindGroup>,
         workgroups: [u32; 3],
     },
 }
@@ -609,9 +610,49 @@ impl<'a> FrameBuilder<'a> {
         workgroups: [u32; 3],
         sampled: &[&Image],
     ) {
+        self.dispatch(name, pipeline, vec![bind_group], workgroups, None, sampled);
+    }
+
+    /// Adds a compute pass that writes every pixel of `target`, bound as a
+    /// storage texture in one of `bind_groups`: one invocation per pixel,
+    /// in workgroups of [`crate::shaders::IMAGE_GROUP`] squared (the
+    /// shader's `fullscreen_at` gives each the input a full-screen draw
+    /// would). An image made this way costs what a draw would on most
+    /// GPUs, and far less where the raster path is narrow.
+    pub fn compute_image(
+        &mut self,
+        name: String,
+        pipeline: &wgpu::ComputePipeline,
+        bind_groups: Vec<wgpu::BindGroup>,
+        target: &Image,
+        sampled: &[&Image],
+    ) {
+        let (w, h) = self.graph.view_size(&target.decl);
+        let group = crate::shaders::IMAGE_GROUP;
+        let workgroups = [w.div_ceil(group), h.div_ceil(group), 1];
+        self.dispatch(
+            name,
+            pipeline,
+            bind_groups,
+            workgroups,
+            Some(target),
+            sampled,
+        );
+    }
+
+    fn dispatch(
+        &mut self,
+        name: String,
+        pipeline: &wgpu::ComputePipeline,
+        bind_groups: Vec<wgpu::BindGroup>,
+        workgroups: [u32; 3],
+        target: Option<&Image>,
+        sampled: &[&Image],
+    ) {
         self.graph.passes.push(PassDecl {
             name: name.clone(),
             colors: Vec::new(),
+            storage: target.iter().map(|t| t.decl).collect(),
             depth: None,
             pipeline_depth: None,
             pipeline_samples: 1,
@@ -628,7 +669,7 @@ impl<'a> FrameBuilder<'a> {
             depth: None,
             draw: Draw::Compute {
                 pipeline: pipeline.clone(),
-                bind_group,
+                bind_groups,
                 workgroups,
             },
         });
@@ -645,6 +686,7 @@ impl<'a> FrameBuilder<'a> {
     ) {
         self.graph.passes.push(PassDecl {
             name: name.to_string(),
+            storage: Vec::new(),
             colors: vec![ColorDecl {
                 view: color,
                 resolve_target: resolve,

@@ -104,14 +104,55 @@ pub fn pipeline(gpu: &Gpu, d: &PipeDesc<'_>) -> Pipe {
     }
 }
 
-/// A bind group layout entry visible to the fragment stage.
+/// A bind group layout entry visible to the full-screen stages, drawn or
+/// run as compute.
 pub fn entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::FRAGMENT | wgpu::ShaderStages::VERTEX,
+        visibility: wgpu::ShaderStages::FRAGMENT
+            | wgpu::ShaderStages::VERTEX
+            | wgpu::ShaderStages::COMPUTE,
         ty,
         count: None,
     }
+}
+
+/// The image a compute pass writes (`FrameBuilder::compute_image`): a
+/// write-only storage texture of `format`.
+pub fn storage_entry(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::WriteOnly,
+            format,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        },
+        count: None,
+    }
+}
+
+/// A compute pipeline of `entry` in `module`, its `override` constants set
+/// by name (as [`PipeDesc::constants`]).
+pub fn compute_pipeline(
+    gpu: &Gpu,
+    label: &str,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    entry: &str,
+    constants: &[(&str, f64)],
+) -> wgpu::ComputePipeline {
+    gpu.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(label),
+        layout: Some(layout),
+        module,
+        entry_point: Some(entry),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants,
+            ..Default::default()
+        },
+        cache: None,
+    })
 }
 
 pub const UNIFORM: wgpu::BindingType = wgpu::BindingType::Buffer {
@@ -217,11 +258,11 @@ pub fn linear_sampler(gpu: &Gpu, label: &str) -> wgpu::Sampler {
 /// and kept: a handful per pass at most, one per combination of settings
 /// actually used. Behind a mutex (uncontended: the chain is used from
 /// one thread at a time) so a chain can be shared between threads.
-pub struct PipeCache<K> {
-    pipes: std::sync::Mutex<Vec<(K, Pipe)>>,
+pub struct PipeCache<K, P = Pipe> {
+    pipes: std::sync::Mutex<Vec<(K, P)>>,
 }
 
-impl<K: PartialEq + Copy> PipeCache<K> {
+impl<K: PartialEq + Copy, P: Clone> PipeCache<K, P> {
     pub fn new() -> Self {
         PipeCache {
             pipes: std::sync::Mutex::new(Vec::new()),
@@ -229,7 +270,7 @@ impl<K: PartialEq + Copy> PipeCache<K> {
     }
 
     /// The pipeline for `key`, made with `make` the first time.
-    pub fn get(&self, key: K, make: impl FnOnce() -> Pipe) -> Pipe {
+    pub fn get(&self, key: K, make: impl FnOnce() -> P) -> P {
         // A panic while the lock was held left nothing half-written.
         let mut pipes = self.pipes.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, pipe)) = pipes.iter().find(|(k, _)| *k == key) {
@@ -251,7 +292,7 @@ impl<K: PartialEq + Copy> PipeCache<K> {
     }
 }
 
-impl<K: PartialEq + Copy> Default for PipeCache<K> {
+impl<K: PartialEq + Copy, P: Clone> Default for PipeCache<K, P> {
     fn default() -> Self {
         Self::new()
     }

@@ -17,9 +17,14 @@ pub const FULLSCREEN_WGSL: &str = wgsl!("fullscreen.wgsl");
 /// NaN/Inf guards shared by the internal passes.
 pub const GUARDS_WGSL: &str = wgsl!("guards.wgsl");
 
+/// The side of a compute pass's square workgroup when it writes an image
+/// a pixel per invocation (`FrameBuilder::compute_image`).
+pub const IMAGE_GROUP: u32 = 8;
+
 /// The constants shared with Rust, as WGSL.
 pub fn constants() -> String {
     let mut s = String::new();
+    let _ = writeln!(s, "const IMAGE_GROUP: u32 = {IMAGE_GROUP}u;");
     for (name, value) in output::FLAGS {
         let _ = writeln!(s, "const {name}: u32 = {value}u;");
     }
@@ -47,6 +52,22 @@ pub fn constants() -> String {
         );
     }
     s
+}
+
+/// Declares `name`, the image a compute pass writes
+/// (`FrameBuilder::compute_image`), at `group` and `binding`.
+pub fn declare_image_out(
+    s: &mut String,
+    group: u32,
+    binding: u32,
+    name: &str,
+    format: wgpu::TextureFormat,
+) {
+    let format = crate::formats::name(format);
+    let _ = writeln!(
+        s,
+        "@group({group}) @binding({binding}) var {name}: texture_storage_2d<{format}, write>;"
+    );
 }
 
 /// The WGSL of a module: the generated constants, the shared full-screen

@@ -24,14 +24,14 @@ pub const EFFECT: Builtin = Builtin {
             Prepass {
                 name: "smaa edges",
                 wgsl: wgsl!("smaa_edges.wgsl"),
-                entry: "fs_smaa_edges",
-                format: wgpu::TextureFormat::Rg8Unorm,
+                entry: "cs_smaa_edges",
+                format: wgpu::TextureFormat::Rgba8Unorm,
                 reads: &[("smaa_color", Input::Display)],
             },
             Prepass {
                 name: "smaa weights",
                 wgsl: wgsl!("smaa_weights.wgsl"),
-                entry: "fs_smaa_weights",
+                entry: "cs_smaa_weights",
                 format: wgpu::TextureFormat::Rgba8Unorm,
                 reads: &[
                     ("smaa_edges", Input::Pass(0)),

@@ -9,10 +9,11 @@
 //! - all attachments of a pass (color, resolve, depth) have one size;
 //! - a resolve goes from a multisampled view to a single-sample view of the
 //!   same format and size;
-//! - no pass samples a subresource (texture + mip) that it renders to;
-//! - a pass renders only into textures the chain owns (or the output), and
+//! - no pass samples a subresource (texture + mip) that it writes;
+//! - a pass writes only into textures the chain owns (or the output), and
 //!   every texture has the usage its role needs (`RENDER_ATTACHMENT` to be
-//!   rendered to, `TEXTURE_BINDING` to be sampled).
+//!   rendered to, `STORAGE_BINDING` and a storage format to be written by
+//!   a compute pass, `TEXTURE_BINDING` to be sampled).
 
 // A release build for the web leaves these checks to the browser (see
 // `FrameBuilder::finish`): there they are compiled but never called.
@@ -76,11 +77,14 @@ pub struct DepthDecl {
     pub pipeline_writes: bool,
 }
 
-/// A render pass: what it writes, what it reads, what its pipeline expects.
+/// A render or compute pass: what it writes, what it reads, what its
+/// pipeline expects.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PassDecl {
     pub name: String,
     pub colors: Vec<ColorDecl>,
+    /// Views a compute pass writes as storage textures.
+    pub storage: Vec<ViewDecl>,
     pub depth: Option<DepthDecl>,
     /// The depth format of the pipeline's depth state (`None`: it has none).
     pub pipeline_depth: Option<wgpu::TextureFormat>,
@@ -235,12 +239,35 @@ impl Graph {
                     ),
                 ));
             }
-            if !t.usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT) {
+            let stored = pass.storage.contains(v);
+            if !stored && !t.usage.contains(wgpu::TextureUsages::RENDER_ATTACHMENT) {
                 return Err(err(
                     t.label.clone(),
                     format!(
                         "renders into '{}', which lacks RENDER_ATTACHMENT usage",
                         t.label
+                    ),
+                ));
+            }
+        }
+        for v in &pass.storage {
+            let t = &self.textures[v.texture];
+            if !t.usage.contains(wgpu::TextureUsages::STORAGE_BINDING) {
+                return Err(err(
+                    t.label.clone(),
+                    format!("writes '{}', which lacks STORAGE_BINDING usage", t.label),
+                ));
+            }
+            if !crate::formats::is_storage(v.format) || t.sample_count > 1 {
+                return Err(err(
+                    t.label.clone(),
+                    format!(
+                        "writes '{}' as a storage texture, which WebGPU allows only for \
+                         single-sampled rgba8unorm, rgba16float, r32float and the other \
+                         storage formats (it is {}, {} sample(s))",
+                        t.label,
+                        name_of(v.format),
+                        t.sample_count
                     ),
                 ));
             }
@@ -407,6 +434,7 @@ impl Graph {
             .colors
             .iter()
             .flat_map(|c| std::iter::once(&c.view).chain(c.resolve_target.as_ref()))
+            .chain(&pass.storage)
             .chain(
                 pass.depth
                     .as_ref()
@@ -419,7 +447,7 @@ impl Graph {
                     let name = self.view_name(w);
                     return Err(err(
                         name.clone(),
-                        format!("samples '{name}', which it also renders to"),
+                        format!("samples '{name}', which it also writes"),
                     ));
                 }
             }
@@ -431,12 +459,14 @@ impl Graph {
 /// How a pass's checks make their error: the attachment and the message.
 type Err<'a> = dyn Fn(String, String) -> GraphError + 'a;
 
-/// Every view a pass attaches: colors, resolve targets, depth.
+/// Every view a pass attaches or writes: colors, resolve targets, depth,
+/// storage textures.
 fn written(pass: &PassDecl) -> impl Iterator<Item = &ViewDecl> {
     pass.colors
         .iter()
         .flat_map(|c| std::iter::once(&c.view).chain(c.resolve_target.as_ref()))
         .chain(pass.depth.as_ref().map(|d| &d.view))
+        .chain(&pass.storage)
 }
 
 /// The size every attachment of a pass must share: the first one's.

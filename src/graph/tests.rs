@@ -29,6 +29,7 @@ fn good() -> (Graph, [usize; 5]) {
     let canvas = g.texture(tex("canvas", F::Rgba8Unorm, 1, (240, 136), 1));
     g.passes.push(PassDecl {
         name: "scene".into(),
+        storage: vec![],
         colors: vec![ColorDecl {
             view: g.view(msaa, 0),
             resolve_target: Some(g.view(hdr, 0)),
@@ -45,6 +46,7 @@ fn good() -> (Graph, [usize; 5]) {
     });
     g.passes.push(PassDecl {
         name: "bloom downsample 3".into(),
+        storage: vec![],
         colors: vec![ColorDecl {
             view: g.view(bloom, 4),
             resolve_target: None,
@@ -57,6 +59,7 @@ fn good() -> (Graph, [usize; 5]) {
     });
     g.passes.push(PassDecl {
         name: "composite".into(),
+        storage: vec![],
         colors: vec![ColorDecl {
             view: ViewDecl {
                 texture: canvas,
@@ -189,6 +192,7 @@ fn a_read_only_depth_may_be_sampled_in_its_pass() {
     let depth = g.texture(tex("depth", F::Depth32Float, 1, (64, 64), 1));
     let pass = |read_only| PassDecl {
         name: "soft particles".into(),
+        storage: vec![],
         colors: vec![ColorDecl {
             view: g.view(color, 0),
             resolve_target: None,
@@ -211,7 +215,7 @@ fn a_read_only_depth_may_be_sampled_in_its_pass() {
         &g,
         "soft particles",
         "depth",
-        &["samples 'depth', which it also renders to"],
+        &["samples 'depth', which it also writes"],
     );
 }
 
@@ -245,5 +249,43 @@ fn depth_attachment_and_pipeline_depth_state_agree() {
         "scene",
         "msaa depth",
         &["depth32float", "is depth24plus"],
+    );
+}
+
+#[test]
+fn a_compute_pass_writes_storage_it_may_write() {
+    let mut g = Graph::default();
+    let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
+    let mut edges = tex("edges", F::Rgba8Unorm, 1, (64, 64), 1);
+    edges.usage = usage;
+    let edges = g.texture(edges);
+    let mut narrow = tex("narrow", F::Rg8Unorm, 1, (64, 64), 1);
+    narrow.usage = usage;
+    let narrow = g.texture(narrow);
+    let image = g.texture(tex("image", F::Rgba16Float, 1, (64, 64), 1));
+    let pass = |g: &Graph, target: usize, sampled: usize| PassDecl {
+        name: "edges".into(),
+        storage: vec![g.view(target, 0)],
+        colors: vec![],
+        depth: None,
+        pipeline_samples: 1,
+        pipeline_depth: None,
+        sampled: vec![g.view(sampled, 0)],
+    };
+    g.passes = vec![pass(&g, edges, image)];
+    assert_eq!(g.validate(), Ok(()));
+    // A render target without STORAGE_BINDING.
+    g.passes = vec![pass(&g, image, edges)];
+    expect(&g, "edges", "image", &["lacks STORAGE_BINDING"]);
+    // A format WebGPU does not store.
+    g.passes = vec![pass(&g, narrow, image)];
+    expect(&g, "edges", "narrow", &["storage texture", "rg8unorm"]);
+    // Read and written in one pass.
+    g.passes = vec![pass(&g, edges, edges)];
+    expect(
+        &g,
+        "edges",
+        "edges",
+        &["samples 'edges', which it also writes"],
     );
 }

@@ -26,9 +26,9 @@ use crate::gpu::Gpu;
 use crate::options::{BloomMode, DebugView, Options};
 use crate::output::OutputSpec;
 use crate::pass::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, uniform, uniform_buffer, Blend,
-    FrameUniform, Pass, Pipe, PipeCache, PipeDesc, Registration, Stage, FILTERABLE_TEXTURE,
-    FILTERING_SAMPLER, UNIFORM,
+    compute_pipeline, entry, layout, linear_sampler, pipeline, pipeline_layout, storage_entry,
+    uniform, uniform_buffer, Blend, FrameUniform, Pass, Pipe, PipeCache, PipeDesc, Registration,
+    Stage, FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
 };
 use crate::user_effect::UserEffect;
 
@@ -107,6 +107,19 @@ fn energy_weight(settings: &Options) -> f32 {
 }
 
 impl Variant {
+    /// The values of the composite's `override` constants.
+    fn constants(&self) -> [(&'static str, f64); 7] {
+        [
+            ("FLAGS", f64::from(self.flags)),
+            ("TONEMAPPER", f64::from(self.tonemapper)),
+            ("BLOOM", if self.bloom { 1.0 } else { 0.0 }),
+            ("ENERGY", if self.energy { 1.0 } else { 0.0 }),
+            ("DEBUG", self.debug as f64),
+            ("SPLIT", if self.part == Part::Head { 1.0 } else { 0.0 }),
+            ("SDR_WHITE_NITS", f64::from(self.sdr_white_nits)),
+        ]
+    }
+
     /// The variant a frame of these settings, output and shape draws with.
     pub fn of(settings: &Options, output: &OutputSpec, info: &FrameInfo) -> Variant {
         let one_to_one = if info.size == info.output_size {
@@ -267,6 +280,26 @@ pub fn split(effects: &[Active<'_>]) -> Option<usize> {
     effects.iter().position(|e| e.neighbours().is_some())
 }
 
+/// Whether the frame is split and the part before the split runs as
+/// compute (`cs_composite`): it does unless an effect there needs the
+/// fragment stage's derivatives (a user's `textureSample`).
+fn head_computes(effects: &[Active<'_>]) -> bool {
+    split(effects).is_some_and(|k| {
+        effects.iter().take(k).all(|e| match e {
+            Active::User(u) => !crate::wgsl::uses_derivatives(&u.source),
+            Active::Builtin(..) => true,
+        })
+    })
+}
+
+/// The WGSL name of the display image where the part before the split
+/// runs as compute, and its binding in group 1, after what the pass that
+/// resumes the frame reads.
+const HEAD_OUT: &str = "fx_display_out";
+fn head_out_binding(plan: &[Planned]) -> u32 {
+    plan.iter().filter(|p| p.group == 1).count() as u32
+}
+
 /// The bindings of `effects`, numbered from [`FIRST_EFFECT_BINDING`] in
 /// this order: those every effect shares, then each effect's own. The one
 /// list their WGSL declarations ([`fused_source`]), their layout entries
@@ -414,6 +447,27 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
             ],
         );
     }
+    if head_computes(effects) {
+        crate::shaders::declare_image_out(
+            &mut s,
+            1,
+            head_out_binding(plan),
+            HEAD_OUT,
+            DISPLAY_FORMAT,
+        );
+        push_all(
+            &mut s,
+            &[
+                "@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)\n\
+                 fn cs_composite(@builtin(global_invocation_id) id: vec3u) {\n    \
+                 let size = textureDimensions(",
+                HEAD_OUT,
+                ");\n    if any(id.xy >= size) {\n        return;\n    }\n    textureStore(",
+                HEAD_OUT,
+                ", id.xy, fx_composite(fullscreen_at(id.xy, size)));\n}\n",
+            ],
+        );
+    }
     s
 }
 
@@ -428,6 +482,16 @@ struct Shape {
     pipeline_layouts: Vec<wgpu::PipelineLayout>,
     module: wgpu::ShaderModule,
     pipes: PipeCache<Variant>,
+    /// The part before the split as compute, where it runs so.
+    head: Option<HeadCompute>,
+}
+
+/// The part of a split frame before the split, run as compute: the layout
+/// of the display image it writes (group 1) and its pipelines.
+struct HeadCompute {
+    layout: wgpu::BindGroupLayout,
+    pipeline_layout: wgpu::PipelineLayout,
+    pipes: PipeCache<Variant, wgpu::ComputePipeline>,
 }
 
 pub const PASS: Registration = Registration {
@@ -597,6 +661,17 @@ impl CompositePass {
             pipeline_layouts.push(pipeline_layout(gpu, "composite pipeline layout", &these));
         }
         let module = crate::user_effect::fused_module(gpu, fused_source(effects, &plan))?;
+        let head = head_computes(effects).then(|| {
+            let out = storage_entry(head_out_binding(&plan), DISPLAY_FORMAT);
+            let layout = layout(gpu, "composite display image layout", &[out]);
+            let pipeline_layout =
+                pipeline_layout(gpu, "composite pipeline layout", &[&layouts[0], &layout]);
+            HeadCompute {
+                layout,
+                pipeline_layout,
+                pipes: PipeCache::new(),
+            }
+        });
         let shape = std::sync::Arc::new(Shape {
             key,
             plan,
@@ -604,6 +679,7 @@ impl CompositePass {
             pipeline_layouts,
             module,
             pipes: PipeCache::new(),
+            head,
         });
         shapes.push(shape.clone());
         Ok(shape)
@@ -634,15 +710,7 @@ impl CompositePass {
                     blend: Blend::Replace,
                     depth: None,
                     samples: 1,
-                    constants: &[
-                        ("FLAGS", f64::from(v.flags)),
-                        ("TONEMAPPER", f64::from(v.tonemapper)),
-                        ("BLOOM", if v.bloom { 1.0 } else { 0.0 }),
-                        ("ENERGY", if v.energy { 1.0 } else { 0.0 }),
-                        ("DEBUG", v.debug as f64),
-                        ("SPLIT", if v.part == Part::Head { 1.0 } else { 0.0 }),
-                        ("SDR_WHITE_NITS", f64::from(v.sdr_white_nits)),
-                    ],
+                    constants: &v.constants(),
                 },
             )
         })
@@ -671,7 +739,11 @@ impl CompositePass {
         sampled: &[&Image],
     ) -> Result<(), Error> {
         let (index, b, neighbours) = at;
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let written = match shape.head {
+            Some(_) => wgpu::TextureUsages::STORAGE_BINDING,
+            None => wgpu::TextureUsages::RENDER_ATTACHMENT,
+        };
+        let usage = written | wgpu::TextureUsages::TEXTURE_BINDING;
         let size = f.info.output_size;
         let tex = f.texture("display image", size, DISPLAY_FORMAT, 1, 1, usage)?;
         let display = f.view(&tex, 0);
@@ -680,9 +752,26 @@ impl CompositePass {
             part: Part::Head,
             ..variant
         };
-        let pipe = self.pipe(f.gpu, shape, head);
         let name = "composite".to_string();
-        f.fullscreen(name, &pipe, group.clone(), Some(&display), sampled, false);
+        match &shape.head {
+            Some(h) => {
+                let pipe = h.pipes.get(head, || {
+                    let constants = head.constants();
+                    let (layout, module) = (&h.pipeline_layout, &shape.module);
+                    compute_pipeline(f.gpu, &name, layout, module, "cs_composite", &constants)
+                });
+                let out = [(
+                    head_out_binding(&shape.plan),
+                    Resource::View(display.view.clone()),
+                )];
+                let out = bind_group(f.gpu, &h.layout, &out);
+                f.compute_image(name, &pipe, vec![group.clone(), out], &display, sampled);
+            }
+            None => {
+                let pipe = self.pipe(f.gpu, shape, head);
+                f.fullscreen(name, &pipe, group.clone(), Some(&display), sampled, false);
+            }
+        }
         let gathered = self.neighbours.build(f, index, neighbours, display)?;
         // What the effect reads, group 1 of the plan.
         let mut inputs = Vec::new();

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::frame::{FrameBuilder, Image};
 use crate::gpu::Gpu;
 use crate::pass::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, Blend, Pipe, PipeDesc,
+    compute_pipeline, entry, layout, linear_sampler, pipeline_layout, storage_entry,
 };
 
 /// What one effect that reads around its pixel has in a frame: the
@@ -28,7 +28,7 @@ pub struct Gathered {
 /// A pass's pipeline and the layout of its bind group.
 struct PrepassPipe {
     layout: wgpu::BindGroupLayout,
-    pipe: Pipe,
+    pipe: wgpu::ComputePipeline,
 }
 
 /// A table on the device.
@@ -76,13 +76,17 @@ fn bindings(pass: &Prepass) -> Vec<Binding> {
     all
 }
 
-/// The WGSL of `pass`: the full-screen stage, its bindings, its own text.
+/// The WGSL of `pass`: the full-screen stage, its bindings and target
+/// (`fx_out`, after them), its own text.
 pub fn source(pass: &Prepass) -> String {
     let mut s = crate::shaders::compose(&[]);
     s.push('\n');
-    for (n, b) in (0..).zip(bindings(pass)) {
+    let bindings = bindings(pass);
+    for (n, b) in (0..).zip(&bindings) {
         b.declare(&mut s, 0, n);
     }
+    let out = bindings.len() as u32;
+    crate::shaders::declare_image_out(&mut s, 0, out, "fx_out", pass.format);
     s.push_str(pass.wgsl);
     s
 }
@@ -116,7 +120,7 @@ impl NeighbourPasses {
             display,
             targets: Vec::new(),
         };
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
         for (i, pass) in neighbours.passes.iter().enumerate() {
             let tex = f.texture(pass.name, f.info.output_size, pass.format, 1, 1, usage)?;
             let target = f.view(&tex, 0);
@@ -141,20 +145,17 @@ impl NeighbourPasses {
                     resource: wgpu::BindingResource::TextureView(&image.view),
                 });
             }
+            entries.push(wgpu::BindGroupEntry {
+                binding: entries.len() as u32,
+                resource: wgpu::BindingResource::TextureView(&target.view),
+            });
             let group = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(pass.name),
                 layout: &p.layout,
                 entries: &entries,
             });
             let sampled: Vec<&Image> = images.iter().collect();
-            f.fullscreen(
-                pass.name.into(),
-                &p.pipe,
-                group,
-                Some(&target),
-                &sampled,
-                false,
-            );
+            f.compute_image(pass.name.into(), &p.pipe, vec![group], &target, &sampled);
             g.targets.push(target);
         }
         Ok(g)
@@ -202,26 +203,14 @@ impl NeighbourPasses {
         for (n, b) in (0..).zip(bindings(pass)) {
             entries.push(entry(n, b.layout()));
         }
+        entries.push(storage_entry(entries.len() as u32, pass.format));
         let layout = layout(gpu, pass.name, &entries);
         let module = gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(pass.name),
             source: wgpu::ShaderSource::Wgsl(source(pass).into()),
         });
-        let pipe = pipeline(
-            gpu,
-            &PipeDesc {
-                label: pass.name,
-                layout: &pipeline_layout(gpu, pass.name, &[&layout]),
-                module: &module,
-                vertex_entry: "vs_fullscreen",
-                fragment_entry: pass.entry,
-                color_format: pass.format,
-                blend: Blend::Replace,
-                depth: None,
-                samples: 1,
-                constants: &[],
-            },
-        );
+        let pipeline_layout = pipeline_layout(gpu, pass.name, &[&layout]);
+        let pipe = compute_pipeline(gpu, pass.name, &pipeline_layout, &module, pass.entry, &[]);
         let p = Arc::new(PrepassPipe { layout, pipe });
         pipes.push((key, p.clone()));
         p

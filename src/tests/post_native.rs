@@ -486,6 +486,70 @@ fn an_effect_reads_its_texture() {
     assert!(linear(28, 16).abs() < 2e-3, "{:?}", img.rgba_f32(28, 16));
 }
 
+/// With anti-aliasing, the composite up to the display image runs as
+/// compute, unless an effect before the split samples with implicit
+/// derivatives (`textureSample`), which only the fragment stage has: then
+/// it is drawn. Both ways give the same picture, without a GPU error.
+#[test]
+fn an_effect_that_needs_derivatives_keeps_the_split_composite_drawn() {
+    use crate::options::types::Antialias;
+    use crate::{Effect, EffectStage};
+    let a = app(32);
+    let (d, q) = (&a.gpu.device, &a.gpu.queue);
+    let hdr = texture(d, q, 32, &[(16, 16, 3.0), (8, 20, 1.5)]);
+    let stripes: Vec<(u32, u32, f32)> = (0..32)
+        .flat_map(|y| (0..32).filter(|x| x % 4 == 0).map(move |x| (x, y, 0.5)))
+        .collect();
+    let mask = texture(d, q, 32, &stripes);
+    let mut o = measuring();
+    o.antialias = Antialias::Smaa;
+    let mut pictures = Vec::new();
+    for (read, computes) in [
+        ("textureSampleLevel(mask, effect_sampler, uv, 0.0)", true),
+        ("textureSample(mask, effect_sampler, uv)", false),
+    ] {
+        let mut post = PostChain::new(d, q, wgpu::TextureFormat::Rgba16Float, &o).unwrap();
+        let wgsl = format!(
+            "fn effect(color: vec4f, uv: vec2f) -> vec4f {{\n    return color + {read};\n}}"
+        );
+        let effect = Effect {
+            wgsl: &wgsl,
+            stage: EffectStage::Scene,
+            uniforms: &[],
+            textures: &[("mask", &mask)],
+        };
+        post.add_effect("stripes", &effect).unwrap();
+        let img = render(&a, &mut post, &hdr, None);
+        let (_, chain) = post.parts();
+        let graph = chain.graph().expect("a frame");
+        let head = graph
+            .passes
+            .iter()
+            .find(|p| p.name == "composite")
+            .expect("the composite");
+        assert_eq!(!head.storage.is_empty(), computes, "{read}: {head:?}");
+        assert_eq!(head.colors.is_empty(), computes, "{read}: {head:?}");
+        pictures.push(img);
+    }
+    let (level, implicit) = (&pictures[0], &pictures[1]);
+    let mut worst = 0.0f32;
+    for y in 0..32 {
+        for x in 0..32 {
+            let (p, q) = (level.rgba_f32(x, y), implicit.rgba_f32(x, y));
+            for c in 0..4 {
+                worst = worst.max((p[c] - q[c]).abs());
+            }
+        }
+    }
+    // The stripes are there (the effect ran), and the two agree to within
+    // half-float rounding.
+    assert!(level.rgba_f32(4, 5)[0] > level.rgba_f32(6, 5)[0] + 0.1);
+    assert!(
+        worst < 2e-3,
+        "the drawn and computed composites differ by {worst}"
+    );
+}
+
 /// Every refusal names what was wrong and leaves the frame as it was.
 #[test]
 fn bad_effects_are_refused_by_name_and_change_nothing() {

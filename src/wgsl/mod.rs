@@ -31,6 +31,32 @@ pub fn find_call(source: &str, name: &str) -> Option<usize> {
         .map(|w| w[1].at)
 }
 
+/// The built-ins that take implicit derivatives, which only the fragment
+/// stage has.
+const DERIVATIVES: &[&str] = &[
+    "textureSample",
+    "textureSampleBias",
+    "textureSampleCompare",
+    "dpdx",
+    "dpdxCoarse",
+    "dpdxFine",
+    "dpdy",
+    "dpdyCoarse",
+    "dpdyFine",
+    "fwidth",
+    "fwidthCoarse",
+    "fwidthFine",
+];
+
+/// Whether `source` calls a built-in that takes implicit derivatives, so
+/// it can run only in a fragment shader, not as compute.
+pub fn uses_derivatives(source: &str) -> bool {
+    let solid = lex::solid(source);
+    solid
+        .windows(2)
+        .any(|w| w[0].is_one_of(DERIVATIVES) && w[1].is("("))
+}
+
 /// Whether `source` has an attribute `@<name>` (outside comments).
 pub fn has_attribute(source: &str, names: &[&str]) -> bool {
     let solid = lex::solid(source);

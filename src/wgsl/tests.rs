@@ -181,3 +181,16 @@ fn a_name_that_ends_like_a_renamed_one_never_meets_one() {
         has_rename_suffix("a_fx12") && !has_rename_suffix("a_fx") && !has_rename_suffix("fx12")
     );
 }
+
+#[test]
+fn derivatives_are_found_in_calls_only() {
+    let sampled = "fn effect(c: vec4f, uv: vec2f) -> vec4f {\n    return textureSample(mask, effect_sampler, uv);\n}";
+    assert!(uses_derivatives(sampled));
+    assert!(uses_derivatives("let w = fwidth (uv.x);"));
+    // A level given, a name that only starts the same, a comment: none.
+    let level = "let c = textureSampleLevel(mask, effect_sampler, uv, 0.0); // textureSample(";
+    assert!(!uses_derivatives(level));
+    assert!(!uses_derivatives(
+        "let dpdx_scale = 2.0; let t = dpdx_scale;"
+    ));
+}
