@@ -1,16 +1,17 @@
 // Depth of field: the blur of a thin-lens camera, from the scene's depth.
-// Five passes (src/passes/depth_of_field.rs):
-//   fs_dof_prepare  full -> half resolution: colour and the signed circle of
+// Five passes (src/passes/depth_of_field.rs), each run as compute, an
+// invocation per pixel of the image it writes (dof_out, or dof_tiles_out):
+//   cs_dof_prepare  full -> half resolution: colour and the signed circle of
 //                   confusion (CoC) of each 2x2 box
-//   fs_dof_tiles    half -> tiles: the largest near-field CoC of each tile
-//   fs_dof_near     half: the near field (in front of the focus), gathered
+//   cs_dof_tiles    half -> tiles: the largest near-field CoC of each tile
+//   cs_dof_near     half: the near field (in front of the focus), gathered
 //                   as if each texel scattered its disc: colour and
 //                   coverage, reaching as far as the largest near CoC of
 //                   the tiles around (nothing to gather: no taps)
-//   fs_dof_far      half: the far field (behind the focus), each texel's
+//   cs_dof_far      half: the far field (behind the focus), each texel's
 //                   own disc of neighbours that reach it
-//   fs_dof_combine  full: near over (far or sharp), by each pixel's own CoC
-// or, for debug: 'coc', fs_dof_coc alone.
+//   cs_dof_combine  full: near over (far or sharp), by each pixel's own CoC
+// or, for debug: 'coc', cs_dof_coc alone.
 //
 // The CoC is the thin lens's (as Bevy's depth of field computes it): a point
 // at distance z, with the lens of focal length f and f-number N focused at
@@ -66,6 +67,48 @@ struct DofParams {
 @group(0) @binding(5) var layer_sampler: sampler;
 @group(0) @binding(6) var half_image: texture_2d<f32>;
 @group(0) @binding(7) var near_tiles: texture_2d<f32>;
+// What the pass writes: a half-resolution layer or the next HDR image, or
+// the tiles.
+@group(1) @binding(0) var dof_out: texture_storage_2d<rgba16float, write>;
+@group(1) @binding(1) var dof_tiles_out: texture_storage_2d<r32float, write>;
+
+// Each pass's entry point stores its function at the pixel's centre.
+@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
+fn cs_dof_prepare(@builtin(global_invocation_id) id: vec3u) {
+    if all(id.xy < textureDimensions(dof_out)) {
+        textureStore(dof_out, id.xy, dof_prepare(vec2f(id.xy) + 0.5));
+    }
+}
+@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
+fn cs_dof_tiles(@builtin(global_invocation_id) id: vec3u) {
+    if all(id.xy < textureDimensions(dof_tiles_out)) {
+        textureStore(dof_tiles_out, id.xy, dof_tiles(vec2f(id.xy) + 0.5));
+    }
+}
+@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
+fn cs_dof_near(@builtin(global_invocation_id) id: vec3u) {
+    if all(id.xy < textureDimensions(dof_out)) {
+        textureStore(dof_out, id.xy, dof_near(vec2f(id.xy) + 0.5));
+    }
+}
+@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
+fn cs_dof_far(@builtin(global_invocation_id) id: vec3u) {
+    if all(id.xy < textureDimensions(dof_out)) {
+        textureStore(dof_out, id.xy, dof_far(vec2f(id.xy) + 0.5));
+    }
+}
+@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
+fn cs_dof_combine(@builtin(global_invocation_id) id: vec3u) {
+    if all(id.xy < textureDimensions(dof_out)) {
+        textureStore(dof_out, id.xy, dof_combine(vec2f(id.xy) + 0.5));
+    }
+}
+@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
+fn cs_dof_coc(@builtin(global_invocation_id) id: vec3u) {
+    if all(id.xy < textureDimensions(dof_out)) {
+        textureStore(dof_out, id.xy, dof_coc(vec2f(id.xy) + 0.5));
+    }
+}
 
 // Rings of taps around the centre of a gather (1 + 4 RINGS (RINGS + 1)
 // taps), set from the frame's largest CoC so that taps stay about 1.5
@@ -111,10 +154,9 @@ fn coc_of(z: f32) -> f32 {
 // radius in half-resolution pixels), the colour averaged over the texels
 // of that nearest layer only, so that a box on a silhouette gives the
 // near field the near object's colour, not the background's.
-@fragment
-fn fs_dof_prepare(in: FullscreenOut) -> @location(0) vec4f {
+fn dof_prepare(position: vec2f) -> vec4f {
     let last = vec2i(textureDimensions(hdr_image)) - 1;
-    let base = vec2i(in.position.xy) * 2;
+    let base = vec2i(position) * 2;
     var colours: array<vec3f, 4>;
     var cocs: array<f32, 4>;
     var nearest = 3.0e38;
@@ -160,11 +202,10 @@ fn near_share(s: vec4f, distance: f32, area: f32) -> vec4f {
 }
 
 // The largest near-field radius of the tile's texels (0: none).
-@fragment
-fn fs_dof_tiles(in: FullscreenOut) -> @location(0) vec4f {
+fn dof_tiles(position: vec2f) -> vec4f {
     let last = vec2i(textureDimensions(half_image)) - 1;
     let side = i32(dof.tile);
-    let first = vec2i(in.position.xy) * side;
+    let first = vec2i(position) * side;
     var reach = 0.0;
     for (var y = 0; y < side; y++) {
         for (var x = 0; x < side; x++) {
@@ -193,9 +234,8 @@ fn near_reach(centre: vec2i) -> f32 {
 // The near field: premultiplied light and coverage of the discs of near
 // texels that reach this pixel. The taps spread over the reach, so they
 // are as dense as the near field's largest disc allows.
-@fragment
-fn fs_dof_near(in: FullscreenOut) -> @location(0) vec4f {
-    let centre = vec2i(in.position.xy);
+fn dof_near(position: vec2f) -> vec4f {
+    let centre = vec2i(position);
     let reach = near_reach(centre);
     if reach < NEAR_MIN {
         return vec4f(0.0);
@@ -219,9 +259,8 @@ fn fs_dof_near(in: FullscreenOut) -> @location(0) vec4f {
 // The far field: the average of the texels within this texel's own CoC
 // whose own disc reaches it (never the near field, never a sharper texel
 // farther than its own radius).
-@fragment
-fn fs_dof_far(in: FullscreenOut) -> @location(0) vec4f {
-    let centre = vec2i(in.position.xy);
+fn dof_far(position: vec2f) -> vec4f {
+    let centre = vec2i(position);
     let own = half_at(centre, vec2f(0.0));
     let radius = own.a;
     if radius < 0.25 {
@@ -243,12 +282,11 @@ fn fs_dof_far(in: FullscreenOut) -> @location(0) vec4f {
 // Back to full resolution: each pixel by its own CoC, so a pixel in focus
 // is the sharp image's own, the far field shows behind, and the near
 // field's coverage lies over both.
-@fragment
-fn fs_dof_combine(in: FullscreenOut) -> @location(0) vec4f {
-    let p = vec2i(in.position.xy);
+fn dof_combine(position: vec2f) -> vec4f {
+    let p = vec2i(position);
     let sharp = finite4(textureLoad(hdr_image, p, 0));
     let coc = coc_of(distance_at(p));
-    let uv = in.position.xy / (2.0 * vec2f(textureDimensions(near_layer)));
+    let uv = position / (2.0 * vec2f(textureDimensions(near_layer)));
     let near = textureSampleLevel(near_layer, layer_sampler, uv, 0.0);
     let far = textureSampleLevel(far_layer, layer_sampler, uv, 0.0);
     // From a CoC of 1 pixel (sharp) to 3 (the half-resolution layers' own
@@ -265,9 +303,8 @@ fn fs_dof_combine(in: FullscreenOut) -> @location(0) vec4f {
 // debug: 'coc': the signed CoC as display values, red for the near field
 // and blue for the far, |CoC| over the largest; green where it is under a
 // pixel. The composite shows it as it is.
-@fragment
-fn fs_dof_coc(in: FullscreenOut) -> @location(0) vec4f {
-    let coc = coc_of(distance_at(vec2i(in.position.xy)));
+fn dof_coc(position: vec2f) -> vec4f {
+    let coc = coc_of(distance_at(vec2i(position)));
     let scale = 1.0 / max(dof.max_coc, 1.0e-6);
     let focus = clamp(1.0 - abs(coc), 0.0, 1.0) * 0.35;
     return vec4f(max(-coc, 0.0) * scale, focus, max(coc, 0.0) * scale, 1.0);

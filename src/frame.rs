@@ -20,6 +20,12 @@ use crate::pipeline::Pipe;
 /// renderable and multisample-capable everywhere WebGPU runs.
 pub const HDR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
+/// The usage of the HDR images an effect writes (`FrameBuilder::swap_hdr`):
+/// drawn into, or stored to by a compute pass, and read after.
+const SWAP_USAGE: wgpu::TextureUsages = wgpu::TextureUsages::RENDER_ATTACHMENT
+    .union(wgpu::TextureUsages::STORAGE_BINDING)
+    .union(wgpu::TextureUsages::TEXTURE_BINDING);
+
 /// Depth of the scene pass. Only tested against, never sampled: its store
 /// op is discard and it can be a transient attachment.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24Plus;
@@ -478,18 +484,14 @@ impl<'a> FrameBuilder<'a> {
             None => {
                 self.hdr_targets += 1;
                 let label = format!("hdr target {}", 1 + self.hdr_targets);
-                let tex = self.texture(
-                    &label,
-                    self.info.size,
-                    HDR_FORMAT,
-                    1,
-                    1,
-                    wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-                )?;
+                let tex = self.texture(&label, self.info.size, HDR_FORMAT, 1, 1, SWAP_USAGE)?;
                 self.view(&tex, 0)
             }
         };
-        if self.graph.textures[read.decl.texture].owner == Owner::Chain {
+        // The image read becomes the next one written, if it can be written
+        // as an effect's own may be (the scene's target is not stored to).
+        let t = &self.graph.textures[read.decl.texture];
+        if t.owner == Owner::Chain && t.usage.contains(SWAP_USAGE) {
             self.spare_hdr = Some(read.clone());
         }
         self.hdr = Some(write.clone());

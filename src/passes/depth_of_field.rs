@@ -1,7 +1,8 @@
 //! Depth of field (`depthOfField`): a thin-lens camera's blur from the
 //! depth the caller gives with its scene, between the scene and the bloom,
 //! so the bloom and auto exposure see the blurred light (a bright point out
-//! of focus blooms as the disc it became). Four passes at half resolution
+//! of focus blooms as the disc it became). Compute passes, each writing its
+//! image a pixel per invocation (`FrameBuilder::compute_image`): four at half resolution
 //! (the colour and circle of confusion of each 2×2 box, the near field's
 //! reach per tile, the near field's gather, the far field's) and one at
 //! full resolution that puts each
@@ -22,8 +23,8 @@ use crate::gpu::Gpu;
 use crate::options::{DebugView, Options};
 use crate::output::OutputSpec;
 use crate::pass::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform, Blend,
-    FrameUniform, Pass, Pipe, PipeCache, PipeDesc, Registration, Stage, FILTERABLE_TEXTURE,
+    compute_pipeline, entry, layout, linear_sampler, pipeline_layout, shader_module, storage_entry,
+    uniform, FrameUniform, Pass, PipeCache, Registration, Stage, FILTERABLE_TEXTURE,
     FILTERING_SAMPLER, UNIFORM,
 };
 use crate::texture_rules::DepthKind;
@@ -60,7 +61,7 @@ pub const REFERENCE_HEIGHT: f64 = 1080.0;
 const LAYER_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 const TARGET_USAGE: wgpu::TextureUsages =
-    wgpu::TextureUsages::RENDER_ATTACHMENT.union(wgpu::TextureUsages::TEXTURE_BINDING);
+    wgpu::TextureUsages::STORAGE_BINDING.union(wgpu::TextureUsages::TEXTURE_BINDING);
 
 pub const PASS: Registration = Registration {
     stage: Stage::HdrEffect,
@@ -94,7 +95,7 @@ uniform! {
     }
 }
 
-/// The stages, each a fragment entry point of the shader.
+/// The stages, each a compute entry point of the shader.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Step {
     Prepare,
@@ -110,12 +111,12 @@ impl Step {
     /// The pass's name (its pipeline's label too) and its entry point.
     fn entry(self) -> (&'static str, &'static str) {
         match self {
-            Step::Prepare => ("depth of field prepare", "fs_dof_prepare"),
-            Step::Tiles => ("depth of field tiles", "fs_dof_tiles"),
-            Step::Near(_) => ("depth of field near", "fs_dof_near"),
-            Step::Far(_) => ("depth of field far", "fs_dof_far"),
-            Step::Combine => ("depth of field combine", "fs_dof_combine"),
-            Step::Coc => ("depth of field coc", "fs_dof_coc"),
+            Step::Prepare => ("depth of field prepare", "cs_dof_prepare"),
+            Step::Tiles => ("depth of field tiles", "cs_dof_tiles"),
+            Step::Near(_) => ("depth of field near", "cs_dof_near"),
+            Step::Far(_) => ("depth of field far", "cs_dof_far"),
+            Step::Combine => ("depth of field combine", "cs_dof_combine"),
+            Step::Coc => ("depth of field coc", "cs_dof_coc"),
         }
     }
 }
@@ -135,18 +136,23 @@ pub struct DepthOfFieldPass {
     readers: std::sync::Mutex<Vec<(DepthKind, Reader)>>,
     /// The gathers' bindings (the uniform, the prepared image, the tiles).
     gather_layout: wgpu::BindGroupLayout,
-    /// Of the depth buffer's module; the gathers read no depth, so either
-    /// module serves them.
+    /// The gathers' bindings and what they write (group 1): a layer, or
+    /// the tiles.
     gather_pipeline_layout: wgpu::PipelineLayout,
+    tiles_pipeline_layout: wgpu::PipelineLayout,
+    /// Group 1: the image a pass writes (`dof_out`: a layer, the next HDR
+    /// image) or the tiles (`dof_tiles_out`).
+    out_layout: wgpu::BindGroupLayout,
+    tiles_out_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
     params: FrameUniform,
     /// By step and depth kind; `None` for the half-resolution passes,
     /// which read no depth and so serve every kind.
-    pipes: PipeCache<(Step, Option<DepthKind>)>,
+    pipes: PipeCache<(Step, Option<DepthKind>), wgpu::ComputePipeline>,
 }
 
 impl Reader {
-    fn new(gpu: &Gpu, kind: DepthKind) -> Reader {
+    fn new(gpu: &Gpu, kind: DepthKind, out_layout: &wgpu::BindGroupLayout) -> Reader {
         let (_, label, parts) = KINDS[kind_index(kind)];
         let layout = layout(
             gpu,
@@ -162,7 +168,11 @@ impl Reader {
         );
         Reader {
             module: shader_module(gpu, label, parts),
-            pipeline_layout: pipeline_layout(gpu, "depth of field pipeline layout", &[&layout]),
+            pipeline_layout: pipeline_layout(
+                gpu,
+                "depth of field pipeline layout",
+                &[&layout, out_layout],
+            ),
             layout,
         }
     }
@@ -176,16 +186,42 @@ impl DepthOfFieldPass {
             &[
                 entry(2, UNIFORM),
                 entry(6, FILTERABLE_TEXTURE),
-                entry(7, FILTERABLE_TEXTURE),
+                // The tiles, r32float, which is loaded, never filtered.
+                entry(
+                    7,
+                    wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                ),
             ],
         );
-        DepthOfFieldPass {
-            readers: Default::default(),
-            gather_pipeline_layout: pipeline_layout(
+        // The images the passes write: layers and the HDR image share a
+        // format (checked by the pass graph), the tiles have one of their own.
+        let out_layout = layout(
+            gpu,
+            "depth of field image",
+            &[storage_entry(0, LAYER_FORMAT)],
+        );
+        let tiles_out_layout = layout(
+            gpu,
+            "depth of field tiles",
+            &[storage_entry(1, TILE_FORMAT)],
+        );
+        let gather_pipeline_layout = |out: &wgpu::BindGroupLayout| {
+            pipeline_layout(
                 gpu,
                 "depth of field gather pipeline layout",
-                &[&gather_layout],
-            ),
+                &[&gather_layout, out],
+            )
+        };
+        DepthOfFieldPass {
+            readers: Default::default(),
+            gather_pipeline_layout: gather_pipeline_layout(&out_layout),
+            tiles_pipeline_layout: gather_pipeline_layout(&tiles_out_layout),
+            out_layout,
+            tiles_out_layout,
             gather_layout,
             sampler: linear_sampler(gpu, "depth of field sampler"),
             params: FrameUniform::new(
@@ -202,43 +238,44 @@ impl DepthOfFieldPass {
         if let Some((_, r)) = readers.iter().find(|(k, _)| *k == kind) {
             return r.clone();
         }
-        let reader = Reader::new(gpu, kind);
+        let reader = Reader::new(gpu, kind, &self.out_layout);
         readers.push((kind, reader.clone()));
         reader
     }
 
-    fn pipe(&self, gpu: &Gpu, step: Step, kind: DepthKind) -> Pipe {
+    fn pipe(&self, gpu: &Gpu, step: Step, kind: DepthKind) -> wgpu::ComputePipeline {
         let reader = self.reader(gpu, kind);
         // The half-resolution passes read no depth: made once from the
         // module of whichever kind comes first, they serve every kind.
-        let (layout, format, reads_depth) = match step {
-            Step::Near(_) | Step::Far(_) => (&self.gather_pipeline_layout, LAYER_FORMAT, false),
-            Step::Tiles => (&self.gather_pipeline_layout, TILE_FORMAT, false),
-            Step::Prepare => (&reader.pipeline_layout, LAYER_FORMAT, true),
-            Step::Combine | Step::Coc => (&reader.pipeline_layout, HDR_FORMAT, true),
+        let (layout, reads_depth) = match step {
+            Step::Near(_) | Step::Far(_) => (&self.gather_pipeline_layout, false),
+            Step::Tiles => (&self.tiles_pipeline_layout, false),
+            Step::Prepare | Step::Combine | Step::Coc => (&reader.pipeline_layout, true),
         };
-        let module = &reader.module;
         self.pipes.get((step, reads_depth.then_some(kind)), || {
-            let (label, fs) = step.entry();
+            let (label, entry) = step.entry();
             let rings = match step {
                 Step::Near(r) | Step::Far(r) => Some([("RINGS", r as f64)]),
                 _ => None,
             };
-            pipeline(
-                gpu,
-                &PipeDesc {
-                    label,
-                    layout,
-                    module,
-                    vertex_entry: "vs_fullscreen",
-                    fragment_entry: fs,
-                    color_format: format,
-                    blend: Blend::Replace,
-                    depth: None,
-                    samples: 1,
-                    constants: rings.as_ref().map_or(&[], |r| r.as_slice()),
-                },
-            )
+            let constants = rings.as_ref().map_or(&[][..], |r| r.as_slice());
+            compute_pipeline(gpu, label, layout, &reader.module, entry, constants)
+        })
+    }
+
+    /// The bind group of what `step` writes: `target`, as its group 1.
+    fn bind_out(&self, gpu: &Gpu, step: Step, target: &wgpu::TextureView) -> wgpu::BindGroup {
+        let (layout, binding) = match step {
+            Step::Tiles => (&self.tiles_out_layout, 1),
+            _ => (&self.out_layout, 0),
+        };
+        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(step.entry().0),
+            layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding,
+                resource: wgpu::BindingResource::TextureView(target),
+            }],
         })
     }
 
@@ -314,14 +351,9 @@ impl DepthOfFieldPass {
         let views = [&src.view, &depth.image.view, &src.view, &src.view];
         let group = self.bind_full(f.gpu, "depth of field bind group", depth.kind, views);
         let pipe = self.pipe(f.gpu, Step::Coc, depth.kind);
-        f.fullscreen(
-            Step::Coc.entry().0.into(),
-            &pipe,
-            group,
-            Some(&dst),
-            &[&depth.image],
-            false,
-        );
+        let out = self.bind_out(f.gpu, Step::Coc, &dst.view);
+        let name = Step::Coc.entry().0.into();
+        f.compute_image(name, &pipe, vec![group, out], &dst, &[&depth.image]);
         f.info.coc_view = true;
         Ok(())
     }
@@ -375,21 +407,17 @@ impl DepthOfFieldPass {
         ];
         for (step, group, target, sampled) in passes {
             let pipe = self.pipe(gpu, step, kind);
-            f.fullscreen(
-                step.entry().0.into(),
-                &pipe,
-                group,
-                Some(target),
-                &sampled,
-                false,
-            );
+            let out = self.bind_out(gpu, step, &target.view);
+            let name = step.entry().0.into();
+            f.compute_image(name, &pipe, vec![group, out], target, &sampled);
         }
         Ok(())
     }
 }
 
-/// The format of the near field's tiles: one radius each.
-const TILE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R16Float;
+/// The format of the near field's tiles: one radius each (the narrowest
+/// single channel compute may store).
+const TILE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
 
 /// Half-resolution texels per tile side: at least the near gather's
 /// largest reach (so the 3×3 tiles around a texel hold every near texel

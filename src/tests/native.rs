@@ -739,16 +739,23 @@ fn an_hdr_effect_swaps_between_two_targets() {
         write.decl,
         "the written one is current"
     );
+    // The scene's image cannot be stored to (it is not made for it, which
+    // would cost its own pass on some GPUs), so an effect never writes it;
+    // from the second effect on, the effects' two targets alternate.
     let (read2, write2) = f.swap_hdr("effect 2").unwrap();
     assert_eq!(read2.decl, write.decl);
-    assert_eq!(write2.decl, first.decl, "the two targets alternate");
+    assert_ne!(write2.decl.texture, first.decl.texture);
+    assert_ne!(write2.decl.texture, write.decl.texture);
+    let (read3, write3) = f.swap_hdr("effect 3").unwrap();
+    assert_eq!(read3.decl, write2.decl);
+    assert_eq!(write3.decl, write.decl, "the two targets alternate");
     assert_eq!(
         gpu.counters.snapshot().textures - textures_before,
-        1,
-        "one second target for any number of effects"
+        2,
+        "two targets of the effects' own for any number of effects"
     );
     let frame = f.finish().unwrap();
-    assert_eq!(frame.textures.len(), 2);
+    assert_eq!(frame.textures.len(), 3);
 }
 
 /// Bloom that holds still: a small bright dot moving by sub-pixel steps
