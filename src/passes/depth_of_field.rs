@@ -18,7 +18,7 @@
 //! [`FrameInfo::depth_of_field`] says why.
 
 use crate::error::Error;
-use crate::frame::{DepthImage, DepthOfFieldState, FrameBuilder, FrameInfo, Image, HDR_FORMAT};
+use crate::frame::{DepthImage, DepthOfFieldState, FrameBuilder, FrameInfo, Image};
 use crate::gpu::Gpu;
 use crate::options::{DebugView, Options};
 use crate::output::OutputSpec;
