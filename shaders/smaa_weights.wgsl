@@ -211,23 +211,55 @@ fn smaa_corner_factor(d: vec2f) -> vec2f {
     return (1.0 - smaa_corner_rounding) * near / (near.x + near.y);
 }
 
+// A crossing edge counts as a corner only where it runs straight on. Where
+// the edge that joins it to the line is set as well, the two meet at a
+// step of a line one pixel wide, not at a corner: SMAA's own test keeps
+// such a step sharp, which leaves half of every step of a thin line at
+// full brightness. `crossing` and `joint` are the two edges' values.
+fn smaa_straight(crossing: f32, joint: f32) -> f32 {
+    return crossing * (1.0 - joint);
+}
+
 fn smaa_corner_horizontal(w: vec2f, at: vec4f, d: vec2f, texel: vec2f) -> vec2f {
     let r = smaa_corner_factor(d);
+    // Below the line at each end: the pixel's left edge crosses, its top
+    // edge joins. Above: the left edge two rows up crosses, the top edge
+    // of the row between joins.
+    let below_left = smaa_edge(at.xy + vec2f(0.0, 1.0) * texel);
+    let below_right = smaa_edge(at.zw + vec2f(1.0, 1.0) * texel);
+    let above_left = smaa_straight(
+        smaa_edge(at.xy + vec2f(0.0, -2.0) * texel).x,
+        smaa_edge(at.xy + vec2f(0.0, -1.0) * texel).y,
+    );
+    let above_right = smaa_straight(
+        smaa_edge(at.zw + vec2f(1.0, -2.0) * texel).x,
+        smaa_edge(at.zw + vec2f(1.0, -1.0) * texel).y,
+    );
     var f = vec2f(1.0);
-    f.x -= r.x * smaa_edge(at.xy + vec2f(0.0, 1.0) * texel).x;
-    f.x -= r.y * smaa_edge(at.zw + vec2f(1.0, 1.0) * texel).x;
-    f.y -= r.x * smaa_edge(at.xy + vec2f(0.0, -2.0) * texel).x;
-    f.y -= r.y * smaa_edge(at.zw + vec2f(1.0, -2.0) * texel).x;
+    f.x -= r.x * smaa_straight(below_left.x, below_left.y);
+    f.x -= r.y * smaa_straight(below_right.x, below_right.y);
+    f.y -= r.x * above_left + r.y * above_right;
     return w * saturate(f);
 }
 
 fn smaa_corner_vertical(w: vec2f, at: vec4f, d: vec2f, texel: vec2f) -> vec2f {
     let r = smaa_corner_factor(d);
+    // The same across: right of the line the pixel's top edge crosses and
+    // its left edge joins; left of it, two columns over.
+    let right_up = smaa_edge(at.xy + vec2f(1.0, 0.0) * texel);
+    let right_down = smaa_edge(at.zw + vec2f(1.0, 1.0) * texel);
+    let left_up = smaa_straight(
+        smaa_edge(at.xy + vec2f(-2.0, 0.0) * texel).y,
+        smaa_edge(at.xy + vec2f(-1.0, 0.0) * texel).x,
+    );
+    let left_down = smaa_straight(
+        smaa_edge(at.zw + vec2f(-2.0, 1.0) * texel).y,
+        smaa_edge(at.zw + vec2f(-1.0, 1.0) * texel).x,
+    );
     var f = vec2f(1.0);
-    f.x -= r.x * smaa_edge(at.xy + vec2f(1.0, 0.0) * texel).y;
-    f.x -= r.y * smaa_edge(at.zw + vec2f(1.0, 1.0) * texel).y;
-    f.y -= r.x * smaa_edge(at.xy + vec2f(-2.0, 0.0) * texel).y;
-    f.y -= r.y * smaa_edge(at.zw + vec2f(-2.0, 1.0) * texel).y;
+    f.x -= r.x * smaa_straight(right_up.y, right_up.x);
+    f.x -= r.y * smaa_straight(right_down.y, right_down.x);
+    f.y -= r.x * left_up + r.y * left_down;
     return w * saturate(f);
 }
 
