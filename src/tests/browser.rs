@@ -3071,8 +3071,10 @@ async fn a_failed_create_destroys_the_device_it_requested() {
 /// `antialias` from JavaScript: each mode smooths a hard edge a scene
 /// shader draws once per pixel and leaves the flat parts as they were;
 /// 'none' gives the frame back byte for byte; any other value is an
-/// `OptionError` listing the three. A scene effect of the page's that
-/// reads `light_at` 8 pixels to the left moves the picture 8 pixels right.
+/// `OptionError` listing the three. A scene effect that needs the fragment
+/// stage's derivatives leaves the picture as it was. A scene effect of
+/// the page's that reads `light_at` 8 pixels to the left moves the picture
+/// 8 pixels right.
 #[wasm_bindgen_test]
 async fn antialiasing_and_light_at_from_javascript() {
     let c = canvas(64, 64);
@@ -3101,6 +3103,22 @@ async fn antialiasing_and_light_at_from_javascript() {
             }
         }
         assert!(changed >= 24, "{mode}: {changed} edge pixels smoothed");
+        // A scene effect that takes a derivative keeps the display image
+        // drawn rather than computed; the picture is the same either way.
+        let derivative = r#"{"wgsl":"fn effect(color: vec4f, uv: vec2f) -> vec4f {\n  return color * (1.0 + 0.0 * dpdx(uv.x));\n}"}"#;
+        JsFuture::from(r.add_effect("derivative".into(), opts(derivative)))
+            .await
+            .unwrap();
+        let drawn = read(&r).await;
+        r.remove_effect("derivative".into()).unwrap();
+        let mut worst = 0;
+        for (a, b) in smoothed.data.iter().zip(&drawn.data) {
+            worst = worst.max(a.abs_diff(*b));
+        }
+        assert_eq!(
+            worst, 0,
+            "{mode}: the drawn and computed display images differ"
+        );
     }
     set(&r, r#"{"antialias":"none"}"#);
     assert_eq!(
