@@ -1,6 +1,7 @@
 // Depth of field: the blur of a thin-lens camera, from the scene's depth.
 // Five passes (src/passes/depth_of_field.rs), each run as compute, an
-// invocation per pixel of the image it writes (dof_out, or dof_tiles_out):
+// invocation per pixel of the image it writes (fx_dof_out, or
+// fx_dof_tiles_out), each its function here:
 //   cs_dof_prepare  full -> half resolution: colour and the signed circle of
 //                   confusion (CoC) of each 2x2 box
 //   cs_dof_tiles    half -> tiles: the largest near-field CoC of each tile
@@ -68,47 +69,10 @@ struct DofParams {
 @group(0) @binding(6) var half_image: texture_2d<f32>;
 @group(0) @binding(7) var near_tiles: texture_2d<f32>;
 // What the pass writes: a half-resolution layer or the next HDR image, or
-// the tiles.
-@group(1) @binding(0) var dof_out: texture_storage_2d<rgba16float, write>;
-@group(1) @binding(1) var dof_tiles_out: texture_storage_2d<r32float, write>;
-
-// Each pass's entry point stores its function at the pixel's centre.
-@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
-fn cs_dof_prepare(@builtin(global_invocation_id) id: vec3u) {
-    if all(id.xy < textureDimensions(dof_out)) {
-        textureStore(dof_out, id.xy, dof_prepare(vec2f(id.xy) + 0.5));
-    }
-}
-@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
-fn cs_dof_tiles(@builtin(global_invocation_id) id: vec3u) {
-    if all(id.xy < textureDimensions(dof_tiles_out)) {
-        textureStore(dof_tiles_out, id.xy, dof_tiles(vec2f(id.xy) + 0.5));
-    }
-}
-@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
-fn cs_dof_near(@builtin(global_invocation_id) id: vec3u) {
-    if all(id.xy < textureDimensions(dof_out)) {
-        textureStore(dof_out, id.xy, dof_near(vec2f(id.xy) + 0.5));
-    }
-}
-@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
-fn cs_dof_far(@builtin(global_invocation_id) id: vec3u) {
-    if all(id.xy < textureDimensions(dof_out)) {
-        textureStore(dof_out, id.xy, dof_far(vec2f(id.xy) + 0.5));
-    }
-}
-@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
-fn cs_dof_combine(@builtin(global_invocation_id) id: vec3u) {
-    if all(id.xy < textureDimensions(dof_out)) {
-        textureStore(dof_out, id.xy, dof_combine(vec2f(id.xy) + 0.5));
-    }
-}
-@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
-fn cs_dof_coc(@builtin(global_invocation_id) id: vec3u) {
-    if all(id.xy < textureDimensions(dof_out)) {
-        textureStore(dof_out, id.xy, dof_coc(vec2f(id.xy) + 0.5));
-    }
-}
+// the tiles. Each pass's entry point (cs_dof_*, generated) stores its
+// function (fx_dof_*) at every pixel of one of them.
+@group(1) @binding(0) var fx_dof_out: texture_storage_2d<rgba16float, write>;
+@group(1) @binding(1) var fx_dof_tiles_out: texture_storage_2d<r32float, write>;
 
 // Rings of taps around the centre of a gather (1 + 4 RINGS (RINGS + 1)
 // taps), set from the frame's largest CoC so that taps stay about 1.5
@@ -154,9 +118,9 @@ fn coc_of(z: f32) -> f32 {
 // radius in half-resolution pixels), the colour averaged over the texels
 // of that nearest layer only, so that a box on a silhouette gives the
 // near field the near object's colour, not the background's.
-fn dof_prepare(position: vec2f) -> vec4f {
+fn fx_dof_prepare(in: FullscreenOut) -> vec4f {
     let last = vec2i(textureDimensions(hdr_image)) - 1;
-    let base = vec2i(position) * 2;
+    let base = vec2i(in.position.xy) * 2;
     var colours: array<vec3f, 4>;
     var cocs: array<f32, 4>;
     var nearest = 3.0e38;
@@ -202,10 +166,10 @@ fn near_share(s: vec4f, distance: f32, area: f32) -> vec4f {
 }
 
 // The largest near-field radius of the tile's texels (0: none).
-fn dof_tiles(position: vec2f) -> vec4f {
+fn fx_dof_tiles(in: FullscreenOut) -> vec4f {
     let last = vec2i(textureDimensions(half_image)) - 1;
     let side = i32(dof.tile);
-    let first = vec2i(position) * side;
+    let first = vec2i(in.position.xy) * side;
     var reach = 0.0;
     for (var y = 0; y < side; y++) {
         for (var x = 0; x < side; x++) {
@@ -234,8 +198,8 @@ fn near_reach(centre: vec2i) -> f32 {
 // The near field: premultiplied light and coverage of the discs of near
 // texels that reach this pixel. The taps spread over the reach, so they
 // are as dense as the near field's largest disc allows.
-fn dof_near(position: vec2f) -> vec4f {
-    let centre = vec2i(position);
+fn fx_dof_near(in: FullscreenOut) -> vec4f {
+    let centre = vec2i(in.position.xy);
     let reach = near_reach(centre);
     if reach < NEAR_MIN {
         return vec4f(0.0);
@@ -259,8 +223,8 @@ fn dof_near(position: vec2f) -> vec4f {
 // The far field: the average of the texels within this texel's own CoC
 // whose own disc reaches it (never the near field, never a sharper texel
 // farther than its own radius).
-fn dof_far(position: vec2f) -> vec4f {
-    let centre = vec2i(position);
+fn fx_dof_far(in: FullscreenOut) -> vec4f {
+    let centre = vec2i(in.position.xy);
     let own = half_at(centre, vec2f(0.0));
     let radius = own.a;
     if radius < 0.25 {
@@ -282,11 +246,11 @@ fn dof_far(position: vec2f) -> vec4f {
 // Back to full resolution: each pixel by its own CoC, so a pixel in focus
 // is the sharp image's own, the far field shows behind, and the near
 // field's coverage lies over both.
-fn dof_combine(position: vec2f) -> vec4f {
-    let p = vec2i(position);
+fn fx_dof_combine(in: FullscreenOut) -> vec4f {
+    let p = vec2i(in.position.xy);
     let sharp = finite4(textureLoad(hdr_image, p, 0));
     let coc = coc_of(distance_at(p));
-    let uv = position / (2.0 * vec2f(textureDimensions(near_layer)));
+    let uv = in.position.xy / (2.0 * vec2f(textureDimensions(near_layer)));
     let near = textureSampleLevel(near_layer, layer_sampler, uv, 0.0);
     let far = textureSampleLevel(far_layer, layer_sampler, uv, 0.0);
     // From a CoC of 1 pixel (sharp) to 3 (the half-resolution layers' own
@@ -303,8 +267,8 @@ fn dof_combine(position: vec2f) -> vec4f {
 // debug: 'coc': the signed CoC as display values, red for the near field
 // and blue for the far, |CoC| over the largest; green where it is under a
 // pixel. The composite shows it as it is.
-fn dof_coc(position: vec2f) -> vec4f {
-    let coc = coc_of(distance_at(vec2i(position)));
+fn fx_dof_coc(in: FullscreenOut) -> vec4f {
+    let coc = coc_of(distance_at(vec2i(in.position.xy)));
     let scale = 1.0 / max(dof.max_coc, 1.0e-6);
     let focus = clamp(1.0 - abs(coc), 0.0, 1.0) * 0.35;
     return vec4f(max(-coc, 0.0) * scale, focus, max(coc, 0.0) * scale, 1.0);

@@ -26,17 +26,10 @@ fn smaa_contrast(a: vec2f, b: vec2f) -> f32 {
     return max(d.x, d.y);
 }
 
-@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
-fn cs_smaa_edges(@builtin(global_invocation_id) id: vec3u) {
-    let size = textureDimensions(fx_out);
-    if any(id.xy >= size) {
-        return;
-    }
-    textureStore(fx_out, id.xy, smaa_edges_at(vec2f(id.xy) + 0.5));
-}
-
-// The edges of the pixel whose centre is `pix`.
-fn smaa_edges_at(pix: vec2f) -> vec4f {
+// The edges of one pixel (cs_smaa_edges, generated, stores it in fx_out).
+fn fx_smaa_find_edges(in: FullscreenOut) -> vec4f {
+    // The pixel's centre from its position: exact, unlike the interpolated uv.
+    let pix = in.position.xy;
     let texel = 1.0 / vec2f(textureDimensions(smaa_color));
     let uv = pix * texel;
     let here = smaa_value(uv);

@@ -291,17 +291,11 @@ fn smaa_vertical(uv: vec2f, pix: vec2f, texel: vec2f, size: vec2f) -> vec2f {
     return smaa_corner_vertical(w, vec4f(uv.x, up, uv.x, down), d, texel);
 }
 
-@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
-fn cs_smaa_weights(@builtin(global_invocation_id) id: vec3u) {
-    let pixels = textureDimensions(fx_out);
-    if any(id.xy >= pixels) {
-        return;
-    }
-    textureStore(fx_out, id.xy, smaa_weights_at(vec2f(id.xy) + 0.5));
-}
-
-// The weights of the pixel whose centre is `pix`.
-fn smaa_weights_at(pix: vec2f) -> vec4f {
+// The weights of one pixel (cs_smaa_weights, generated, stores them in
+// fx_out).
+fn fx_smaa_find_weights(in: FullscreenOut) -> vec4f {
+    // Pixel centre, exact (the interpolated uv may be off by rounding).
+    let pix = in.position.xy;
     let size = vec2f(textureDimensions(smaa_edges));
     let texel = 1.0 / size;
     let uv = pix * texel;

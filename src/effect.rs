@@ -208,14 +208,16 @@ pub struct Neighbours {
 /// A full-screen pass of a [`Neighbours`] effect: a module of its own
 /// (the full-screen stage, then the declarations of `fx_linear_sampler`,
 /// `fx_point_sampler` (both clamping), of its reads, in order, and of
-/// `fx_out`, its target, then its WGSL), run as compute: its entry point
-/// writes every pixel of `fx_out` (`FrameBuilder::compute_image`).
+/// `fx_out`, its target, then its WGSL), run as compute: the generated
+/// entry point `entry` stores `function` at every pixel of `fx_out`
+/// (`crate::shaders::image_entry`).
 pub struct Prepass {
     /// Its label, and its target's.
     pub name: &'static str,
     pub wgsl: &'static str,
-    /// Its compute entry point (`@workgroup_size(IMAGE_GROUP, IMAGE_GROUP)`).
     pub entry: &'static str,
+    /// `fn <function>(in: FullscreenOut) -> vec4f`: the pass at one pixel.
+    pub function: &'static str,
     /// Its target's format (the output's size), one a compute pass may
     /// write (`crate::formats::is_storage`).
     pub format: wgpu::TextureFormat,

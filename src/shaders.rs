@@ -70,6 +70,21 @@ pub fn declare_image_out(
     );
 }
 
+/// A compute entry point `entry` that stores, at each pixel of the storage
+/// texture `out`, what `function(in: FullscreenOut) -> vec4f` gives for
+/// the input a full-screen draw would give that pixel (`fullscreen_at`):
+/// a full-screen pass run as compute (`FrameBuilder::compute_image`).
+/// `function` and `out` keep their names in minified WGSL (`fx_*`).
+pub fn image_entry(entry: &str, function: &str, out: &str) -> String {
+    format!(
+        "@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)\n\
+         fn {entry}(@builtin(global_invocation_id) id: vec3u) {{\n    \
+         let size = textureDimensions({out});\n    \
+         if all(id.xy < size) {{\n        \
+         textureStore({out}, id.xy, {function}(fullscreen_at(id.xy, size)));\n    }}\n}}\n"
+    )
+}
+
 /// The WGSL of a module: the generated constants, the shared full-screen
 /// vertex stage and guards, then `parts`.
 pub fn compose(parts: &[&str]) -> String {

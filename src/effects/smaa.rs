@@ -25,6 +25,7 @@ pub const EFFECT: Builtin = Builtin {
                 name: "smaa edges",
                 wgsl: wgsl!("smaa_edges.wgsl"),
                 entry: "cs_smaa_edges",
+                function: "fx_smaa_find_edges",
                 format: wgpu::TextureFormat::Rgba8Unorm,
                 reads: &[("smaa_color", Input::Display)],
             },
@@ -32,6 +33,7 @@ pub const EFFECT: Builtin = Builtin {
                 name: "smaa weights",
                 wgsl: wgsl!("smaa_weights.wgsl"),
                 entry: "cs_smaa_weights",
+                function: "fx_smaa_find_weights",
                 format: wgpu::TextureFormat::Rgba8Unorm,
                 reads: &[
                     ("smaa_edges", Input::Pass(0)),

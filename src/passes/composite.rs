@@ -455,18 +455,11 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
             HEAD_OUT,
             DISPLAY_FORMAT,
         );
-        push_all(
-            &mut s,
-            &[
-                "@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)\n\
-                 fn cs_composite(@builtin(global_invocation_id) id: vec3u) {\n    \
-                 let size = textureDimensions(",
-                HEAD_OUT,
-                ");\n    if any(id.xy >= size) {\n        return;\n    }\n    textureStore(",
-                HEAD_OUT,
-                ", id.xy, fx_composite(fullscreen_at(id.xy, size)));\n}\n",
-            ],
-        );
+        s.push_str(&crate::shaders::image_entry(
+            "cs_composite",
+            "fx_composite",
+            HEAD_OUT,
+        ));
     }
     s
 }

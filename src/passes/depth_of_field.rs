@@ -23,9 +23,9 @@ use crate::gpu::Gpu;
 use crate::options::{DebugView, Options};
 use crate::output::OutputSpec;
 use crate::pass::{
-    compute_pipeline, entry, layout, linear_sampler, pipeline_layout, shader_module, storage_entry,
-    uniform, FrameUniform, Pass, PipeCache, Registration, Stage, FILTERABLE_TEXTURE,
-    FILTERING_SAMPLER, UNIFORM,
+    compute_pipeline, entry, layout, linear_sampler, pipeline_layout, storage_entry, uniform,
+    FrameUniform, Pass, PipeCache, Registration, Stage, FILTERABLE_TEXTURE, FILTERING_SAMPLER,
+    UNIFORM,
 };
 use crate::texture_rules::DepthKind;
 
@@ -70,7 +70,7 @@ pub const PASS: Registration = Registration {
     shaders: || {
         KINDS
             .iter()
-            .map(|(_, name, parts)| (*name, crate::shaders::compose(parts)))
+            .map(|(_, name, parts)| (*name, source(parts)))
             .collect()
     },
     #[cfg(test)]
@@ -108,17 +108,46 @@ enum Step {
 }
 
 impl Step {
-    /// The pass's name (its pipeline's label too) and its entry point.
-    fn entry(self) -> (&'static str, &'static str) {
+    /// Every stage once (a gather's rings are set per pipeline).
+    const ALL: [Step; 6] = [
+        Step::Prepare,
+        Step::Tiles,
+        Step::Near(0),
+        Step::Far(0),
+        Step::Combine,
+        Step::Coc,
+    ];
+
+    /// The pass's name (its pipeline's label too), its entry point and the
+    /// function the entry point stores (`shaders::image_entry`).
+    fn entry(self) -> (&'static str, &'static str, &'static str) {
         match self {
-            Step::Prepare => ("depth of field prepare", "cs_dof_prepare"),
-            Step::Tiles => ("depth of field tiles", "cs_dof_tiles"),
-            Step::Near(_) => ("depth of field near", "cs_dof_near"),
-            Step::Far(_) => ("depth of field far", "cs_dof_far"),
-            Step::Combine => ("depth of field combine", "cs_dof_combine"),
-            Step::Coc => ("depth of field coc", "cs_dof_coc"),
+            Step::Prepare => ("depth of field prepare", "cs_dof_prepare", "fx_dof_prepare"),
+            Step::Tiles => ("depth of field tiles", "cs_dof_tiles", "fx_dof_tiles"),
+            Step::Near(_) => ("depth of field near", "cs_dof_near", "fx_dof_near"),
+            Step::Far(_) => ("depth of field far", "cs_dof_far", "fx_dof_far"),
+            Step::Combine => ("depth of field combine", "cs_dof_combine", "fx_dof_combine"),
+            Step::Coc => ("depth of field coc", "cs_dof_coc", "fx_dof_coc"),
         }
     }
+
+    /// The storage texture the pass writes: the tiles, or an image.
+    fn out(self) -> &'static str {
+        match self {
+            Step::Tiles => "fx_dof_tiles_out",
+            _ => "fx_dof_out",
+        }
+    }
+}
+
+/// A module's WGSL: `parts`, then every pass's entry point.
+fn source(parts: &[&str]) -> String {
+    let mut s = crate::shaders::compose(parts);
+    for step in Step::ALL {
+        let (_, entry, function) = step.entry();
+        s.push_str(&crate::shaders::image_entry(entry, function, step.out()));
+    }
+    s
 }
 
 /// What one kind of depth texture needs: its module and layouts.
@@ -167,7 +196,10 @@ impl Reader {
             ],
         );
         Reader {
-            module: shader_module(gpu, label, parts),
+            module: gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source(parts).into()),
+            }),
             pipeline_layout: pipeline_layout(
                 gpu,
                 "depth of field pipeline layout",
@@ -253,7 +285,7 @@ impl DepthOfFieldPass {
             Step::Prepare | Step::Combine | Step::Coc => (&reader.pipeline_layout, true),
         };
         self.pipes.get((step, reads_depth.then_some(kind)), || {
-            let (label, entry) = step.entry();
+            let (label, entry, _) = step.entry();
             let rings = match step {
                 Step::Near(r) | Step::Far(r) => Some([("RINGS", r as f64)]),
                 _ => None,

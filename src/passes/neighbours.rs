@@ -88,6 +88,11 @@ pub fn source(pass: &Prepass) -> String {
     let out = bindings.len() as u32;
     crate::shaders::declare_image_out(&mut s, 0, out, "fx_out", pass.format);
     s.push_str(pass.wgsl);
+    s.push_str(&crate::shaders::image_entry(
+        pass.entry,
+        pass.function,
+        "fx_out",
+    ));
     s
 }
 
