@@ -68,11 +68,10 @@ struct DofParams {
 @group(0) @binding(5) var layer_sampler: sampler;
 @group(0) @binding(6) var half_image: texture_2d<f32>;
 @group(0) @binding(7) var near_tiles: texture_2d<f32>;
-// What the pass writes: a half-resolution layer or the next HDR image, or
-// the tiles. Each pass's entry point (cs_dof_*, generated) stores its
-// function (fx_dof_*) at every pixel of one of them.
-@group(1) @binding(0) var fx_dof_out: texture_storage_2d<rgba16float, write>;
-@group(1) @binding(1) var fx_dof_tiles_out: texture_storage_2d<r32float, write>;
+// What a pass writes, declared by Rust (group 1): fx_dof_out, a
+// half-resolution layer or the next HDR image, or fx_dof_tiles_out, the
+// tiles. Each pass's entry point (cs_dof_*, generated) stores its function
+// (fx_dof_*) at every pixel of one of them.
 
 // Rings of taps around the centre of a gather (1 + 4 RINGS (RINGS + 1)
 // taps), set from the frame's largest CoC so that taps stay about 1.5

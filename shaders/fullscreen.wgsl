@@ -18,16 +18,3 @@ fn vs_fullscreen(@builtin(vertex_index) index: u32) -> FullscreenOut {
     out.uv = uv;
     return out;
 }
-
-// A full-screen pass run as compute, one invocation per pixel of the image
-// it writes (a storage texture), in IMAGE_GROUP × IMAGE_GROUP workgroups:
-// the input a full-screen draw would give pixel `p` of a `size` image.
-// Compute runs where the raster path is narrow at the full rate (on a
-// data-centre GPU, many times the fragment stage's), and costs what a draw
-// does elsewhere.
-fn fullscreen_at(p: vec2u, size: vec2u) -> FullscreenOut {
-    var out: FullscreenOut;
-    out.position = vec4f(vec2f(p) + 0.5, 0.0, 1.0);
-    out.uv = (vec2f(p) + 0.5) / vec2f(size);
-    return out;
-}

@@ -3,7 +3,8 @@
 // this pixel and the one on its left, g = one between it and the one
 // above; b and a are 0.
 // Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
-// smaa_color (the display image: linear display values, premultiplied).
+// smaa_color (the display image: linear display values, premultiplied),
+// fx_out (where the generated entry point stores fx_smaa_find_edges).
 
 // SMAA's HIGH preset.
 const smaa_threshold = 0.1;

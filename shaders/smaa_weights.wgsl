@@ -2,11 +2,13 @@
 // For each pixel with an edge on its left or top (pass 1), find how far
 // the edge runs each way and how it ends (crossing edges), then look up
 // in the area table how much of the pixel an antialiased line would cover.
-// Writes rgba8unorm (every pixel, 0 without an edge): r, g for the edge on top (r: how much
-// of this pixel takes the colour from above; g: how much of the pixel
-// above takes this one's), b, a likewise for the edge on the left.
+// Writes rgba8unorm (every pixel, 0 without an edge): r, g for the edge
+// on top (r: how much of this pixel takes the colour from above; g: how
+// much of the pixel above takes this one's), b, a likewise for the edge on
+// the left.
 // Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
-// smaa_edges (pass 1), smaa_area and smaa_search (src/effects/smaa_tables.rs).
+// smaa_edges (pass 1), smaa_area and smaa_search (src/effects/smaa_tables.rs),
+// fx_out (where the generated entry point stores fx_smaa_find_weights).
 //
 // Every lookup uses textureSampleLevel: the searches are loops with
 // data-dependent exits, where implicit derivatives are not allowed.

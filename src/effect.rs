@@ -215,6 +215,7 @@ pub struct Prepass {
     /// Its label, and its target's.
     pub name: &'static str,
     pub wgsl: &'static str,
+    /// Its generated compute entry point's name.
     pub entry: &'static str,
     /// `fn <function>(in: FullscreenOut) -> vec4f`: the pass at one pixel.
     pub function: &'static str,

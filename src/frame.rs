@@ -7,7 +7,7 @@
 //! publishes its result, the composite reads both. An effect between bloom
 //! and composite reads the current HDR image and writes a second HDR
 //! target with [`FrameBuilder::swap_hdr`], which becomes the current image;
-//! that target is only allocated when such an effect asks for it.
+//! such targets are only allocated when such an effect asks for them.
 
 use crate::error::Error;
 use crate::gpu::Gpu;
@@ -473,10 +473,11 @@ impl<'a> FrameBuilder<'a> {
     }
 
     /// For an effect on the HDR image: returns (the current image to read,
-    /// a second HDR target to write), and makes the second the current one.
-    /// The second target is allocated on first use in the frame. The two
-    /// alternate after that; a caller's image (external input) is only
-    /// read, never handed out to be written.
+    /// an HDR target to write, drawn or stored to), and makes the second
+    /// the current one. The effects' targets are allocated on first use in
+    /// the frame, and two of them alternate after that. The scene's image
+    /// (not made to be stored to) and a caller's image (external input) are
+    /// only read, never handed out to be written.
     pub fn swap_hdr(&mut self, pass: &str) -> Result<(Image, Image), Error> {
         let read = self.hdr(pass)?;
         let write = match self.spare_hdr.take() {
@@ -618,7 +619,7 @@ impl<'a> FrameBuilder<'a> {
     /// Adds a compute pass that writes every pixel of `target`, bound as a
     /// storage texture in one of `bind_groups`: one invocation per pixel,
     /// in workgroups of [`crate::shaders::IMAGE_GROUP`] squared (the
-    /// shader's `fullscreen_at` gives each the input a full-screen draw
+    /// shader's `fx_fullscreen_at` gives each the input a full-screen draw
     /// would). An image made this way costs what a draw would on most
     /// GPUs, and far less where the raster path is narrow.
     pub fn compute_image(

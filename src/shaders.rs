@@ -17,6 +17,9 @@ pub const FULLSCREEN_WGSL: &str = wgsl!("fullscreen.wgsl");
 /// NaN/Inf guards shared by the internal passes.
 pub const GUARDS_WGSL: &str = wgsl!("guards.wgsl");
 
+/// What a full-screen pass run as compute needs ([`image_entry`]).
+const IMAGE_WGSL: &str = wgsl!("image.wgsl");
+
 /// The side of a compute pass's square workgroup when it writes an image
 /// a pixel per invocation (`FrameBuilder::compute_image`).
 pub const IMAGE_GROUP: u32 = 8;
@@ -72,7 +75,7 @@ pub fn declare_image_out(
 
 /// A compute entry point `entry` that stores, at each pixel of the storage
 /// texture `out`, what `function(in: FullscreenOut) -> vec4f` gives for
-/// the input a full-screen draw would give that pixel (`fullscreen_at`):
+/// the input a full-screen draw would give that pixel (`fx_fullscreen_at`):
 /// a full-screen pass run as compute (`FrameBuilder::compute_image`).
 /// `function` and `out` keep their names in minified WGSL (`fx_*`).
 pub fn image_entry(entry: &str, function: &str, out: &str) -> String {
@@ -81,14 +84,17 @@ pub fn image_entry(entry: &str, function: &str, out: &str) -> String {
          fn {entry}(@builtin(global_invocation_id) id: vec3u) {{\n    \
          let size = textureDimensions({out});\n    \
          if all(id.xy < size) {{\n        \
-         textureStore({out}, id.xy, {function}(fullscreen_at(id.xy, size)));\n    }}\n}}\n"
+         textureStore({out}, id.xy, {function}(fx_fullscreen_at(id.xy, size)));\n    }}\n}}\n"
     )
 }
 
 /// The WGSL of a module: the generated constants, the shared full-screen
-/// vertex stage and guards, then `parts`.
+/// vertex stage, guards and compute helper, then `parts`.
 pub fn compose(parts: &[&str]) -> String {
-    let mut source = format!("{}\n{FULLSCREEN_WGSL}\n{GUARDS_WGSL}", constants());
+    let mut source = format!(
+        "{}\n{FULLSCREEN_WGSL}\n{GUARDS_WGSL}\n{IMAGE_WGSL}",
+        constants()
+    );
     for p in parts {
         source.push('\n');
         source.push_str(p);

@@ -95,7 +95,8 @@ pub enum Part {
     /// All of it, into the output (`fs_composite`).
     Whole,
     /// Up to the display image, for an effect that reads around its pixel
-    /// (`fs_composite` with `SPLIT`).
+    /// (`cs_composite`, or `fs_composite` with `SPLIT` where an effect it
+    /// reaches is fragment-only).
     Head,
     /// From that effect on, into the output (`fs_resume`).
     Resume,
@@ -281,15 +282,23 @@ pub fn split(effects: &[Active<'_>]) -> Option<usize> {
 }
 
 /// Whether the frame is split and the part before the split runs as
-/// compute (`cs_composite`): it does unless an effect there needs the
-/// fragment stage's derivatives (a user's `textureSample`).
+/// compute (`cs_composite`): it does unless an effect it can reach is
+/// fragment-only (a user's `textureSample` or `discard`). It reaches every
+/// effect but those the pass that resumes the frame calls, as
+/// [`fused_source`] routes them.
 fn head_computes(effects: &[Active<'_>]) -> bool {
-    split(effects).is_some_and(|k| {
-        effects.iter().take(k).all(|e| match e {
-            Active::User(u) => !crate::wgsl::uses_derivatives(&u.source),
-            Active::Builtin(..) => true,
+    let Some(k) = split(effects) else {
+        return false;
+    };
+    let resumed = |i: usize, e: &Active<'_>| i >= k && (i == k || e.place() == Place::Display);
+    effects
+        .iter()
+        .enumerate()
+        .filter(|&(i, e)| !resumed(i, e))
+        .all(|(_, e)| match e {
+            Active::User(u) => !crate::wgsl::fragment_only(&u.source),
+            Active::Builtin(_, b) => !crate::wgsl::fragment_only(b.wgsl),
         })
-    })
 }
 
 /// The WGSL name of the display image where the part before the split
@@ -470,8 +479,8 @@ struct Shape {
     plan: Vec<Planned>,
     /// The layouts of its bind groups: 0, and 1 where the frame is split.
     layouts: Vec<wgpu::BindGroupLayout>,
-    /// Group 0 alone (the whole frame, or its head), and both groups (the
-    /// pass that resumes it).
+    /// Group 0 alone (the whole frame, or its head drawn), and both groups
+    /// (the pass that resumes it); the head computed has its own.
     pipeline_layouts: Vec<wgpu::PipelineLayout>,
     module: wgpu::ShaderModule,
     pipes: PipeCache<Variant>,

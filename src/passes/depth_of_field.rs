@@ -13,7 +13,7 @@
 //! Half resolution keeps it cheap: the gathers read a quarter of the
 //! texels, and a blur of a few pixels or more hides the coarser grid; the
 //! full-resolution pass keeps every pixel in focus exactly as it was. With
-//! `debug: 'coc'` one full-resolution pass draws the circle of confusion
+//! `debug: 'coc'` one full-resolution pass writes the circle of confusion
 //! instead. Without depth (or off) no pass runs and
 //! [`FrameInfo::depth_of_field`] says why.
 
@@ -140,9 +140,12 @@ impl Step {
     }
 }
 
-/// A module's WGSL: `parts`, then every pass's entry point.
+/// A module's WGSL: `parts`, what the passes write (group 1: an image at
+/// binding 0, the tiles at 1) and every pass's entry point.
 fn source(parts: &[&str]) -> String {
     let mut s = crate::shaders::compose(parts);
+    crate::shaders::declare_image_out(&mut s, 1, 0, "fx_dof_out", LAYER_FORMAT);
+    crate::shaders::declare_image_out(&mut s, 1, 1, "fx_dof_tiles_out", TILE_FORMAT);
     for step in Step::ALL {
         let (_, entry, function) = step.entry();
         s.push_str(&crate::shaders::image_entry(entry, function, step.out()));
@@ -230,7 +233,8 @@ impl DepthOfFieldPass {
             ],
         );
         // The images the passes write: layers and the HDR image share a
-        // format (checked by the pass graph), the tiles have one of their own.
+        // format (the test `the_layers_have_the_hdr_images_format`), the
+        // tiles have one of their own.
         let out_layout = layout(
             gpu,
             "depth of field image",
@@ -377,7 +381,7 @@ impl DepthOfFieldPass {
         })
     }
 
-    /// `debug: 'coc'`: the circle of confusion drawn as the next HDR image.
+    /// `debug: 'coc'`: the circle of confusion written as the next HDR image.
     fn build_coc_view(&self, f: &mut FrameBuilder<'_>, depth: &DepthImage) -> Result<(), Error> {
         let (src, dst) = f.swap_hdr("depth of field coc")?;
         let views = [&src.view, &depth.image.view, &src.view, &src.view];
@@ -412,7 +416,7 @@ impl DepthOfFieldPass {
         let full = |views| self.bind_full(gpu, "depth of field bind group", kind, views);
         let half =
             |tiles| self.bind_gather(gpu, "depth of field half bind group", &prepared.view, tiles);
-        // Each pass: what it draws with, where, and what it samples (the
+        // Each pass: what it runs with, what it writes, and what it samples (the
         // prepared image stands in for what is not made yet).
         let gather = half(&tiles.view);
         let passes = [
@@ -592,6 +596,12 @@ mod tests {
             pass.pipe(&gpu, Step::Combine, kind);
         }
         assert_eq!(pass.pipes.len(), 6, "a combine for each kind of depth");
+    }
+
+    #[test]
+    fn the_layers_have_the_hdr_images_format() {
+        // The combine writes the next HDR image through the layers' layout.
+        assert_eq!(LAYER_FORMAT, crate::frame::HDR_FORMAT);
     }
 
     #[test]

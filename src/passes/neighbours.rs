@@ -1,7 +1,7 @@
 //! The passes of an effect that reads the display image around its pixel
 //! (`crate::effect::Neighbours`: anti-aliasing). The composite writes the
-//! display image and resumes the frame after them; this module draws what
-//! lies between, from the effect's description alone: each pass's module,
+//! display image and resumes the frame after them; this module computes
+//! what lies between, from the effect's description alone: each pass's module,
 //! bindings and target, and the tables they read, made once per device.
 
 use std::borrow::Cow;

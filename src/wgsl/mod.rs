@@ -48,13 +48,14 @@ const DERIVATIVES: &[&str] = &[
     "fwidthFine",
 ];
 
-/// Whether `source` calls a built-in that takes implicit derivatives, so
-/// it can run only in a fragment shader, not as compute.
-pub fn uses_derivatives(source: &str) -> bool {
+/// Whether `source` can run only in a fragment shader, not as compute: it
+/// calls a built-in that takes implicit derivatives, or it has `discard`.
+pub fn fragment_only(source: &str) -> bool {
     let solid = lex::solid(source);
     solid
         .windows(2)
         .any(|w| w[0].is_one_of(DERIVATIVES) && w[1].is("("))
+        || solid.iter().any(|t| t.is("discard"))
 }
 
 /// Whether `source` has an attribute `@<name>` (outside comments).

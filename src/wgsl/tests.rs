@@ -183,14 +183,16 @@ fn a_name_that_ends_like_a_renamed_one_never_meets_one() {
 }
 
 #[test]
-fn derivatives_are_found_in_calls_only() {
+fn derivatives_and_discard_keep_code_in_the_fragment_stage() {
     let sampled = "fn effect(c: vec4f, uv: vec2f) -> vec4f {\n    return textureSample(mask, effect_sampler, uv);\n}";
-    assert!(uses_derivatives(sampled));
-    assert!(uses_derivatives("let w = fwidth (uv.x);"));
+    assert!(fragment_only(sampled));
+    assert!(fragment_only("let w = fwidth (uv.x);"));
+    assert!(fragment_only("if c.a < 0.5 { discard; }"));
     // A level given, a name that only starts the same, a comment: none.
-    let level = "let c = textureSampleLevel(mask, effect_sampler, uv, 0.0); // textureSample(";
-    assert!(!uses_derivatives(level));
-    assert!(!uses_derivatives(
-        "let dpdx_scale = 2.0; let t = dpdx_scale;"
+    let level =
+        "let c = textureSampleLevel(mask, effect_sampler, uv, 0.0); // textureSample( discard";
+    assert!(!fragment_only(level));
+    assert!(!fragment_only(
+        "let dpdx_scale = 2.0; let t = dpdx_scale; let discarded = 1;"
     ));
 }
