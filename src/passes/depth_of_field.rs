@@ -394,61 +394,123 @@ impl DepthOfFieldPass {
         Ok(())
     }
 
-    /// The five passes of the blur.
+    /// The five passes of the blur, then four more for the bloom's own
+    /// image where the frame has one (the caller's bloom texture, the
+    /// scene's emissive light): it blurs as the scene does, so an object
+    /// out of focus glows as the disc it became, and the energy-conserving
+    /// bloom takes back the light it gave from where it now lies.
     fn build_blur(&self, f: &mut FrameBuilder<'_>, depth: &DepthImage) -> Result<(), Error> {
-        let gpu = f.gpu;
-        let kind = depth.kind;
         let size = f.size();
         let half = half_size(size);
         let max_coc = max_coc(&f.settings.depth_of_field, size.1);
-        let rings = rings(max_coc);
         let layer = |f: &mut FrameBuilder<'_>, label: &str, size, format| -> Result<Image, Error> {
             let tex = f.texture(label, size, format, 1, 1, TARGET_USAGE)?;
             Ok(f.view(&tex, 0))
         };
-        let prepared = layer(f, "depth of field half", half, LAYER_FORMAT)?;
-        let tiles_size = tiles_size(half, tile_side(max_coc));
-        let tiles = layer(f, "depth of field tiles", tiles_size, TILE_FORMAT)?;
-        let near = layer(f, "depth of field near", half, LAYER_FORMAT)?;
-        let far = layer(f, "depth of field far", half, LAYER_FORMAT)?;
+        let layers = Layers {
+            prepared: layer(f, "depth of field half", half, LAYER_FORMAT)?,
+            tiles: layer(
+                f,
+                "depth of field tiles",
+                tiles_size(half, tile_side(max_coc)),
+                TILE_FORMAT,
+            )?,
+            near: layer(f, "depth of field near", half, LAYER_FORMAT)?,
+            far: layer(f, "depth of field far", half, LAYER_FORMAT)?,
+            rings: rings(max_coc),
+        };
         let (src, dst) = f.swap_hdr("depth of field")?;
-        let d = &depth.image;
+        let bloom = match f.bloom_source.clone() {
+            Some(source) => Some((
+                source,
+                layer(f, "depth of field bloom", size, LAYER_FORMAT)?,
+            )),
+            None => None,
+        };
+        self.blur(f, depth, &layers, (&src, &dst), true);
+        if let Some((source, blurred)) = bloom {
+            // The tiles hold the circles of confusion, the same for both.
+            self.blur(f, depth, &layers, (&source, &blurred), false);
+            f.bloom_source = Some(blurred);
+        }
+        Ok(())
+    }
+
+    /// The blur of `image.0` into `image.1` through `layers`, the tiles
+    /// made first where `tiles`.
+    fn blur(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        depth: &DepthImage,
+        layers: &Layers,
+        image: (&Image, &Image),
+        tiles: bool,
+    ) {
+        let (gpu, kind, d) = (f.gpu, depth.kind, &depth.image);
+        let Layers {
+            prepared,
+            near,
+            far,
+            rings,
+            ..
+        } = layers;
+        let (src, dst) = image;
         let full = |views| self.bind_full(gpu, "depth of field bind group", kind, views);
         let half =
             |tiles| self.bind_gather(gpu, "depth of field half bind group", &prepared.view, tiles);
         // Each pass: what it runs with, what it writes, and what it samples (the
         // prepared image stands in for what is not made yet).
-        let gather = half(&tiles.view);
-        let passes = [
+        let gather = half(&layers.tiles.view);
+        let mut passes = vec![(
+            Step::Prepare,
+            full([&src.view, &d.view, &src.view, &src.view]),
+            prepared,
+            vec![src, d],
+        )];
+        if tiles {
+            passes.push((
+                Step::Tiles,
+                half(&prepared.view),
+                &layers.tiles,
+                vec![prepared],
+            ));
+        }
+        passes.extend([
             (
-                Step::Prepare,
-                full([&src.view, &d.view, &src.view, &src.view]),
-                &prepared,
-                vec![&src, d],
-            ),
-            (Step::Tiles, half(&prepared.view), &tiles, vec![&prepared]),
-            (
-                Step::Near(rings),
+                Step::Near(*rings),
                 gather.clone(),
-                &near,
-                vec![&prepared, &tiles],
+                near,
+                vec![prepared, &layers.tiles],
             ),
-            (Step::Far(rings), gather, &far, vec![&prepared, &tiles]),
+            (
+                Step::Far(*rings),
+                gather,
+                far,
+                vec![prepared, &layers.tiles],
+            ),
             (
                 Step::Combine,
                 full([&src.view, &d.view, &near.view, &far.view]),
-                &dst,
-                vec![&src, d, &near, &far],
+                dst,
+                vec![src, d, near, far],
             ),
-        ];
+        ]);
         for (step, group, target, sampled) in passes {
             let pipe = self.pipe(gpu, step, kind);
             let out = self.bind_out(gpu, step, &target.view);
             let name = step.entry().0.into();
             f.compute_image(name, &pipe, vec![group, out], target, &sampled);
         }
-        Ok(())
     }
+}
+
+/// The half-resolution images of a blur and its gathers' rings.
+struct Layers {
+    prepared: Image,
+    tiles: Image,
+    near: Image,
+    far: Image,
+    rings: u32,
 }
 
 /// The format of the near field's tiles: one radius each (the narrowest

@@ -257,6 +257,16 @@ pub(super) fn raw_depth(camera: &Camera, z: f32) -> f32 {
 
 /// One frame, read back; the program's device saw no error.
 fn frame(r: &mut Rig, scene: &wgpu::TextureView, depth: Option<Depth<'_>>) -> Image {
+    frame_with_bloom(r, scene, None, depth)
+}
+
+/// A frame of `scene` with `bloom`, the program's bloom texture, if any.
+fn frame_with_bloom(
+    r: &mut Rig,
+    scene: &wgpu::TextureView,
+    bloom: Option<&wgpu::TextureView>,
+    depth: Option<Depth<'_>>,
+) -> Image {
     let scope = r.gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let view = r.output.create_view(&Default::default());
     let mut encoder = r.gpu.device.create_command_encoder(&Default::default());
@@ -264,8 +274,8 @@ fn frame(r: &mut Rig, scene: &wgpu::TextureView, depth: Option<Depth<'_>>) -> Im
     match depth {
         Some(d) => r
             .post
-            .render_with_depth(&mut encoder, scene, None, d, &view, format),
-        None => r.post.render(&mut encoder, scene, None, &view, format),
+            .render_with_depth(&mut encoder, scene, bloom, d, &view, format),
+        None => r.post.render(&mut encoder, scene, bloom, &view, format),
     }
     .expect("render");
     let readback = Readback::record(&r.gpu, &mut encoder, &r.output).expect("a readback");
@@ -759,4 +769,51 @@ fn bad_depth_and_cameras_are_refused_by_name() {
     }
     // Still rendering after all that.
     frame(&mut r, &scene, Some(Depth::buffer(&buffer, camera)));
+}
+
+/// With a bloom texture of the program's own (three.js's selective
+/// bloom), that texture blurs as the scene does: the bloom of a point out
+/// of focus given as both is the bloom of its disc, the same as when the
+/// scene's own light blooms, not the sharp point's.
+#[test]
+fn a_bloom_texture_of_its_own_blurs_with_the_scene() {
+    let size = (128, 128);
+    let mut o = linear(true);
+    let d = &mut o.depth_of_field;
+    (d.focus_distance, d.f_stop, d.max_blur) = (2.0, 0.5, 128.0);
+    o.bloom.enabled = true;
+    o.debug = DebugView::Bloom;
+    let mut r = rig(size, &o);
+    let point = colour(&r, |x, y| if (x, y) == (64, 64) { 400.0 } else { 0.0 });
+    let z = distances(&r, |_, _| 50.0);
+    let own = frame_with_bloom(&mut r, &point, Some(&point), Some(Depth::linear(&z)));
+    let from_scene = frame_with_bloom(&mut r, &point, None, Some(Depth::linear(&z)));
+    let mut sharp = o;
+    sharp.depth_of_field.enabled = false;
+    r.post.set_options(&sharp).expect("options");
+    let unblurred = frame_with_bloom(&mut r, &point, Some(&point), Some(Depth::linear(&z)));
+    let radius = thin_lens(&o.depth_of_field, size.1, 50.0) / 2.0;
+    let rim = (64.0 + radius) as u32;
+    let at = |img: &Image, x: u32| grey(img, x, 64);
+    eprintln!(
+        "bloom texture's bloom: centre {} (sharp {}, scene's {}), rim {} (sharp {}, scene's {})",
+        at(&own, 64),
+        at(&unblurred, 64),
+        at(&from_scene, 64),
+        at(&own, rim),
+        at(&unblurred, rim),
+        at(&from_scene, rim)
+    );
+    assert!(
+        at(&own, 64) < 0.75 * at(&unblurred, 64),
+        "the bloom is the disc's, lower at its centre than the point's"
+    );
+    let mut worst = 0.0f32;
+    for (x, y) in texels(size) {
+        worst = worst.max((grey(&own, x, y) - grey(&from_scene, x, y)).abs());
+    }
+    assert!(
+        worst < 0.01 * at(&from_scene, 64),
+        "the bloom texture's bloom is the scene's: they differ by {worst}"
+    );
 }
