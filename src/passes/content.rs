@@ -42,12 +42,56 @@ pub struct ExternalInput {
 
 /// The caller's depth texture. How to read it (the camera) is not part of
 /// it: a camera that moves its planes changes uniforms, not the frame.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct DepthInput {
-    /// The caller's view, as given (its texture is read through a view of
-    /// the depth aspect the frame makes).
+    /// The caller's view, as given: what tells one depth input from another.
     pub view: wgpu::TextureView,
+    /// The view of its depth aspect the frame reads (a
+    /// `depth24plus-stencil8` texture is bound by its depth alone), made
+    /// when the texture is given, while it is known to be alive: made again
+    /// at a rebuild it would be a view of a texture the caller may have
+    /// destroyed since, which Firefox reports as an error.
+    pub read: wgpu::TextureView,
     pub kind: crate::texture_rules::DepthKind,
+}
+
+impl DepthInput {
+    pub fn new(
+        gpu: &crate::gpu::Gpu,
+        view: wgpu::TextureView,
+        kind: crate::texture_rules::DepthKind,
+    ) -> DepthInput {
+        let read = read_view(view.texture());
+        gpu.counters
+            .views
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        DepthInput { view, read, kind }
+    }
+}
+
+/// The view of a depth texture's depth aspect (all of an `r32float`
+/// distance texture), as the frame reads it.
+pub fn read_view(texture: &wgpu::Texture) -> wgpu::TextureView {
+    let aspect = if texture.format().is_depth_stencil_format() {
+        wgpu::TextureAspect::DepthOnly
+    } else {
+        wgpu::TextureAspect::All
+    };
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        label: Some("depth texture view"),
+        aspect,
+        base_mip_level: 0,
+        mip_level_count: Some(1),
+        base_array_layer: 0,
+        array_layer_count: Some(1),
+        ..Default::default()
+    })
+}
+
+impl PartialEq for DepthInput {
+    fn eq(&self, other: &DepthInput) -> bool {
+        self.view == other.view && self.kind == other.kind
+    }
 }
 
 /// What the scene pass draws.

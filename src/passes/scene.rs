@@ -384,34 +384,16 @@ impl ScenePass {
     }
 }
 
-/// The caller's depth texture as the frame reads it: through a view of its
-/// depth aspect (a `depth24plus-stencil8` texture is bound by its depth
-/// alone), made when the frame is built.
+/// The caller's depth texture as the frame reads it: through the view of
+/// its depth aspect made when it was given.
 fn depth_image(
     f: &mut FrameBuilder<'_>,
     depth: &super::content::DepthInput,
     size: (u32, u32),
 ) -> crate::frame::DepthImage {
-    let texture = depth.view.texture();
-    let aspect = if texture.format().is_depth_stencil_format() {
-        wgpu::TextureAspect::DepthOnly
-    } else {
-        wgpu::TextureAspect::All
-    };
-    let view = f.gpu.create_view(
-        texture,
-        &wgpu::TextureViewDescriptor {
-            label: Some("depth texture view"),
-            aspect,
-            base_mip_level: 0,
-            mip_level_count: Some(1),
-            base_array_layer: 0,
-            array_layer_count: Some(1),
-            ..Default::default()
-        },
-    );
+    let format = depth.read.texture().format();
     crate::frame::DepthImage {
-        image: f.external("depth texture", &view, size, texture.format()),
+        image: f.external("depth texture", &depth.read, size, format),
         kind: depth.kind,
     }
 }

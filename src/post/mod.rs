@@ -673,30 +673,23 @@ impl PostChain {
             (_, Some(camera)) => camera.check()?,
             (_, None) => {}
         }
-        let input = DepthInput {
-            view: depth.view.clone(),
-            kind,
-        };
-        let known =
-            matches!(self.chain.content(), Content::Texture(t) if t.depth.as_ref() == Some(&input));
-        if !known {
-            self.check_device(t, kind)?;
+        // The last frame's, with its view of the depth aspect: a new view
+        // only for another depth.
+        if let Content::Texture(t) = self.chain.content() {
+            if let Some(known) = t.depth.as_ref() {
+                if known.view == *depth.view && known.kind == kind {
+                    return Ok(known.clone());
+                }
+            }
         }
+        let input = DepthInput::new(&self.gpu, depth.view.clone(), kind);
+        self.check_device(&input)?;
         Ok(input)
     }
 
     /// Refuses a depth texture of another device before it is bound.
-    fn check_device(&self, t: &wgpu::Texture, kind: DepthKind) -> Result<(), Error> {
-        let view = t.create_view(&wgpu::TextureViewDescriptor {
-            label: Some("depth check"),
-            aspect: if t.format().is_depth_stencil_format() {
-                wgpu::TextureAspect::DepthOnly
-            } else {
-                wgpu::TextureAspect::All
-            },
-            ..Default::default()
-        });
-        let answer = self.gpu.probe_texture_as(&view, kind.binding());
+    fn check_device(&self, input: &DepthInput) -> Result<(), Error> {
+        let answer = self.gpu.probe_texture_as(&input.read, input.kind.binding());
         if let Some(Some(e)) = crate::user_effect::answer_now(answer) {
             return Err(Error::argument(
                 "depth",

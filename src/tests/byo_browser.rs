@@ -609,6 +609,9 @@ async fn a_texture_the_app_destroys_is_named_and_no_longer_used() {
     js("t", "t.label = 'dirt again';", &[&dirt]).await;
     JsFuture::from(r.set_lens_dirt(dirt.clone())).await.unwrap();
     js("t", "t.label = ''; t.destroy();", &[&scene]).await;
+    // A rebuild before the destroy is known binds the texture again.
+    r.set_options(JSON::parse(r#"{"bloom":{"levels":4}}"#).unwrap())
+        .unwrap();
     let (e, _) = render_until_refused(&r).await;
     let message = get(&e, "message").as_string().unwrap_or_default();
     assert_argument(Err::<(), _>(e), "texture", "setTexture");

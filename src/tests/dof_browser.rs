@@ -372,6 +372,8 @@ async fn a_foreign_or_destroyed_depth_texture_is_named() {
     r.render(None).unwrap();
     assert_eq!(stats_state(&r), "on");
     js("t", "t.label = ''; t.destroy();", &[&own]).await;
+    // A rebuild before the destroy is known reads the texture again.
+    set(&r, r#"{"depthOfField":{"maxBlur":24}}"#);
     let (e, _) = render_until_refused(&r).await;
     assert_argument(Err::<(), _>(e), "depth", "was destroyed");
     r.render(None).unwrap();

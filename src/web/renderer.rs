@@ -431,11 +431,17 @@ impl WebRenderer {
         let (slot, targets) = (self.verdicts.out_of_memory.clone(), self.targets());
         let render_scale = self.effective().render_scale;
         let report = self.gpu.error_sink();
+        // A rebuild binds the app's textures again: one the app destroyed
+        // is named by the next render(), as a frame's would be.
+        let (device, queue) = (self.gpu.device.clone(), self.gpu.queue.clone());
+        let (destroyed, given) = (self.verdicts.destroyed.clone(), self.given_textures());
         let excuse = Excuse::new(Box::pin(async move {
             let (memory, validation) = (memory.await, validation.await);
             let Some(e) = memory else {
                 if let Some(v) = validation {
-                    report(v.to_string());
+                    let message = v.to_string();
+                    super::verdicts::blame(&device, &queue, &destroyed, given, message, report)
+                        .await;
                 }
                 return false;
             };

@@ -180,27 +180,13 @@ pub fn wrap_depth(
         let own = (num(texture, "width") as u32, num(texture, "height") as u32);
         crate::texture_rules::check_caller_depth("depth", facts, own, size)
     })?;
-    let (wrapped, view) = wrap_handle(&gpu.device, texture, format, "depth");
+    let (_, view) = wrap_handle(&gpu.device, texture, format, "depth");
     gpu.counters
         .views
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let probe = gpu.probe_texture_as(&depth_view(&wrapped), kind.binding());
-    Ok((crate::passes::content::DepthInput { view, kind }, probe))
-}
-
-/// A view of the depth aspect of `texture` (all of it for `r32float`).
-fn depth_view(texture: &wgpu::Texture) -> wgpu::TextureView {
-    texture.create_view(&wgpu::TextureViewDescriptor {
-        label: Some("depth check"),
-        aspect: if texture.format().is_depth_stencil_format() {
-            wgpu::TextureAspect::DepthOnly
-        } else {
-            wgpu::TextureAspect::All
-        },
-        base_mip_level: 0,
-        mip_level_count: Some(1),
-        ..Default::default()
-    })
+    let input = crate::passes::content::DepthInput::new(gpu, view, kind);
+    let probe = gpu.probe_texture_as(&input.read, kind.binding());
+    Ok((input, probe))
 }
 
 /// A GPUTexture as the texture rules read it, handed to `check`: its
@@ -344,7 +330,7 @@ pub async fn still_usable(device: &wgpu::Device, queue: &wgpu::Queue, texture: &
     let outer = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let (wrapped, view) = wrap_handle(device, texture, format, "texture check");
     let view = if kind.is_some() {
-        depth_view(&wrapped)
+        crate::passes::content::read_view(&wrapped)
     } else {
         view
     };

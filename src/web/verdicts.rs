@@ -139,21 +139,34 @@ impl Watch {
                     return;
                 }
             }
-            let message = e.to_string();
-            // Only a frame that sampled the app's textures can blame them,
-            // and only those the GPU can no longer use.
-            let mut culprits = Vec::new();
-            for g in given {
-                if !super::shared::still_usable(&device, &queue, &g.texture).await {
-                    culprits.push(g);
-                }
-            }
-            if culprits.is_empty() {
-                report(message);
-            } else {
-                destroyed.borrow_mut().get_or_insert((message, culprits));
-            }
+            blame(&device, &queue, &destroyed, given, e.to_string(), report).await;
         });
+    }
+}
+
+/// A validation error, `message`, of a frame or of a rebuild that bound
+/// `given`: kept for the next `render()` where one of those textures is one
+/// the GPU can no longer use (the app destroyed it; the first such message
+/// wins), else reported as an uncaptured error would be. Only what bound the
+/// app's textures can blame them.
+pub async fn blame(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    destroyed: &Destroyed,
+    given: Vec<Given>,
+    message: String,
+    report: impl Fn(String),
+) {
+    let mut culprits = Vec::new();
+    for g in given {
+        if !super::shared::still_usable(device, queue, &g.texture).await {
+            culprits.push(g);
+        }
+    }
+    if culprits.is_empty() {
+        report(message);
+    } else {
+        destroyed.borrow_mut().get_or_insert((message, culprits));
     }
 }
 
