@@ -281,24 +281,29 @@ pub fn split(effects: &[Active<'_>]) -> Option<usize> {
     effects.iter().position(|e| e.neighbours().is_some())
 }
 
+/// Whether effect `i`, `e`, of a frame split at `split` runs in the pass
+/// that resumes the frame: the effect split at (its function starts that
+/// pass) and the display effects after it (through `fx_resumed`). The rest
+/// run in the composite, through their place's hook.
+fn resumed(split: Option<usize>, i: usize, e: &Active<'_>) -> bool {
+    split.is_some_and(|k| i == k || (i > k && e.place() == Place::Display))
+}
+
 /// Whether the frame is split and the part before the split runs as
-/// compute (`cs_composite`): it does unless an effect it can reach is
-/// fragment-only (a user's `textureSample` or `discard`). It reaches every
-/// effect but those the pass that resumes the frame calls, as
-/// [`fused_source`] routes them.
+/// compute (`cs_composite`): it does unless an effect it can reach, any
+/// not [`resumed`], is fragment-only (a user's `textureSample` or
+/// `discard`).
 fn head_computes(effects: &[Active<'_>]) -> bool {
-    let Some(k) = split(effects) else {
-        return false;
-    };
-    let resumed = |i: usize, e: &Active<'_>| i >= k && (i == k || e.place() == Place::Display);
-    effects
-        .iter()
-        .enumerate()
-        .filter(|&(i, e)| !resumed(i, e))
-        .all(|(_, e)| match e {
-            Active::User(u) => !crate::wgsl::fragment_only(&u.source),
-            Active::Builtin(_, b) => !crate::wgsl::fragment_only(b.wgsl),
-        })
+    let split = split(effects);
+    split.is_some()
+        && effects
+            .iter()
+            .enumerate()
+            .filter(|&(i, e)| !resumed(split, i, e))
+            .all(|(_, e)| match e {
+                Active::User(u) => !crate::wgsl::fragment_only(&u.source),
+                Active::Builtin(_, b) => !crate::wgsl::fragment_only(b.wgsl),
+            })
 }
 
 /// The WGSL name of the display image where the part before the split
@@ -426,7 +431,7 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
         };
         match split {
             Some(k) if i == k => {}
-            Some(k) if i > k && e.place() == Place::Display => calls.push((RESUMED, function)),
+            _ if resumed(split, i, e) => calls.push((RESUMED, function)),
             _ => calls.push((e.place().hook(), function)),
         }
     }

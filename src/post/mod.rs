@@ -650,7 +650,6 @@ impl PostChain {
     /// another view than the last frame's).
     fn depth_input(&self, depth: &Depth<'_>, size: (u32, u32)) -> Result<DepthInput, Error> {
         let t = depth.view.texture();
-        let format_spelled = format!("{:?}", t.format());
         let kind = as_caller(t, |facts| {
             crate::texture_rules::check_caller_depth("depth", facts, (t.width(), t.height()), size)
         })?;
@@ -659,8 +658,9 @@ impl PostChain {
                 return Err(Error::argument(
                     "depth",
                     format!(
-                        "is a depth buffer ({format_spelled}): give it with Depth::buffer and \
-                         the camera that wrote it"
+                        "is a depth buffer ({:?}): give it with Depth::buffer and \
+                         the camera that wrote it",
+                        t.format()
                     ),
                 ))
             }
