@@ -376,7 +376,7 @@ fn browser_suites(root: &Path, args: &[String], timings: &mut Timings) -> Result
                     .current_dir(root)
                     .env("CHROMEDRIVER", setup::chromedriver())
                     .env("CHROMEDRIVER_REMOTE", driver.url())
-                    .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                    .env("WASM_BINDGEN_TEST_TIMEOUT", BROWSER_RUN_TIMEOUT)
                     .args(["test", "--headless", "--chrome"])
                     .args(extra))?;
             }
@@ -391,7 +391,7 @@ fn browser_suites(root: &Path, args: &[String], timings: &mut Timings) -> Result
                     .current_dir(root)
                     .env("GECKODRIVER", setup::geckodriver())
                     .env("XDG_RUNTIME_DIR", &runtime_dir)
-                    .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+                    .env("WASM_BINDGEN_TEST_TIMEOUT", BROWSER_RUN_TIMEOUT)
                     .args(["test", "--headless", "--firefox"])
                     .args(extra))?;
             }
@@ -550,6 +550,13 @@ fn e2e_files(root: &Path) -> Result<Vec<String>> {
 /// about a minute here, and a stuck one should fail the run, not use up
 /// CI's time.
 const NODE_TEST_TIMEOUT: &str = "--test-timeout=600000";
+
+/// wasm-bindgen-test-runner's limit, in seconds, on a whole browser run
+/// (every test of the suite, not each one). The Chromium suite runs 90 s
+/// on a two-core machine and ran past 120 s on a slower one, which a limit
+/// of 120 cut off mid-test; a test that hangs is still caught, after ten
+/// minutes.
+const BROWSER_RUN_TIMEOUT: &str = "600";
 
 /// The side-by-side benchmark: serves the repository root (the pages in
 /// `bench/pages/` import `www/pkg/` and the peers from `node_modules/`) and
