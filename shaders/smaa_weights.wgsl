@@ -1,14 +1,16 @@
 // SMAA 1x, pass 2 of 3: blending weights (Jimenez et al. 2012).
 // For each pixel with an edge on its left or top (pass 1), find how far
 // the edge runs each way and how it ends (crossing edges), then look up
-// in the area table how much of the pixel an antialiased line would cover.
+// how much of the pixel an antialiased line would cover: the area under
+// the line that joins the ends, computed here (SMAA's reference reads it
+// from a precomputed table; src/effects/smaa_model.rs is the model on the
+// CPU these functions are tested against).
 // Writes rgba8unorm (every pixel, 0 without an edge): r, g for the edge
 // on top (r: how much of this pixel takes the colour from above; g: how
 // much of the pixel above takes this one's), b, a likewise for the edge on
 // the left.
 // Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
-// smaa_edges (pass 1), smaa_area and smaa_search (src/effects/smaa_tables.rs),
-// fx_out (where the generated entry point stores fx_smaa_find_weights).
+// smaa_edges (pass 1), fx_out (where the generated entry point stores fx_smaa_find_weights).
 //
 // Every lookup uses textureSampleLevel: the searches are loops with
 // data-dependent exits, where implicit derivatives are not allowed.
@@ -19,14 +21,9 @@
 const smaa_max_search_steps = 16.0;
 const smaa_max_search_steps_diag = 8.0;
 const smaa_corner_rounding = 0.25;
-
-// The area table's layout (see smaa_tables.rs).
-const smaa_area_size = vec2f(160.0, 80.0);
-const smaa_area_ortho = 16.0;
-const smaa_area_diag = 20.0;
-// The search table: 66x33 logically, 64x16 as stored (the rest is zero).
-const smaa_search_size = vec2f(66.0, 33.0);
-const smaa_search_stored = vec2f(64.0, 16.0);
+// U-shaped orthogonal lines shorter than this are rounded more than
+// their straight revectorisation, so short bumps are not flattened.
+const smaa_smooth_distance = 32.0;
 
 fn smaa_edge(uv: vec2f) -> vec2f {
     return textureSampleLevel(smaa_edges, fx_linear_sampler, uv, 0.0).rg;
@@ -74,19 +71,80 @@ fn smaa_search_diag2(uv: vec2f, dir: vec2f, texel: vec2f) -> vec3f {
     return vec3f(steps, on, e.y);
 }
 
-// Area for a diagonal line: distances to its ends and each end's two-bit
-// crossing code. The diagonal blocks fill the table's right half.
-fn smaa_area_diag_lookup(dist: vec2f, code: vec2f) -> vec2f {
-    var t = (smaa_area_diag * code + dist + 0.5) / smaa_area_size;
-    t.x += 0.5;
-    return textureSampleLevel(smaa_area, fx_linear_sampler, t, 0.0).rg;
+// The fraction of the unit square at `corner` strictly on the clockwise
+// side of the line through p and q (x right, y down the staircase); all
+// of it when the points coincide. The square is clipped to the half plane
+// (one Sutherland-Hodgman step), then measured by the shoelace formula.
+fn smaa_right_of(p: vec2f, q: vec2f, corner: vec2f) -> f32 {
+    let dir = q - p;
+    if all(dir == vec2f(0.0)) {
+        return 1.0;
+    }
+    var square = array(corner, corner + vec2f(1.0, 0.0), corner + 1.0, corner + vec2f(0.0, 1.0));
+    var poly: array<vec2f, 5>;
+    var n = 0u;
+    for (var i = 0u; i < 4u; i++) {
+        let a = square[i];
+        let b = square[(i + 1u) % 4u];
+        let sa = dir.y * (a.x - p.x) - dir.x * (a.y - p.y);
+        let sb = dir.y * (b.x - p.x) - dir.x * (b.y - p.y);
+        if sa > 0.0 {
+            poly[n] = a;
+            n++;
+        }
+        if (sa > 0.0) != (sb > 0.0) && sa != sb {
+            poly[n] = mix(a, b, sa / (sa - sb));
+            n++;
+        }
+    }
+    var twice = 0.0;
+    for (var i = 0u; i < n; i++) {
+        let a = poly[i];
+        let b = poly[(i + 1u) % n];
+        twice += a.x * b.y - b.x * a.y;
+    }
+    return abs(twice) * 0.5;
 }
 
-// Crossing codes of a line's two ends (2 * first + second flag), cleared
-// where the search stopped at its limit: that end is unknown.
-fn smaa_diag_code(c: vec4f, open: vec2f) -> vec2f {
-    let code = 2.0 * c.xz + c.yw;
-    return select(code, vec2f(0.0), open >= vec2f(0.9));
+// The two candidate points (xy, zw) of a diagonal line's end, in pixels
+// from the end's step, from the end's crossing flags: pinned to one corner
+// of the step (twice) where a flag says so, the corner and the step's
+// middle where both are set, either where neither is.
+fn smaa_diag_end(first: f32, second: f32) -> vec4f {
+    if first + second == 0.0 {
+        return vec4f(0.0, 0.0, 1.0, 0.0);
+    }
+    return vec4f(1.0, first, 1.0, first * (1.0 - second));
+}
+
+// Area for a diagonal line (r: this pixel's share taking the colour across
+// the edge, g: the neighbour's), from the distances to its ends and their
+// crossing flags (first and second of the start, then of the end; zero
+// where the end is unknown). Two lines through the candidate ends are
+// averaged. Coordinates run along the staircase: the pixel studied is the
+// unit square at (1 + d.x, d.x), its neighbour across the edge the one
+// above it.
+fn smaa_area_diag(d: vec2f, flags: vec4f) -> vec2f {
+    // Neither end known: the line runs through the staircase's corners or
+    // through its steps' middles just as likely, so take both.
+    let f = select(flags, vec4f(1.0), all(flags == vec4f(0.0)));
+    let len = d.x + d.y + 1.0;
+    let start = smaa_diag_end(f.x, f.y);
+    let end = smaa_diag_end(f.w, f.z) + len;
+    var sum = vec2f(0.0);
+    for (var k = 0u; k < 2u; k++) {
+        let p = select(start.xy, start.zw, k == 1u);
+        let q = select(end.xy, end.zw, k == 1u);
+        sum.x += 1.0 - smaa_right_of(p, q, vec2f(1.0 + d.x, d.x));
+        sum.y += smaa_right_of(p, q, vec2f(1.0 + d.x, 1.0 + d.x));
+    }
+    return sum * 0.5;
+}
+
+// The crossing flags of a line's two ends, cleared where the search
+// stopped at its limit: that end is unknown.
+fn smaa_diag_flags(c: vec4f, open: vec2f) -> vec4f {
+    return select(c, vec4f(0.0), (open >= vec2f(0.9)).xxyy);
 }
 
 fn smaa_diag_weights(uv: vec2f, e: vec2f, texel: vec2f) -> vec2f {
@@ -108,8 +166,7 @@ fn smaa_diag_weights(uv: vec2f, e: vec2f, texel: vec2f) -> vec2f {
         let c1 = smaa_edge(at.xy + vec2f(-texel.x, 0.0));
         let c2 = smaa_edge(at.zw + vec2f(texel.x, 0.0));
         let dc = vec4f(smaa_decode_diag(c1), smaa_decode_diag(c2));
-        let code = smaa_diag_code(dc.yxwz, d.zw);
-        weights += smaa_area_diag_lookup(d.xy, code);
+        weights += smaa_area_diag(d.xy, smaa_diag_flags(dc.yxwz, d.zw));
     }
     // Lines going up-left to down-right: a top edge here, a left edge on
     // the pixel to the right.
@@ -130,25 +187,45 @@ fn smaa_diag_weights(uv: vec2f, e: vec2f, texel: vec2f) -> vec2f {
             smaa_edge(at.xy + vec2f(0.0, -texel.y)).x,
             smaa_edge(at.zw + vec2f(texel.x, 0.0)).yx,
         );
-        let code = smaa_diag_code(c, d.zw);
-        weights += smaa_area_diag_lookup(d.xy, code).yx;
+        weights += smaa_area_diag(d.xy, smaa_diag_flags(c, d.zw)).yx;
     }
     return weights;
 }
 
 // ---- Horizontal and vertical lines ----
 
-// How far the last two-pixel step of a search still reaches (0, 1 or 2
-// pixels), from the bilinear edge mix it read; `half` picks the table's
-// half for searches going left/up (0) or right/down (0.5).
-fn smaa_search_length(e: vec2f, half: f32) -> f32 {
-    // Texel centres of the logical 66x33 table, y flipped, then the
-    // stored crop's size.
-    let scale = smaa_search_size * vec2f(0.5, -1.0) + vec2f(-1.0, 1.0);
-    let bias = smaa_search_size * vec2f(half, 1.0) + vec2f(0.5, -0.5);
-    let t = (scale * e + bias) / smaa_search_stored;
-    // Stored as 127 per pixel.
-    return textureSampleLevel(smaa_search, fx_point_sampler, t, 0.0).r * (255.0 / 127.0);
+// The four edge flags a bilinear fetch mixed, from the mix: [far above,
+// near above, far, near], weighted 1, 3, 7 and 21 in 32nds ("near": the
+// pixel the fetch sits a quarter texel from; "above": the row above the
+// edge, an eighth of a texel away). Every set of flags gives its own sum;
+// none for a value no set gives (never read).
+fn smaa_unmix(v: f32) -> vec4f {
+    let code = round(32.0 * v);
+    for (var bits = 0u; bits < 16u; bits++) {
+        let flags = vec4f((vec4u(bits) >> vec4u(0u, 1u, 2u, 3u)) & vec4u(1u));
+        if dot(flags, vec4f(1.0, 3.0, 7.0, 21.0)) == code {
+            return flags;
+        }
+    }
+    return vec4f(0.0);
+}
+
+// How many pixels (0, 1 or 2) the last two-pixel step of a search still
+// covers, from the crossing (r) and line (g) edges its fetch mixed. The
+// near pixel counts if its line edge is on and, going right, no edge
+// crosses the line at its left (the step's start side); the far one too if
+// its line edge is on and no edge crosses the line between the two. A
+// pixel's crossing edge is the one on its left, so which flags lie
+// "between" differs with the direction.
+fn smaa_search_length(e: vec2f, rightward: bool) -> f32 {
+    let cross = smaa_unmix(e.x);
+    let line = smaa_unmix(e.y);
+    let near = max(cross.y, cross.w);
+    let far = max(cross.x, cross.z);
+    if line.w == 0.0 || (rightward && near > 0.0) {
+        return 0.0;
+    }
+    return 1.0 + line.z * (1.0 - select(near, far, rightward));
 }
 
 // The searches step two pixels at a time, fetching between four pixels
@@ -164,7 +241,7 @@ fn smaa_search_left(start: vec2f, end: f32, texel: vec2f) -> f32 {
     }
     // Undo the last step and the fetch's offsets, then add what the last
     // fetch still covered.
-    return p.x + texel.x * (3.25 - smaa_search_length(e, 0.0));
+    return p.x + texel.x * (3.25 - smaa_search_length(e, false));
 }
 
 fn smaa_search_right(start: vec2f, end: f32, texel: vec2f) -> f32 {
@@ -174,7 +251,7 @@ fn smaa_search_right(start: vec2f, end: f32, texel: vec2f) -> f32 {
         e = smaa_edge(p);
         p.x += 2.0 * texel.x;
     }
-    return p.x - texel.x * (3.25 - smaa_search_length(e, 0.5));
+    return p.x - texel.x * (3.25 - smaa_search_length(e, true));
 }
 
 fn smaa_search_up(start: vec2f, end: f32, texel: vec2f) -> f32 {
@@ -184,7 +261,7 @@ fn smaa_search_up(start: vec2f, end: f32, texel: vec2f) -> f32 {
         e = smaa_edge(p);
         p.y -= 2.0 * texel.y;
     }
-    return p.y + texel.y * (3.25 - smaa_search_length(e.yx, 0.0));
+    return p.y + texel.y * (3.25 - smaa_search_length(e.yx, false));
 }
 
 fn smaa_search_down(start: vec2f, end: f32, texel: vec2f) -> f32 {
@@ -194,15 +271,77 @@ fn smaa_search_down(start: vec2f, end: f32, texel: vec2f) -> f32 {
         e = smaa_edge(p);
         p.y += 2.0 * texel.y;
     }
-    return p.y - texel.y * (3.25 - smaa_search_length(e.yx, 0.5));
+    return p.y - texel.y * (3.25 - smaa_search_length(e.yx, true));
 }
 
-// Area for an orthogonal line: sqrt of the distances to its ends, and the
-// crossing edges fetched a quarter texel off the line (0, 0.25, 0.75, 1).
-fn smaa_area_ortho_lookup(sqrt_dist: vec2f, e1: f32, e2: f32) -> vec2f {
-    // Rounding the codes keeps filtering error from blending blocks.
-    let t = smaa_area_ortho * round(4.0 * vec2f(e1, e2)) + sqrt_dist;
-    return textureSampleLevel(smaa_area, fx_linear_sampler, (t + 0.5) / smaa_area_size, 0.0).rg;
+// Where an orthogonal line ends across the edge, from the crossing codes
+// at this end and at the other (see smaa_area_ortho): half a pixel below
+// (the crossing edge goes down into the pixel's own row: negative), above
+// (positive), or 0 when unknown. Crossings on both sides make the end the
+// mirror of the other (a full step); code 2 is never read.
+fn smaa_end(code: f32, other: f32) -> f32 {
+    if code == 3.0 || (code == 4.0 && other == 1.0) {
+        return -0.5;
+    }
+    if code == 1.0 || (code == 4.0 && other == 3.0) {
+        return 0.5;
+    }
+    return 0.0;
+}
+
+// The area between the segment p -> q (x increasing, y the offset across
+// the edge) and the edge itself over the pixel x .. x + 1, split into
+// (below, above). Each side of a zero crossing is a triangle; with none,
+// the span is one trapezoid.
+fn smaa_line_area(p: vec2f, q: vec2f, x: f32) -> vec2f {
+    let lo = max(x, p.x);
+    let hi = min(x + 1.0, q.x);
+    if hi <= lo {
+        return vec2f(0.0);
+    }
+    let slope = (q.y - p.y) / (q.x - p.x);
+    let ya = p.y + slope * (lo - p.x);
+    let yb = p.y + slope * (hi - p.x);
+    var parts = vec2f((ya + yb) * 0.5 * (hi - lo), 0.0);
+    if ya * yb < 0.0 {
+        let zero = lo + (hi - lo) * ya / (ya - yb);
+        parts = vec2f(ya * (zero - lo), yb * (hi - zero)) * 0.5;
+    }
+    return vec2f(-min(parts.x, 0.0) - min(parts.y, 0.0), max(parts.x, 0.0) + max(parts.y, 0.0));
+}
+
+// Area for an orthogonal line (r: this pixel's share taking the colour
+// across the edge, g: the neighbour's), from the distances to its ends in
+// pixels and the crossing edges fetched a quarter texel off the line at
+// each end: 0.75 for one below the line, 0.25 above, 1 both. The line
+// joins the known ends: an L rises from one to the edge's middle (the half
+// beyond stays sharp), a Z runs from end to end, a U meets the edge in the
+// middle, rounded when short.
+fn smaa_area_ortho(d: vec2f, e1: f32, e2: f32) -> vec2f {
+    // Rounding the codes keeps filtering error out.
+    let code = round(4.0 * vec2f(e1, e2));
+    let hl = smaa_end(code.x, code.y);
+    let hr = smaa_end(code.y, code.x);
+    let len = d.x + d.y + 1.0;
+    let mid = len * 0.5;
+    let a = smaa_line_area(vec2f(0.0, hl), vec2f(mid, 0.0), d.x);
+    let b = smaa_line_area(vec2f(mid, 0.0), vec2f(len, hr), d.x);
+    if hl != 0.0 && hl == -hr {
+        return smaa_line_area(vec2f(0.0, hl), vec2f(len, hr), d.x);
+    }
+    if hl != 0.0 && hl == hr {
+        let p = min(len / smaa_smooth_distance, 1.0);
+        let bump_a = sqrt(2.0 * a) * 0.5;
+        let bump_b = sqrt(2.0 * b) * 0.5;
+        return mix(bump_a, a, p) + mix(bump_b, b, p);
+    }
+    if hr == 0.0 && d.x <= d.y {
+        return a;
+    }
+    if hl == 0.0 && d.x >= d.y {
+        return b;
+    }
+    return vec2f(0.0);
 }
 
 // Corners: where a crossing edge continues past the line's end on the
@@ -276,7 +415,7 @@ fn smaa_horizontal(uv: vec2f, pix: vec2f, texel: vec2f, size: vec2f) -> vec2f {
     let e1 = smaa_edge(vec2f(left, y)).x;
     let e2 = smaa_edge(vec2f(right + texel.x, y)).x;
     let d = abs(round(size.x * vec2f(left, right) - pix.x));
-    let w = smaa_area_ortho_lookup(sqrt(d), e1, e2);
+    let w = smaa_area_ortho(d, e1, e2);
     return smaa_corner_horizontal(w, vec4f(left, uv.y, right, uv.y), d, texel);
 }
 
@@ -289,7 +428,7 @@ fn smaa_vertical(uv: vec2f, pix: vec2f, texel: vec2f, size: vec2f) -> vec2f {
     let e1 = smaa_edge(vec2f(x, up)).y;
     let e2 = smaa_edge(vec2f(x, down + texel.y)).y;
     let d = abs(round(size.y * vec2f(up, down) - pix.y));
-    let w = smaa_area_ortho_lookup(sqrt(d), e1, e2);
+    let w = smaa_area_ortho(d, e1, e2);
     return smaa_corner_vertical(w, vec4f(uv.x, up, uv.x, down), d, texel);
 }
 

@@ -199,8 +199,6 @@ pub struct Neighbours {
     /// Full-screen passes between the display image and the effect, in
     /// order.
     pub passes: &'static [Prepass],
-    /// Tables the passes read, made once per device.
-    pub tables: &'static [Table],
     /// What the effect's function reads besides `fx_input`, by WGSL name.
     pub reads: &'static [(&'static str, Input)],
 }
@@ -233,18 +231,6 @@ pub enum Input {
     Display,
     /// The target of the effect's pass at this index.
     Pass(usize),
-    /// The effect's table at this index.
-    Table(usize),
-}
-
-/// A constant texture a [`Neighbours`] effect reads (SMAA's area and
-/// search tables), generated when first used on a device.
-pub struct Table {
-    pub name: &'static str,
-    pub size: (u32, u32),
-    pub format: wgpu::TextureFormat,
-    /// Its texels, rows top first, tightly packed.
-    pub make: fn() -> Vec<u8>,
 }
 
 /// A built-in effect's uniform block, from its Rust type.

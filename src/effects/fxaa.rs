@@ -17,7 +17,6 @@ pub const EFFECT: Builtin = Builtin {
     write: |_, _| Vec::new(),
     neighbours: Some(&Neighbours {
         passes: &[],
-        tables: &[],
         reads: &[],
     }),
 };

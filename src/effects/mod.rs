@@ -11,7 +11,8 @@ pub mod grading;
 pub mod lens_dirt;
 pub mod lookup_table;
 pub mod smaa;
-mod smaa_tables;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod smaa_model;
 pub mod vignette;
 
 use crate::effect::Builtin;

@@ -2,14 +2,12 @@
 //! (`antialias: 'smaa'`), after Jimenez et al. (2012). Three passes on the
 //! display image the composite writes before it: the edges (luma, with
 //! local contrast adaptation), the blending weights (the edges' patterns
-//! searched orthogonally and diagonally, their coverage read from the
-//! area table), and the neighbourhood blending, which is this effect's
+//! searched orthogonally and diagonally, the area under the line that
+//! joins their ends computed), and the neighbourhood blending, which is this effect's
 //! function in the pass that resumes the frame.
 
-use crate::effect::{Builtin, Input, Neighbours, Place, Prepass, Table};
+use crate::effect::{Builtin, Input, Neighbours, Place, Prepass};
 use crate::options::types::Antialias;
-
-use super::smaa_tables as tables;
 
 pub const EFFECT: Builtin = Builtin {
     name: "smaa",
@@ -35,25 +33,7 @@ pub const EFFECT: Builtin = Builtin {
                 entry: "cs_smaa_weights",
                 function: "fx_smaa_find_weights",
                 format: wgpu::TextureFormat::Rgba8Unorm,
-                reads: &[
-                    ("smaa_edges", Input::Pass(0)),
-                    ("smaa_area", Input::Table(0)),
-                    ("smaa_search", Input::Table(1)),
-                ],
-            },
-        ],
-        tables: &[
-            Table {
-                name: "smaa area",
-                size: tables::AREA_SIZE,
-                format: wgpu::TextureFormat::Rg8Unorm,
-                make: tables::area,
-            },
-            Table {
-                name: "smaa search",
-                size: tables::SEARCH_SIZE,
-                format: wgpu::TextureFormat::R8Unorm,
-                make: tables::search,
+                reads: &[("smaa_edges", Input::Pass(0))],
             },
         ],
         reads: &[("smaa_weights", Input::Pass(1))],

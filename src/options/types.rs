@@ -198,8 +198,9 @@ pub enum Antialias {
     /// FXAA 3.11 (its quality path, default preset 12): one pass that
     /// finds edges by luma contrast and blends along them.
     Fxaa,
-    /// SMAA 1x: edges, blending weights from the area and search tables,
-    /// and neighbourhood blending, three passes.
+    /// SMAA 1x: edges, blending weights (the area an antialiased line
+    /// covers, computed where SMAA's reference reads a table), and
+    /// neighbourhood blending, three passes.
     Smaa,
 }
 

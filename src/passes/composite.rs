@@ -786,7 +786,7 @@ impl CompositePass {
         let mut read: Vec<Image> = sampled.iter().map(|&i| i.clone()).collect();
         for p in shape.plan.iter().filter(|p| p.group == 1) {
             if let Source::Input(input) = p.source {
-                let image = self.neighbours.input(f, &gathered, input)?;
+                let image = gathered.input(input)?;
                 inputs.push((p.number, Resource::View(image.view.clone())));
                 read.push(image);
             }

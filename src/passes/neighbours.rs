@@ -2,12 +2,12 @@
 //! (`crate::effect::Neighbours`: anti-aliasing). The composite writes the
 //! display image and resumes the frame after them; this module computes
 //! what lies between, from the effect's description alone: each pass's module,
-//! bindings and target, and the tables they read, made once per device.
+//! bindings and target.
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
-use crate::effect::{Binding, BindingKind, Input, Neighbours, Prepass, Table};
+use crate::effect::{Binding, BindingKind, Input, Neighbours, Prepass};
 use crate::error::Error;
 use crate::frame::{FrameBuilder, Image};
 use crate::gpu::Gpu;
@@ -18,11 +18,24 @@ use crate::pass::{
 /// What one effect that reads around its pixel has in a frame: the
 /// display image and its passes' targets, in order.
 pub struct Gathered {
-    /// The effect's index in `crate::effects::BUILTINS`.
-    pub effect: usize,
-    pub neighbours: &'static Neighbours,
-    pub display: Image,
-    pub targets: Vec<Image>,
+    display: Image,
+    targets: Vec<Image>,
+}
+
+impl Gathered {
+    /// The image `input`.
+    pub fn input(&self, input: Input) -> Result<Image, Error> {
+        match input {
+            Input::Display => Ok(self.display.clone()),
+            Input::Pass(i) => self.targets.get(i).cloned().ok_or_else(|| {
+                Error::Graph(crate::graph::GraphError {
+                    pass: "neighbours".into(),
+                    attachment: "a pass's target".into(),
+                    message: "is read before it is made".into(),
+                })
+            }),
+        }
+    }
 }
 
 /// A pass's pipeline and the layout of its bind group.
@@ -31,27 +44,15 @@ struct PrepassPipe {
     pipe: wgpu::ComputePipeline,
 }
 
-/// A table on the device.
-struct TableTexture {
-    texture: wgpu::Texture,
-    view: wgpu::TextureView,
-}
-
 /// Things made once per device, by (effect, index).
 type Cache<T> = Mutex<Vec<((usize, usize), Arc<T>)>>;
 
-/// The pipelines and tables of the effects' passes, made on first use.
+/// The pipelines of the effects' passes, made on first use.
 pub struct NeighbourPasses {
-    /// `destroy()` the tables when dropped: not under a
-    /// [`crate::PostChain`], whose caller may submit work that reads them
-    /// after dropping the chain.
-    destroy: bool,
     linear: wgpu::Sampler,
     point: wgpu::Sampler,
     /// By (effect, pass).
     pipes: Cache<PrepassPipe>,
-    /// By (effect, table).
-    tables: Cache<TableTexture>,
 }
 
 /// The bindings of `pass`'s module, in order: the two samplers, then its
@@ -99,14 +100,12 @@ pub fn source(pass: &Prepass) -> String {
 impl NeighbourPasses {
     pub fn new(gpu: &Gpu) -> NeighbourPasses {
         NeighbourPasses {
-            destroy: !gpu.caller_submits,
             linear: linear_sampler(gpu, "neighbours linear sampler"),
             point: gpu.create_sampler(&wgpu::SamplerDescriptor {
                 label: Some("neighbours point sampler"),
                 ..Default::default()
             }),
             pipes: Mutex::new(Vec::new()),
-            tables: Mutex::new(Vec::new()),
         }
     }
 
@@ -120,8 +119,6 @@ impl NeighbourPasses {
         display: Image,
     ) -> Result<Gathered, Error> {
         let mut g = Gathered {
-            effect,
-            neighbours,
             display,
             targets: Vec::new(),
         };
@@ -132,7 +129,7 @@ impl NeighbourPasses {
             let p = self.pipe(f.gpu, (effect, i), pass);
             let mut images = Vec::new();
             for &(_, read) in pass.reads {
-                images.push(self.input(f, &g, read)?);
+                images.push(g.input(read)?);
             }
             let mut entries = vec![
                 wgpu::BindGroupEntry {
@@ -166,39 +163,6 @@ impl NeighbourPasses {
         Ok(g)
     }
 
-    /// The image `input` of `g`'s effect, declared in the frame's graph.
-    pub fn input(
-        &self,
-        f: &mut FrameBuilder<'_>,
-        g: &Gathered,
-        input: Input,
-    ) -> Result<Image, Error> {
-        let missing = |what: &str| {
-            Error::Graph(crate::graph::GraphError {
-                pass: "neighbours".into(),
-                attachment: what.into(),
-                message: "is read before it is made".into(),
-            })
-        };
-        match input {
-            Input::Display => Ok(g.display.clone()),
-            Input::Pass(i) => g
-                .targets
-                .get(i)
-                .cloned()
-                .ok_or_else(|| missing("a pass's target")),
-            Input::Table(i) => {
-                let table = g
-                    .neighbours
-                    .tables
-                    .get(i)
-                    .ok_or_else(|| missing("a table"))?;
-                let t = self.table(f.gpu, (g.effect, i), table)?;
-                Ok(f.external(table.name, &t.view, table.size, table.format))
-            }
-        }
-    }
-
     fn pipe(&self, gpu: &Gpu, key: (usize, usize), pass: &Prepass) -> Arc<PrepassPipe> {
         let mut pipes = self.pipes.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, p)) = pipes.iter().find(|(k, _)| *k == key) {
@@ -219,61 +183,5 @@ impl NeighbourPasses {
         let p = Arc::new(PrepassPipe { layout, pipe });
         pipes.push((key, p.clone()));
         p
-    }
-
-    fn table(
-        &self,
-        gpu: &Gpu,
-        key: (usize, usize),
-        table: &Table,
-    ) -> Result<Arc<TableTexture>, Error> {
-        let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, t)) = tables.iter().find(|(k, _)| *k == key) {
-            return Ok(t.clone());
-        }
-        let size = wgpu::Extent3d {
-            width: table.size.0,
-            height: table.size.1,
-            depth_or_array_layers: 1,
-        };
-        let texture = gpu.create_texture(&wgpu::TextureDescriptor {
-            label: Some(table.name),
-            size,
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: table.format,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        })?;
-        let texel = table.format.block_copy_size(None).unwrap_or(1);
-        gpu.queue.write_texture(
-            texture.as_image_copy(),
-            &(table.make)(),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(table.size.0 * texel),
-                rows_per_image: None,
-            },
-            size,
-        );
-        let view = gpu.create_view(&texture, &Default::default());
-        let t = Arc::new(TableTexture { texture, view });
-        tables.push((key, t.clone()));
-        Ok(t)
-    }
-}
-
-impl Drop for NeighbourPasses {
-    /// The tables go with the chain, not with the garbage collector
-    /// (under a caller's submit, wgpu frees them once its work has run).
-    fn drop(&mut self) {
-        if !self.destroy {
-            return;
-        }
-        let tables = self.tables.get_mut().unwrap_or_else(|e| e.into_inner());
-        for (_, t) in tables.iter() {
-            t.texture.destroy();
-        }
     }
 }
