@@ -40,9 +40,11 @@ fn smaa_decode_diag(e: vec2f) -> vec2f {
 
 // Walk diagonally from uv in dir while both edges of each step are on.
 // Returns (steps taken, 1 if still on a line when the walk stopped at its
-// limit (no end found), the last fetch's g).
-fn smaa_search_diag1(uv: vec2f, dir: vec2f, texel: vec2f) -> vec3f {
-    var p = uv;
+// limit (no end found), the last fetch's g). On the `other` diagonal the
+// steps are a top edge here and a left edge on the next pixel: one fetch a
+// quarter texel right reads both.
+fn smaa_search_diag(uv: vec2f, dir: vec2f, texel: vec2f, other: bool) -> vec3f {
+    var p = uv + vec2f(select(0.0, 0.25 * texel.x, other), 0.0);
     var steps = -1.0;
     var on = 1.0;
     var e = vec2f(0.0);
@@ -50,22 +52,9 @@ fn smaa_search_diag1(uv: vec2f, dir: vec2f, texel: vec2f) -> vec3f {
         p += dir * texel;
         steps += 1.0;
         e = smaa_edge(p);
-        on = dot(e, vec2f(0.5));
-    }
-    return vec3f(steps, on, e.y);
-}
-
-// The same for the other diagonal, whose steps are a top edge here and a
-// left edge on the next pixel: one fetch a quarter texel right reads both.
-fn smaa_search_diag2(uv: vec2f, dir: vec2f, texel: vec2f) -> vec3f {
-    var p = uv + vec2f(0.25 * texel.x, 0.0);
-    var steps = -1.0;
-    var on = 1.0;
-    var e = vec2f(0.0);
-    while steps < smaa_max_search_steps_diag - 1.0 && on > 0.9 {
-        p += dir * texel;
-        steps += 1.0;
-        e = smaa_decode_diag(smaa_edge(p));
+        if other {
+            e = smaa_decode_diag(e);
+        }
         on = dot(e, vec2f(0.5));
     }
     return vec3f(steps, on, e.y);
@@ -152,11 +141,11 @@ fn smaa_diag_weights(uv: vec2f, e: vec2f, texel: vec2f) -> vec2f {
     // Lines going down-left to up-right: this pixel has both edges.
     var d = vec4f(0.0); // xy: distances to the ends, zw: end not found
     if e.x > 0.0 {
-        let s = smaa_search_diag1(uv, vec2f(-1.0, 1.0), texel);
+        let s = smaa_search_diag(uv, vec2f(-1.0, 1.0), texel, false);
         d.x = s.x + f32(s.z > 0.9);
         d.z = s.y;
     }
-    let s1 = smaa_search_diag1(uv, vec2f(1.0, -1.0), texel);
+    let s1 = smaa_search_diag(uv, vec2f(1.0, -1.0), texel, false);
     d.y = s1.x;
     d.w = s1.y;
     if d.x + d.y > 2.0 {
@@ -170,13 +159,13 @@ fn smaa_diag_weights(uv: vec2f, e: vec2f, texel: vec2f) -> vec2f {
     }
     // Lines going up-left to down-right: a top edge here, a left edge on
     // the pixel to the right.
-    let s2 = smaa_search_diag2(uv, vec2f(-1.0, -1.0), texel);
+    let s2 = smaa_search_diag(uv, vec2f(-1.0, -1.0), texel, true);
     d.x = s2.x;
     d.z = s2.y;
     d.y = 0.0;
     d.w = 0.0;
     if smaa_edge(uv + vec2f(texel.x, 0.0)).x > 0.0 {
-        let s3 = smaa_search_diag2(uv, vec2f(1.0, 1.0), texel);
+        let s3 = smaa_search_diag(uv, vec2f(1.0, 1.0), texel, true);
         d.y = s3.x + f32(s3.z > 0.9);
         d.w = s3.y;
     }
@@ -228,50 +217,30 @@ fn smaa_search_length(e: vec2f, rightward: bool) -> f32 {
     return 1.0 + line.z * (1.0 - select(near, far, rightward));
 }
 
-// The searches step two pixels at a time, fetching between four pixels
-// (offset by -0.25, -0.125 texel) so that one fetch tells whether both
-// pixels still have the edge and no edge crosses it. They stop at `end`.
-// Each returns the coordinate of the line's last pixel on that side.
-fn smaa_search_left(start: vec2f, end: f32, texel: vec2f) -> f32 {
-    var p = start;
+// The edges `offset` pixels from uv, the offset given along the line and
+// across it, and the edges as (crossing, line): for a line on the pixels'
+// top edges, as stored (left, top); for one on their left edges
+// (`vertical`), swapped both ways.
+fn smaa_edge_at(uv: vec2f, offset: vec2f, texel: vec2f, vertical: bool) -> vec2f {
+    let e = smaa_edge(uv + select(offset, offset.yx, vertical) * texel);
+    return select(e, e.yx, vertical);
+}
+
+// A search along the line from `start` pixels off uv, towards its start
+// (`sign` -1: left or up) or its end (1), two pixels a step, each fetch
+// between four pixels (an eighth of a pixel across, a quarter along) so
+// that it tells whether both pixels still have the line's edge and no edge
+// crosses it. Returns the offset of the line's last pixel that way: the
+// last step undone with the fetch's offset, plus what its fetch still
+// covered.
+fn smaa_search(uv: vec2f, start: f32, sign: f32, texel: vec2f, vertical: bool) -> f32 {
+    var at = start;
     var e = vec2f(0.0, 1.0);
-    while p.x > end && e.y > 0.8281 && e.x == 0.0 {
-        e = smaa_edge(p);
-        p.x -= 2.0 * texel.x;
+    for (var i = 0.0; i < smaa_max_search_steps && e.y > 0.8281 && e.x == 0.0; i += 1.0) {
+        e = smaa_edge_at(uv, vec2f(at, -0.125), texel, vertical);
+        at += 2.0 * sign;
     }
-    // Undo the last step and the fetch's offsets, then add what the last
-    // fetch still covered.
-    return p.x + texel.x * (3.25 - smaa_search_length(e, false));
-}
-
-fn smaa_search_right(start: vec2f, end: f32, texel: vec2f) -> f32 {
-    var p = start;
-    var e = vec2f(0.0, 1.0);
-    while p.x < end && e.y > 0.8281 && e.x == 0.0 {
-        e = smaa_edge(p);
-        p.x += 2.0 * texel.x;
-    }
-    return p.x - texel.x * (3.25 - smaa_search_length(e, true));
-}
-
-fn smaa_search_up(start: vec2f, end: f32, texel: vec2f) -> f32 {
-    var p = start;
-    var e = vec2f(1.0, 0.0);
-    while p.y > end && e.x > 0.8281 && e.y == 0.0 {
-        e = smaa_edge(p);
-        p.y -= 2.0 * texel.y;
-    }
-    return p.y + texel.y * (3.25 - smaa_search_length(e.yx, false));
-}
-
-fn smaa_search_down(start: vec2f, end: f32, texel: vec2f) -> f32 {
-    var p = start;
-    var e = vec2f(1.0, 0.0);
-    while p.y < end && e.x > 0.8281 && e.y == 0.0 {
-        e = smaa_edge(p);
-        p.y += 2.0 * texel.y;
-    }
-    return p.y - texel.y * (3.25 - smaa_search_length(e.yx, true));
+    return at - sign * (3.25 - smaa_search_length(e, sign > 0.0));
 }
 
 // Where an orthogonal line ends across the edge, from the crossing codes
@@ -361,85 +330,42 @@ fn smaa_straight(crossing: f32, joint: f32) -> f32 {
     return crossing * (1.0 - joint);
 }
 
-fn smaa_corner_horizontal(w: vec2f, at: vec4f, d: vec2f, texel: vec2f) -> vec2f {
+// The corners at the line's ends (`ends`: their offsets along it) as
+// SMAA tests them, with `smaa_straight`: on the pixel's side of the line,
+// each end pixel's crossing edge, joined by its line edge; on the other
+// side, the crossing edge two rows across, joined by the line edge of the
+// row between.
+fn smaa_corners(w: vec2f, uv: vec2f, ends: vec2f, d: vec2f, texel: vec2f, vertical: bool) -> vec2f {
     let r = smaa_corner_factor(d);
-    // Below the line at each end: the pixel's left edge crosses, its top
-    // edge joins. Above: the left edge two rows up crosses, the top edge
-    // of the row between joins.
-    let below_left = smaa_edge(at.xy + vec2f(0.0, 1.0) * texel);
-    let below_right = smaa_edge(at.zw + vec2f(1.0, 1.0) * texel);
-    let above_left = smaa_straight(
-        smaa_edge(at.xy + vec2f(0.0, -2.0) * texel).x,
-        smaa_edge(at.xy + vec2f(0.0, -1.0) * texel).y,
-    );
-    let above_right = smaa_straight(
-        smaa_edge(at.zw + vec2f(1.0, -2.0) * texel).x,
-        smaa_edge(at.zw + vec2f(1.0, -1.0) * texel).y,
-    );
     var f = vec2f(1.0);
-    f.x -= r.x * smaa_straight(below_left.x, below_left.y);
-    f.x -= r.y * smaa_straight(below_right.x, below_right.y);
-    f.y -= r.x * above_left + r.y * above_right;
+    for (var k = 0; k < 2; k++) {
+        let along = select(ends.x, ends.y + 1.0, k == 1);
+        let own = smaa_edge_at(uv, vec2f(along, 1.0), texel, vertical);
+        let crossing = smaa_edge_at(uv, vec2f(along, -2.0), texel, vertical).x;
+        let joint = smaa_edge_at(uv, vec2f(along, -1.0), texel, vertical).y;
+        f -= r[k] * vec2f(smaa_straight(own.x, own.y), smaa_straight(crossing, joint));
+    }
     return w * saturate(f);
 }
 
-fn smaa_corner_vertical(w: vec2f, at: vec4f, d: vec2f, texel: vec2f) -> vec2f {
-    let r = smaa_corner_factor(d);
-    // The same across: right of the line the pixel's top edge crosses and
-    // its left edge joins; left of it, two columns over.
-    let right_up = smaa_edge(at.xy + vec2f(1.0, 0.0) * texel);
-    let right_down = smaa_edge(at.zw + vec2f(1.0, 1.0) * texel);
-    let left_up = smaa_straight(
-        smaa_edge(at.xy + vec2f(-2.0, 0.0) * texel).y,
-        smaa_edge(at.xy + vec2f(-1.0, 0.0) * texel).x,
-    );
-    let left_down = smaa_straight(
-        smaa_edge(at.zw + vec2f(-2.0, 1.0) * texel).y,
-        smaa_edge(at.zw + vec2f(-1.0, 1.0) * texel).x,
-    );
-    var f = vec2f(1.0);
-    f.x -= r.x * smaa_straight(right_up.y, right_up.x);
-    f.x -= r.y * smaa_straight(right_down.y, right_down.x);
-    f.y -= r.x * left_up + r.y * left_down;
-    return w * saturate(f);
-}
-
-// The edge on top of the pixel: search left and right along it.
-fn smaa_horizontal(uv: vec2f, pix: vec2f, texel: vec2f, size: vec2f) -> vec2f {
-    let ends = vec2f(-2.0, 2.0) * smaa_max_search_steps * texel.x;
-    let left = smaa_search_left(uv + vec2f(-0.25, -0.125) * texel, uv.x - 0.25 * texel.x + ends.x, texel);
-    let right = smaa_search_right(uv + vec2f(1.25, -0.125) * texel, uv.x + 1.25 * texel.x + ends.y, texel);
-    // Crossing edges at each end, a quarter texel up: 0.75 for one below
-    // the line, 0.25 above, 1 both.
-    let y = uv.y - 0.25 * texel.y;
-    let e1 = smaa_edge(vec2f(left, y)).x;
-    let e2 = smaa_edge(vec2f(right + texel.x, y)).x;
-    let d = abs(round(size.x * vec2f(left, right) - pix.x));
-    let w = smaa_area_ortho(d, e1, e2);
-    return smaa_corner_horizontal(w, vec4f(left, uv.y, right, uv.y), d, texel);
-}
-
-// The edge on the left of the pixel: search up and down along it.
-fn smaa_vertical(uv: vec2f, pix: vec2f, texel: vec2f, size: vec2f) -> vec2f {
-    let ends = vec2f(-2.0, 2.0) * smaa_max_search_steps * texel.y;
-    let up = smaa_search_up(uv + vec2f(-0.125, -0.25) * texel, uv.y - 0.25 * texel.y + ends.x, texel);
-    let down = smaa_search_down(uv + vec2f(-0.125, 1.25) * texel, uv.y + 1.25 * texel.y + ends.y, texel);
-    let x = uv.x - 0.25 * texel.x;
-    let e1 = smaa_edge(vec2f(x, up)).y;
-    let e2 = smaa_edge(vec2f(x, down + texel.y)).y;
-    let d = abs(round(size.y * vec2f(up, down) - pix.y));
-    let w = smaa_area_ortho(d, e1, e2);
-    return smaa_corner_vertical(w, vec4f(uv.x, up, uv.x, down), d, texel);
+// The line on the pixel's top edge (on its left edge where `vertical`):
+// searched both ways, its area read from how it ends (the crossing edges
+// at each end, fetched a quarter pixel across: 0.75 for one below the
+// line, 0.25 above, 1 both), its corners kept sharper.
+fn smaa_line(uv: vec2f, texel: vec2f, vertical: bool) -> vec2f {
+    let ends = vec2f(smaa_search(uv, -0.25, -1.0, texel, vertical), smaa_search(uv, 1.25, 1.0, texel, vertical));
+    let e1 = smaa_edge_at(uv, vec2f(ends.x, -0.25), texel, vertical).x;
+    let e2 = smaa_edge_at(uv, vec2f(ends.y + 1.0, -0.25), texel, vertical).x;
+    let d = abs(round(ends));
+    return smaa_corners(smaa_area_ortho(d, e1, e2), uv, ends, d, texel, vertical);
 }
 
 // The weights of one pixel (cs_smaa_weights, generated, stores them in
 // fx_out).
 fn fx_smaa_find_weights(in: FullscreenOut) -> vec4f {
     // Pixel centre, exact (the interpolated uv may be off by rounding).
-    let pix = in.position.xy;
-    let size = vec2f(textureDimensions(smaa_edges));
-    let texel = 1.0 / size;
-    let uv = pix * texel;
+    let texel = 1.0 / vec2f(textureDimensions(smaa_edges));
+    let uv = in.position.xy * texel;
     var weights = vec4f(0.0);
     var e = smaa_edge(uv);
     if e.y > 0.0 {
@@ -447,14 +373,14 @@ fn fx_smaa_find_weights(in: FullscreenOut) -> vec4f {
         // when one is found it wins over the orthogonal reading of both.
         let diag = smaa_diag_weights(uv, e, texel);
         if diag.x + diag.y == 0.0 {
-            weights = vec4f(smaa_horizontal(uv, pix, texel, size), 0.0, 0.0);
+            weights = vec4f(smaa_line(uv, texel, false), 0.0, 0.0);
         } else {
             weights = vec4f(diag, 0.0, 0.0);
             e.x = 0.0;
         }
     }
     if e.x > 0.0 {
-        weights = vec4f(weights.xy, smaa_vertical(uv, pix, texel, size));
+        weights = vec4f(weights.xy, smaa_line(uv, texel, true));
     }
     return weights;
 }
