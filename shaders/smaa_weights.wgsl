@@ -60,39 +60,25 @@ fn smaa_search_diag(uv: vec2f, dir: vec2f, texel: vec2f, other: bool) -> vec3f {
     return vec3f(steps, on, e.y);
 }
 
-// The fraction of the unit square at `corner` strictly on the clockwise
-// side of the line through p and q (x right, y down the staircase); all
-// of it when the points coincide. The square is clipped to the half plane
-// (one Sutherland-Hodgman step), then measured by the shoelace formula.
+// The fraction of the unit square at `corner` below the line through p
+// and q (x right, y up; q.x > p.x, as every line the weights pass
+// measures runs). Over the square's width the line's height above its
+// bottom is a linear a t + b; the area is the integral of that height
+// clamped to the square, which `smaa_clamped_integral` gives in closed
+// form.
 fn smaa_right_of(p: vec2f, q: vec2f, corner: vec2f) -> f32 {
-    let dir = q - p;
-    if all(dir == vec2f(0.0)) {
-        return 1.0;
+    let a = (q.y - p.y) / (q.x - p.x);
+    let b = p.y + a * (corner.x - p.x) - corner.y;
+    if abs(a) < 1.0e-6 {
+        return saturate(b + 0.5 * a);
     }
-    var square = array(corner, corner + vec2f(1.0, 0.0), corner + 1.0, corner + vec2f(0.0, 1.0));
-    var poly: array<vec2f, 5>;
-    var n = 0u;
-    for (var i = 0u; i < 4u; i++) {
-        let a = square[i];
-        let b = square[(i + 1u) % 4u];
-        let sa = dir.y * (a.x - p.x) - dir.x * (a.y - p.y);
-        let sb = dir.y * (b.x - p.x) - dir.x * (b.y - p.y);
-        if sa > 0.0 {
-            poly[n] = a;
-            n++;
-        }
-        if (sa > 0.0) != (sb > 0.0) && sa != sb {
-            poly[n] = mix(a, b, sa / (sa - sb));
-            n++;
-        }
-    }
-    var twice = 0.0;
-    for (var i = 0u; i < n; i++) {
-        let a = poly[i];
-        let b = poly[(i + 1u) % n];
-        twice += a.x * b.y - b.x * a.y;
-    }
-    return abs(twice) * 0.5;
+    return (smaa_clamped_integral(a + b) - smaa_clamped_integral(b)) / a;
+}
+
+// The integral from 0 to u of clamp(t, 0, 1) dt, for any u.
+fn smaa_clamped_integral(u: f32) -> f32 {
+    let c = saturate(u);
+    return 0.5 * c * c + max(u - 1.0, 0.0);
 }
 
 // The two candidate points (xy, zw) of a diagonal line's end, in pixels
@@ -186,17 +172,18 @@ fn smaa_diag_weights(uv: vec2f, e: vec2f, texel: vec2f) -> vec2f {
 // The four edge flags a bilinear fetch mixed, from the mix: [far above,
 // near above, far, near], weighted 1, 3, 7 and 21 in 32nds ("near": the
 // pixel the fetch sits a quarter texel from; "above": the row above the
-// edge, an eighth of a texel away). Every set of flags gives its own sum;
-// none for a value no set gives (never read).
+// edge, an eighth of a texel away). Every set of flags gives its own sum.
 fn smaa_unmix(v: f32) -> vec4f {
-    let code = round(32.0 * v);
-    for (var bits = 0u; bits < 16u; bits++) {
-        let flags = vec4f((vec4u(bits) >> vec4u(0u, 1u, 2u, 3u)) & vec4u(1u));
-        if dot(flags, vec4f(1.0, 3.0, 7.0, 21.0)) == code {
-            return flags;
-        }
-    }
-    return vec4f(0.0);
+    // Each weight is more than the others below it together, so the
+    // flags come off greedily, largest first.
+    var code = round(32.0 * v);
+    let near = step(21.0, code);
+    code -= 21.0 * near;
+    let far = step(7.0, code);
+    code -= 7.0 * far;
+    let near_above = step(3.0, code);
+    code -= 3.0 * near_above;
+    return vec4f(step(1.0, code), near_above, far, near);
 }
 
 // How many pixels (0, 1 or 2) the last two-pixel step of a search still

@@ -365,8 +365,9 @@ mod tests {
         }
         for start in 0..4 {
             for end in 0..4 {
-                for i in 0..=10 {
-                    for j in 0..=10 {
+                // The lines the shader measures: 4 pixels or longer.
+                for (i, j) in (0..=10).flat_map(|i| (0..=10).map(move |j| (i, j))) {
+                    if i + j > 2 {
                         // The shader takes the codes' flags: first, second.
                         let f = |c: usize| [(c >> 1) as f32, (c & 1) as f32];
                         let ([a, b], [c, d]) = (f(start), f(end));
@@ -383,7 +384,16 @@ mod tests {
                 for &g in &mixes {
                     let step = length(rightward, r, g).unwrap_or(0) as f64;
                     let (x, y) = (r as f32 / 32.0, g as f32 / 32.0);
-                    let args = [x, y, f32::from(u8::from(rightward)), 2.0, 0.0, 0.0, 0.0, 0.0];
+                    let args = [
+                        x,
+                        y,
+                        f32::from(u8::from(rightward)),
+                        2.0,
+                        0.0,
+                        0.0,
+                        0.0,
+                        0.0,
+                    ];
                     cases.push((args, [step, step]));
                 }
             }
@@ -394,11 +404,17 @@ mod tests {
         for (k, ((args, want), got)) in cases.iter().zip(got.chunks(4)).enumerate() {
             for c in 0..2 {
                 let err = (got[c] as f64 - want[c]).abs();
-                assert!(err < 1e-4, "case {k} {args:?}: shader {got:?}, model {want:?}");
+                assert!(
+                    err < 1e-4,
+                    "case {k} {args:?}: shader {got:?}, model {want:?}"
+                );
                 worst = worst.max(err);
             }
         }
-        println!("smaa shader against the model: {} cases, worst {worst:.2e}", cases.len());
+        println!(
+            "smaa shader against the model: {} cases, worst {worst:.2e}",
+            cases.len()
+        );
     }
 
     /// Evaluates the weights shader's functions for `n` cases of two
@@ -491,7 +507,8 @@ mod tests {
         }
         encoder.copy_buffer_to_buffer(&output, 0, &read, 0, size);
         gpu.queue.submit([encoder.finish()]);
-        read.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("mapped"));
+        read.slice(..)
+            .map_async(wgpu::MapMode::Read, |r| r.expect("mapped"));
         device
             .poll(wgpu::PollType::wait_indefinitely())
             .expect("the GPU finishes");
