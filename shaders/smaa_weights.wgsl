@@ -2,15 +2,14 @@
 // For each pixel with an edge on its left or top (pass 1), find how far
 // the edge runs each way and how it ends (crossing edges), then look up
 // how much of the pixel an antialiased line would cover: the area under
-// the line that joins the ends, computed here (SMAA's reference reads it
-// from a precomputed table; src/effects/smaa_model.rs is the model on the
-// CPU these functions are tested against).
+// the line that joins the ends, from the area table (pass "smaa area",
+// smaa_area.wgsl, whose text this pass's module starts with).
 // Writes rgba8unorm (every pixel, 0 without an edge): r, g for the edge
 // on top (r: how much of this pixel takes the colour from above; g: how
 // much of the pixel above takes this one's), b, a likewise for the edge on
 // the left.
 // Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
-// smaa_edges (pass 1), fx_out (where the generated entry point stores fx_smaa_find_weights).
+// smaa_edges (pass 1), smaa_area (the table), fx_out (where the generated entry point stores fx_smaa_find_weights).
 //
 // Every lookup uses textureSampleLevel: the searches are loops with
 // data-dependent exits, where implicit derivatives are not allowed.
@@ -21,9 +20,6 @@
 const smaa_max_search_steps = 16.0;
 const smaa_max_search_steps_diag = 8.0;
 const smaa_corner_rounding = 0.25;
-// U-shaped orthogonal lines shorter than this are rounded more than
-// their straight revectorisation, so short bumps are not flattened.
-const smaa_smooth_distance = 32.0;
 
 fn smaa_edge(uv: vec2f) -> vec2f {
     return textureSampleLevel(smaa_edges, fx_linear_sampler, uv, 0.0).rg;
@@ -60,62 +56,6 @@ fn smaa_search_diag(uv: vec2f, dir: vec2f, texel: vec2f, other: bool) -> vec3f {
     return vec3f(steps, on, e.y);
 }
 
-// The fraction of the unit square at `corner` below the line through p
-// and q (x right, y up; q.x > p.x, as every line the weights pass
-// measures runs). Over the square's width the line's height above its
-// bottom is a linear a t + b; the area is the integral of that height
-// clamped to the square, which `smaa_clamped_integral` gives in closed
-// form.
-fn smaa_right_of(p: vec2f, q: vec2f, corner: vec2f) -> f32 {
-    let a = (q.y - p.y) / (q.x - p.x);
-    let b = p.y + a * (corner.x - p.x) - corner.y;
-    if abs(a) < 1.0e-6 {
-        return saturate(b + 0.5 * a);
-    }
-    return (smaa_clamped_integral(a + b) - smaa_clamped_integral(b)) / a;
-}
-
-// The integral from 0 to u of clamp(t, 0, 1) dt, for any u.
-fn smaa_clamped_integral(u: f32) -> f32 {
-    let c = saturate(u);
-    return 0.5 * c * c + max(u - 1.0, 0.0);
-}
-
-// The two candidate points (xy, zw) of a diagonal line's end, in pixels
-// from the end's step, from the end's crossing flags: pinned to one corner
-// of the step (twice) where a flag says so, the corner and the step's
-// middle where both are set, either where neither is.
-fn smaa_diag_end(first: f32, second: f32) -> vec4f {
-    if first + second == 0.0 {
-        return vec4f(0.0, 0.0, 1.0, 0.0);
-    }
-    return vec4f(1.0, first, 1.0, first * (1.0 - second));
-}
-
-// Area for a diagonal line (r: this pixel's share taking the colour across
-// the edge, g: the neighbour's), from the distances to its ends and their
-// crossing flags (first and second of the start, then of the end; zero
-// where the end is unknown). Two lines through the candidate ends are
-// averaged. Coordinates run along the staircase: the pixel studied is the
-// unit square at (1 + d.x, d.x), its neighbour across the edge the one
-// above it.
-fn smaa_area_diag(d: vec2f, flags: vec4f) -> vec2f {
-    // Neither end known: the line runs through the staircase's corners or
-    // through its steps' middles just as likely, so take both.
-    let f = select(flags, vec4f(1.0), all(flags == vec4f(0.0)));
-    let len = d.x + d.y + 1.0;
-    let start = smaa_diag_end(f.x, f.y);
-    let end = smaa_diag_end(f.w, f.z) + len;
-    var sum = vec2f(0.0);
-    for (var k = 0u; k < 2u; k++) {
-        let p = select(start.xy, start.zw, k == 1u);
-        let q = select(end.xy, end.zw, k == 1u);
-        sum.x += 1.0 - smaa_right_of(p, q, vec2f(1.0 + d.x, d.x));
-        sum.y += smaa_right_of(p, q, vec2f(1.0 + d.x, 1.0 + d.x));
-    }
-    return sum * 0.5;
-}
-
 // The crossing flags of a line's two ends, cleared where the search
 // stopped at its limit: that end is unknown.
 fn smaa_diag_flags(c: vec4f, open: vec2f) -> vec4f {
@@ -141,7 +81,7 @@ fn smaa_diag_weights(uv: vec2f, e: vec2f, texel: vec2f) -> vec2f {
         let c1 = smaa_edge(at.xy + vec2f(-texel.x, 0.0));
         let c2 = smaa_edge(at.zw + vec2f(texel.x, 0.0));
         let dc = vec4f(smaa_decode_diag(c1), smaa_decode_diag(c2));
-        weights += smaa_area_diag(d.xy, smaa_diag_flags(dc.yxwz, d.zw));
+        weights += smaa_area_diag_at(d.xy, smaa_diag_flags(dc.yxwz, d.zw));
     }
     // Lines going up-left to down-right: a top edge here, a left edge on
     // the pixel to the right.
@@ -162,7 +102,7 @@ fn smaa_diag_weights(uv: vec2f, e: vec2f, texel: vec2f) -> vec2f {
             smaa_edge(at.xy + vec2f(0.0, -texel.y)).x,
             smaa_edge(at.zw + vec2f(texel.x, 0.0)).yx,
         );
-        weights += smaa_area_diag(d.xy, smaa_diag_flags(c, d.zw)).yx;
+        weights += smaa_area_diag_at(d.xy, smaa_diag_flags(c, d.zw)).yx;
     }
     return weights;
 }
@@ -230,74 +170,23 @@ fn smaa_search(uv: vec2f, start: f32, sign: f32, texel: vec2f, vertical: bool) -
     return at - sign * (3.25 - smaa_search_length(e, sign > 0.0));
 }
 
-// Where an orthogonal line ends across the edge, from the crossing codes
-// at this end and at the other (see smaa_area_ortho): half a pixel below
-// (the crossing edge goes down into the pixel's own row: negative), above
-// (positive), or 0 when unknown. Crossings on both sides make the end the
-// mirror of the other (a full step); code 2 is never read.
-fn smaa_end(code: f32, other: f32) -> f32 {
-    if code == 3.0 || (code == 4.0 && other == 1.0) {
-        return -0.5;
-    }
-    if code == 1.0 || (code == 4.0 && other == 3.0) {
-        return 0.5;
-    }
-    return 0.0;
-}
-
-// The area between the segment p -> q (x increasing, y the offset across
-// the edge) and the edge itself over the pixel x .. x + 1, split into
-// (below, above). Each side of a zero crossing is a triangle; with none,
-// the span is one trapezoid.
-fn smaa_line_area(p: vec2f, q: vec2f, x: f32) -> vec2f {
-    let lo = max(x, p.x);
-    let hi = min(x + 1.0, q.x);
-    if hi <= lo {
-        return vec2f(0.0);
-    }
-    let slope = (q.y - p.y) / (q.x - p.x);
-    let ya = p.y + slope * (lo - p.x);
-    let yb = p.y + slope * (hi - p.x);
-    var parts = vec2f((ya + yb) * 0.5 * (hi - lo), 0.0);
-    if ya * yb < 0.0 {
-        let zero = lo + (hi - lo) * ya / (ya - yb);
-        parts = vec2f(ya * (zero - lo), yb * (hi - zero)) * 0.5;
-    }
-    return vec2f(-min(parts.x, 0.0) - min(parts.y, 0.0), max(parts.x, 0.0) + max(parts.y, 0.0));
-}
-
-// Area for an orthogonal line (r: this pixel's share taking the colour
-// across the edge, g: the neighbour's), from the distances to its ends in
-// pixels and the crossing edges fetched a quarter texel off the line at
-// each end: 0.75 for one below the line, 0.25 above, 1 both. The line
-// joins the known ends: an L rises from one to the edge's middle (the half
-// beyond stays sharp), a Z runs from end to end, a U meets the edge in the
-// middle, rounded when short.
-fn smaa_area_ortho(d: vec2f, e1: f32, e2: f32) -> vec2f {
+// The area table at an orthogonal line's whole distances to its ends and
+// the crossing edges fetched at them (0, 0.25, 0.75 or 1: its blocks, in
+// that order).
+fn smaa_area_ortho_at(d: vec2f, e1: f32, e2: f32) -> vec2f {
     // Rounding the codes keeps filtering error out.
     let code = round(4.0 * vec2f(e1, e2));
-    let hl = smaa_end(code.x, code.y);
-    let hr = smaa_end(code.y, code.x);
-    let len = d.x + d.y + 1.0;
-    let mid = len * 0.5;
-    let a = smaa_line_area(vec2f(0.0, hl), vec2f(mid, 0.0), d.x);
-    let b = smaa_line_area(vec2f(mid, 0.0), vec2f(len, hr), d.x);
-    if hl != 0.0 && hl == -hr {
-        return smaa_line_area(vec2f(0.0, hl), vec2f(len, hr), d.x);
-    }
-    if hl != 0.0 && hl == hr {
-        let p = min(len / smaa_smooth_distance, 1.0);
-        let bump_a = sqrt(2.0 * a) * 0.5;
-        let bump_b = sqrt(2.0 * b) * 0.5;
-        return mix(bump_a, a, p) + mix(bump_b, b, p);
-    }
-    if hr == 0.0 && d.x <= d.y {
-        return a;
-    }
-    if hl == 0.0 && d.x >= d.y {
-        return b;
-    }
-    return vec2f(0.0);
+    let block = code - step(vec2f(3.0), code);
+    let at = block * smaa_ortho_block + min(d, vec2f(smaa_ortho_block - 1.0));
+    return textureLoad(smaa_area, vec2i(at), 0).rg;
+}
+
+// The area table at a diagonal line's distances and its ends' crossing
+// flags (first and second of the start, then of the end).
+fn smaa_area_diag_at(d: vec2f, flags: vec4f) -> vec2f {
+    let code = 2.0 * flags.xz + flags.yw;
+    let at = code * smaa_diag_block + min(d, vec2f(smaa_diag_block - 1.0));
+    return textureLoad(smaa_area, vec2i(at) + vec2i(4 * i32(smaa_ortho_block), 0), 0).rg;
 }
 
 // Corners: where a crossing edge continues past the line's end on the
@@ -344,7 +233,7 @@ fn smaa_line(uv: vec2f, texel: vec2f, vertical: bool) -> vec2f {
     let e1 = smaa_edge_at(uv, vec2f(ends.x, -0.25), texel, vertical).x;
     let e2 = smaa_edge_at(uv, vec2f(ends.y + 1.0, -0.25), texel, vertical).x;
     let d = abs(round(ends));
-    return smaa_corners(smaa_area_ortho(d, e1, e2), uv, ends, d, texel, vertical);
+    return smaa_corners(smaa_area_ortho_at(d, e1, e2), uv, ends, d, texel, vertical);
 }
 
 // The weights of one pixel (cs_smaa_weights, generated, stores them in

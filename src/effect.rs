@@ -203,16 +203,17 @@ pub struct Neighbours {
     pub reads: &'static [(&'static str, Input)],
 }
 
-/// A full-screen pass of a [`Neighbours`] effect: a module of its own
-/// (the full-screen stage, then the declarations of `fx_linear_sampler`,
+/// A pass of a [`Neighbours`] effect: a module of its own (the
+/// full-screen stage, then the declarations of `fx_linear_sampler`,
 /// `fx_point_sampler` (both clamping), of its reads, in order, and of
 /// `fx_out`, its target, then its WGSL), run as compute: the generated
 /// entry point `entry` stores `function` at every pixel of `fx_out`
-/// (`crate::shaders::image_entry`).
+/// (`crate::shaders::image_entry`), the output's size or its own.
 pub struct Prepass {
     /// Its label, and its target's.
     pub name: &'static str,
-    pub wgsl: &'static str,
+    /// Its WGSL, in parts.
+    pub wgsl: &'static [&'static str],
     /// Its generated compute entry point's name.
     pub entry: &'static str,
     /// `fn <function>(in: FullscreenOut) -> vec4f`: the pass at one pixel.
@@ -220,6 +221,8 @@ pub struct Prepass {
     /// Its target's format (the output's size), one a compute pass may
     /// write (`crate::formats::is_storage`).
     pub format: wgpu::TextureFormat,
+    /// Its target's size, where it is not the output's (a table).
+    pub size: Option<(u32, u32)>,
     /// The textures it reads, by WGSL name.
     pub reads: &'static [(&'static str, Input)],
 }

@@ -2,9 +2,11 @@
 //! (Jimenez et al., "SMAA: Enhanced Subpixel Morphological Antialiasing",
 //! 2012): the area an antialiased line covers, for orthogonal and diagonal
 //! lines, and how far a search's last step reaches. SMAA's reference
-//! precomputes these into two textures; `shaders/smaa_weights.wgsl`
-//! computes them where it needs them, and the tests below hold its
-//! functions to this model, whose geometry they check first.
+//! ships the areas as a texture and reads the search's reach from another;
+//! `shaders/smaa_area.wgsl` computes the area table on the GPU and
+//! `shaders/smaa_weights.wgsl` the reach where it needs it. The tests
+//! below hold those functions to this model, whose geometry they check
+//! first.
 //!
 //! Only SMAA 1x is served: its subsample offsets are all zero.
 
@@ -344,9 +346,9 @@ mod tests {
         );
     }
 
-    /// The shader's area and search functions, run on the GPU (lavapipe)
-    /// for every case the weights pass can meet within the distances its
-    /// searches reach, give what the model gives, to f32 precision.
+    /// The shaders' area and search functions, run on the GPU (lavapipe)
+    /// for every case the area table holds and the weights pass meets,
+    /// give what the model gives, to f32 precision.
     #[test]
     fn the_weights_shader_computes_what_the_model_does() {
         // (d.x, d.y, 0, kind), then the case's other arguments; the model's
@@ -423,12 +425,19 @@ mod tests {
         use crate::effect::{Input, Prepass};
         let pass = Prepass {
             name: "smaa weights under test",
-            // Unminified, so its functions keep their names.
-            wgsl: include_str!("../../shaders/smaa_weights.wgsl"),
+            // Unminified, so their functions keep their names.
+            wgsl: &[
+                include_str!("../../shaders/smaa_area.wgsl"),
+                include_str!("../../shaders/smaa_weights.wgsl"),
+            ],
             entry: "cs_smaa_weights",
             function: "fx_smaa_find_weights",
             format: wgpu::TextureFormat::Rgba8Unorm,
-            reads: &[("smaa_edges", Input::Pass(0))],
+            size: None,
+            reads: &[
+                ("smaa_edges", Input::Pass(0)),
+                ("smaa_area", Input::Pass(1)),
+            ],
         };
         let mut source = crate::passes::neighbours::source(&pass);
         source.push_str(

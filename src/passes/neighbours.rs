@@ -88,7 +88,9 @@ pub fn source(pass: &Prepass) -> String {
     }
     let out = bindings.len() as u32;
     crate::shaders::declare_image_out(&mut s, 0, out, "fx_out", pass.format);
-    s.push_str(pass.wgsl);
+    for part in pass.wgsl {
+        s.push_str(part);
+    }
     s.push_str(&crate::shaders::image_entry(
         pass.entry,
         pass.function,
@@ -124,7 +126,8 @@ impl NeighbourPasses {
         };
         let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
         for (i, pass) in neighbours.passes.iter().enumerate() {
-            let tex = f.texture(pass.name, f.info.output_size, pass.format, 1, 1, usage)?;
+            let size = pass.size.unwrap_or(f.info.output_size);
+            let tex = f.texture(pass.name, size, pass.format, 1, 1, usage)?;
             let target = f.view(&tex, 0);
             let p = self.pipe(f.gpu, (effect, i), pass);
             let mut images = Vec::new();
