@@ -157,35 +157,35 @@ fn source(parts: &[&str]) -> String {
 #[derive(Clone)]
 struct Reader {
     module: wgpu::ShaderModule,
-    /// The full-resolution passes' bindings (0 to 5).
+    /// What every pass reads (group 0: 0 to 7).
     layout: wgpu::BindGroupLayout,
-    pipeline_layout: wgpu::PipelineLayout,
+    /// With a layer or the next HDR image written (group 1), and with the
+    /// tiles written.
+    pipeline_layouts: [wgpu::PipelineLayout; 2],
 }
 
 pub struct DepthOfFieldPass {
     /// One per kind of depth texture, made when a frame first reads that
     /// kind (a mutex as `PipeCache`'s: uncontended).
     readers: std::sync::Mutex<Vec<(DepthKind, Reader)>>,
-    /// The gathers' bindings (the uniform, the prepared image, the tiles).
-    gather_layout: wgpu::BindGroupLayout,
-    /// The gathers' bindings and what they write (group 1): a layer, or
-    /// the tiles.
-    gather_pipeline_layout: wgpu::PipelineLayout,
-    tiles_pipeline_layout: wgpu::PipelineLayout,
     /// Group 1: the image a pass writes (`dof_out`: a layer, the next HDR
-    /// image) or the tiles (`dof_tiles_out`).
-    out_layout: wgpu::BindGroupLayout,
-    tiles_out_layout: wgpu::BindGroupLayout,
+    /// image), and the tiles (`dof_tiles_out`).
+    out_layouts: [wgpu::BindGroupLayout; 2],
     sampler: wgpu::Sampler,
     params: FrameUniform,
-    /// By step and depth kind; `None` for the half-resolution passes,
-    /// which read no depth and so serve every kind.
-    pipes: PipeCache<(Step, Option<DepthKind>), wgpu::ComputePipeline>,
+    /// By step and depth kind.
+    pipes: PipeCache<(Step, DepthKind), wgpu::ComputePipeline>,
 }
 
 impl Reader {
-    fn new(gpu: &Gpu, kind: DepthKind, out_layout: &wgpu::BindGroupLayout) -> Reader {
+    fn new(gpu: &Gpu, kind: DepthKind, outs: &[wgpu::BindGroupLayout; 2]) -> Reader {
         let (_, label, parts) = KINDS[kind_index(kind)];
+        // The tiles, r32float, are loaded, never filtered.
+        let unfilterable = wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: false },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        };
         let layout = layout(
             gpu,
             "depth of field bind group layout",
@@ -196,18 +196,17 @@ impl Reader {
                 entry(3, FILTERABLE_TEXTURE),
                 entry(4, FILTERABLE_TEXTURE),
                 entry(5, FILTERING_SAMPLER),
+                entry(6, FILTERABLE_TEXTURE),
+                entry(7, unfilterable),
             ],
         );
+        let with = |out| pipeline_layout(gpu, "depth of field pipeline layout", &[&layout, out]);
         Reader {
             module: gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
                 source: wgpu::ShaderSource::Wgsl(source(parts).into()),
             }),
-            pipeline_layout: pipeline_layout(
-                gpu,
-                "depth of field pipeline layout",
-                &[&layout, out_layout],
-            ),
+            pipeline_layouts: [with(&outs[0]), with(&outs[1])],
             layout,
         }
     }
@@ -215,50 +214,23 @@ impl Reader {
 
 impl DepthOfFieldPass {
     fn new(gpu: &Gpu) -> DepthOfFieldPass {
-        let gather_layout = layout(
-            gpu,
-            "depth of field gather bind group layout",
-            &[
-                entry(2, UNIFORM),
-                entry(6, FILTERABLE_TEXTURE),
-                // The tiles, r32float, which is loaded, never filtered.
-                entry(
-                    7,
-                    wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                ),
-            ],
-        );
         // The images the passes write: layers and the HDR image share a
         // format (the test `the_layers_have_the_hdr_images_format`), the
         // tiles have one of their own.
-        let out_layout = layout(
-            gpu,
-            "depth of field image",
-            &[storage_entry(0, LAYER_FORMAT)],
-        );
-        let tiles_out_layout = layout(
-            gpu,
-            "depth of field tiles",
-            &[storage_entry(1, TILE_FORMAT)],
-        );
-        let gather_pipeline_layout = |out: &wgpu::BindGroupLayout| {
-            pipeline_layout(
-                gpu,
-                "depth of field gather pipeline layout",
-                &[&gather_layout, out],
-            )
-        };
         DepthOfFieldPass {
             readers: Default::default(),
-            gather_pipeline_layout: gather_pipeline_layout(&out_layout),
-            tiles_pipeline_layout: gather_pipeline_layout(&tiles_out_layout),
-            out_layout,
-            tiles_out_layout,
-            gather_layout,
+            out_layouts: [
+                layout(
+                    gpu,
+                    "depth of field image",
+                    &[storage_entry(0, LAYER_FORMAT)],
+                ),
+                layout(
+                    gpu,
+                    "depth of field tiles",
+                    &[storage_entry(1, TILE_FORMAT)],
+                ),
+            ],
             sampler: linear_sampler(gpu, "depth of field sampler"),
             params: FrameUniform::new(
                 gpu,
@@ -274,21 +246,15 @@ impl DepthOfFieldPass {
         if let Some((_, r)) = readers.iter().find(|(k, _)| *k == kind) {
             return r.clone();
         }
-        let reader = Reader::new(gpu, kind, &self.out_layout);
+        let reader = Reader::new(gpu, kind, &self.out_layouts);
         readers.push((kind, reader.clone()));
         reader
     }
 
     fn pipe(&self, gpu: &Gpu, step: Step, kind: DepthKind) -> wgpu::ComputePipeline {
-        let reader = self.reader(gpu, kind);
-        // The half-resolution passes read no depth: made once from the
-        // module of whichever kind comes first, they serve every kind.
-        let (layout, reads_depth) = match step {
-            Step::Near(_) | Step::Far(_) => (&self.gather_pipeline_layout, false),
-            Step::Tiles => (&self.tiles_pipeline_layout, false),
-            Step::Prepare | Step::Combine | Step::Coc => (&reader.pipeline_layout, true),
-        };
-        self.pipes.get((step, reads_depth.then_some(kind)), || {
+        self.pipes.get((step, kind), || {
+            let reader = self.reader(gpu, kind);
+            let layout = &reader.pipeline_layouts[usize::from(step == Step::Tiles)];
             let (label, entry, _) = step.entry();
             let rings = match step {
                 Step::Near(r) | Step::Far(r) => Some([("RINGS", r as f64)]),
@@ -299,47 +265,34 @@ impl DepthOfFieldPass {
         })
     }
 
-    /// The bind group of what `step` writes: `target`, as its group 1.
-    fn bind_out(&self, gpu: &Gpu, step: Step, target: &wgpu::TextureView) -> wgpu::BindGroup {
-        let (layout, binding) = match step {
-            Step::Tiles => (&self.tiles_out_layout, 1),
-            _ => (&self.out_layout, 0),
-        };
-        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(step.entry().0),
-            layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding,
-                resource: wgpu::BindingResource::TextureView(target),
-            }],
-        })
-    }
-
-    /// A bind group of the full-resolution passes' layout: the image,
-    /// the depth, the uniform and the two layers (the image stands in for
-    /// them before they exist; the shader reads only what its pass needs).
-    fn bind_full(
+    /// The bind groups of `step`, which writes `target`: what every pass
+    /// reads, `views` (the image, the depth, the near and far layers, the
+    /// prepared image and the tiles; what a pass does not read, or has
+    /// not been made yet, is stood in for by an image it does not write),
+    /// then what it writes.
+    fn bind(
         &self,
         gpu: &Gpu,
-        label: &str,
+        step: Step,
         kind: DepthKind,
-        views: [&wgpu::TextureView; 4],
-    ) -> wgpu::BindGroup {
-        let [image, depth, near, far] = views;
-        let params = self.params.current();
+        views: [&wgpu::TextureView; 6],
+        target: &wgpu::TextureView,
+    ) -> Vec<wgpu::BindGroup> {
         let texture = |binding, view| wgpu::BindGroupEntry {
             binding,
             resource: wgpu::BindingResource::TextureView(view),
         };
-        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(label),
+        let [image, depth, near, far, half, tiles] = views;
+        let label = Some(step.entry().0);
+        let reads = gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label,
             layout: &self.reader(gpu, kind).layout,
             entries: &[
                 texture(0, image),
                 texture(1, depth),
                 wgpu::BindGroupEntry {
                     binding: 2,
-                    resource: params.as_entire_binding(),
+                    resource: self.params.current().as_entire_binding(),
                 },
                 texture(3, near),
                 texture(4, far),
@@ -347,49 +300,28 @@ impl DepthOfFieldPass {
                     binding: 5,
                     resource: wgpu::BindingResource::Sampler(&self.sampler),
                 },
+                texture(6, half),
+                texture(7, tiles),
             ],
-        })
-    }
-
-    /// A bind group of the half-resolution passes: the prepared image and
-    /// the tiles (the prepared image stands in for them before they exist).
-    fn bind_gather(
-        &self,
-        gpu: &Gpu,
-        label: &str,
-        half: &wgpu::TextureView,
-        tiles: &wgpu::TextureView,
-    ) -> wgpu::BindGroup {
-        let params = self.params.current();
-        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(label),
-            layout: &self.gather_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: params.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 6,
-                    resource: wgpu::BindingResource::TextureView(half),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 7,
-                    resource: wgpu::BindingResource::TextureView(tiles),
-                },
-            ],
-        })
+        });
+        let tiles = usize::from(step == Step::Tiles);
+        let writes = gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label,
+            layout: &self.out_layouts[tiles],
+            entries: &[texture(tiles as u32, target)],
+        });
+        vec![reads, writes]
     }
 
     /// `debug: 'coc'`: the circle of confusion written as the next HDR image.
     fn build_coc_view(&self, f: &mut FrameBuilder<'_>, depth: &DepthImage) -> Result<(), Error> {
         let (src, dst) = f.swap_hdr("depth of field coc")?;
-        let views = [&src.view, &depth.image.view, &src.view, &src.view];
-        let group = self.bind_full(f.gpu, "depth of field bind group", depth.kind, views);
+        let s = &src.view;
+        let views = [s, &depth.image.view, s, s, s, s];
+        let groups = self.bind(f.gpu, Step::Coc, depth.kind, views, &dst.view);
         let pipe = self.pipe(f.gpu, Step::Coc, depth.kind);
-        let out = self.bind_out(f.gpu, Step::Coc, &dst.view);
         let name = Step::Coc.entry().0.into();
-        f.compute_image(name, &pipe, vec![group, out], &dst, &[&depth.image]);
+        f.compute_image(name, &pipe, groups, &dst, &[&depth.image]);
         f.info.coc_view = true;
         Ok(())
     }
@@ -449,57 +381,50 @@ impl DepthOfFieldPass {
         let (gpu, kind, d) = (f.gpu, depth.kind, &depth.image);
         let Layers {
             prepared,
+            tiles: t,
             near,
             far,
             rings,
-            ..
         } = layers;
         let (src, dst) = image;
-        let full = |views| self.bind_full(gpu, "depth of field bind group", kind, views);
-        let half =
-            |tiles| self.bind_gather(gpu, "depth of field half bind group", &prepared.view, tiles);
-        // Each pass: what it runs with, what it writes, and what it samples (the
-        // prepared image stands in for what is not made yet).
-        let gather = half(&layers.tiles.view);
+        // Each pass: the images it reads, as `bind` takes them, what it
+        // writes, and what it samples.
+        let s = &src.view;
+        let (p, n) = (&prepared.view, &near.view);
         let mut passes = vec![(
             Step::Prepare,
-            full([&src.view, &d.view, &src.view, &src.view]),
+            [s, &d.view, s, s, s, s],
             prepared,
             vec![src, d],
         )];
         if tiles {
-            passes.push((
-                Step::Tiles,
-                half(&prepared.view),
-                &layers.tiles,
-                vec![prepared],
-            ));
+            passes.push((Step::Tiles, [s, &d.view, s, s, p, s], t, vec![prepared]));
         }
         passes.extend([
             (
                 Step::Near(*rings),
-                gather.clone(),
+                [s, &d.view, s, s, p, &t.view],
                 near,
-                vec![prepared, &layers.tiles],
+                vec![prepared, t],
             ),
             (
                 Step::Far(*rings),
-                gather,
+                [s, &d.view, s, s, p, &t.view],
                 far,
-                vec![prepared, &layers.tiles],
+                vec![prepared, t],
             ),
             (
                 Step::Combine,
-                full([&src.view, &d.view, &near.view, &far.view]),
+                [s, &d.view, n, &far.view, p, &t.view],
                 dst,
                 vec![src, d, near, far],
             ),
         ]);
-        for (step, group, target, sampled) in passes {
+        for (step, views, target, sampled) in passes {
             let pipe = self.pipe(gpu, step, kind);
-            let out = self.bind_out(gpu, step, &target.view);
+            let groups = self.bind(gpu, step, kind, views, &target.view);
             let name = step.entry().0.into();
-            f.compute_image(name, &pipe, vec![group, out], target, &sampled);
+            f.compute_image(name, &pipe, groups, target, &sampled);
         }
     }
 }
@@ -640,7 +565,7 @@ mod tests {
 
     #[test]
     #[cfg(not(target_arch = "wasm32"))]
-    fn the_half_resolution_pipelines_serve_every_kind_of_depth() {
+    fn each_step_has_one_pipeline_per_kind_of_depth() {
         let gpu = pollster::block_on(crate::headless::vulkan_gpu()).expect("a Vulkan device");
         let pass = DepthOfFieldPass::new(&gpu);
         let kinds = [
@@ -649,15 +574,16 @@ mod tests {
             DepthKind::Linear,
         ];
         for kind in kinds {
-            for step in [Step::Tiles, Step::Near(3), Step::Far(3)] {
+            for step in [Step::Tiles, Step::Near(3), Step::Far(3), Step::Combine] {
+                pass.pipe(&gpu, step, kind);
                 pass.pipe(&gpu, step, kind);
             }
         }
-        assert_eq!(pass.pipes.len(), 3, "one each, whatever the depth");
-        for kind in kinds {
-            pass.pipe(&gpu, Step::Combine, kind);
-        }
-        assert_eq!(pass.pipes.len(), 6, "a combine for each kind of depth");
+        assert_eq!(
+            pass.pipes.len(),
+            12,
+            "one per step and kind of depth, made once"
+        );
     }
 
     #[test]
