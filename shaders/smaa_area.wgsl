@@ -7,8 +7,7 @@
 // edge the weights pass finds, as their crossing edges place them. SMAA's
 // reference ships this table as an image; src/effects/smaa_model.rs is the
 // model on the CPU that these functions are tested against.
-// Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
-// fx_out (where the generated entry point stores fx_smaa_area_table).
+// Declared by Rust before this text: fx_linear_sampler, fx_out (where the generated entry point stores fx_smaa_area_table).
 //
 // Layout, in texels: orthogonal lines in 4 x 4 blocks of smaa_ortho_block
 // squared (block column: the crossing code at the line's left or top end,

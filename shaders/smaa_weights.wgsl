@@ -8,7 +8,7 @@
 // on top (r: how much of this pixel takes the colour from above; g: how
 // much of the pixel above takes this one's), b, a likewise for the edge on
 // the left.
-// Declared by Rust before this text: fx_linear_sampler, fx_point_sampler,
+// Declared by Rust before this text: fx_linear_sampler,
 // smaa_edges (pass 1), smaa_area (the table), fx_out (where the generated entry point stores fx_smaa_find_weights).
 //
 // Every lookup uses textureSampleLevel: the searches are loops with

@@ -204,8 +204,8 @@ pub struct Neighbours {
 }
 
 /// A pass of a [`Neighbours`] effect: a module of its own (the
-/// full-screen stage, then the declarations of `fx_linear_sampler`,
-/// `fx_point_sampler` (both clamping), of its reads, in order, and of
+/// full-screen stage, then the declarations of `fx_linear_sampler`
+/// (clamping), of its reads, in order, and of
 /// `fx_out`, its target, then its WGSL), run as compute: the generated
 /// entry point `entry` stores `function` at every pixel of `fx_out`
 /// (`crate::shaders::image_entry`), the output's size or its own.

@@ -50,24 +50,17 @@ type Cache<T> = Mutex<Vec<((usize, usize), Arc<T>)>>;
 /// The pipelines of the effects' passes, made on first use.
 pub struct NeighbourPasses {
     linear: wgpu::Sampler,
-    point: wgpu::Sampler,
     /// By (effect, pass).
     pipes: Cache<PrepassPipe>,
 }
 
-/// The bindings of `pass`'s module, in order: the two samplers, then its
+/// The bindings of `pass`'s module, in order: the sampler, then its
 /// reads.
 fn bindings(pass: &Prepass) -> Vec<Binding> {
-    let mut all = vec![
-        Binding {
-            name: Cow::Borrowed("fx_linear_sampler"),
-            kind: BindingKind::Sampler,
-        },
-        Binding {
-            name: Cow::Borrowed("fx_point_sampler"),
-            kind: BindingKind::PointSampler,
-        },
-    ];
+    let mut all = vec![Binding {
+        name: Cow::Borrowed("fx_linear_sampler"),
+        kind: BindingKind::Sampler,
+    }];
     for &(name, _) in pass.reads {
         all.push(Binding {
             name: Cow::Borrowed(name),
@@ -103,10 +96,6 @@ impl NeighbourPasses {
     pub fn new(gpu: &Gpu) -> NeighbourPasses {
         NeighbourPasses {
             linear: linear_sampler(gpu, "neighbours linear sampler"),
-            point: gpu.create_sampler(&wgpu::SamplerDescriptor {
-                label: Some("neighbours point sampler"),
-                ..Default::default()
-            }),
             pipes: Mutex::new(Vec::new()),
         }
     }
@@ -134,17 +123,11 @@ impl NeighbourPasses {
             for &(_, read) in pass.reads {
                 images.push(g.input(read)?);
             }
-            let mut entries = vec![
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::Sampler(&self.linear),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&self.point),
-                },
-            ];
-            for (binding, image) in (2..).zip(&images) {
+            let mut entries = vec![wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Sampler(&self.linear),
+            }];
+            for (binding, image) in (1..).zip(&images) {
                 entries.push(wgpu::BindGroupEntry {
                     binding,
                     resource: wgpu::BindingResource::TextureView(&image.view),
