@@ -154,7 +154,6 @@ fn source(parts: &[&str]) -> String {
 }
 
 /// What one kind of depth texture needs: its module and layouts.
-#[derive(Clone)]
 struct Reader {
     module: wgpu::ShaderModule,
     /// What every pass reads (group 0: 0 to 7).
@@ -167,7 +166,7 @@ struct Reader {
 pub struct DepthOfFieldPass {
     /// One per kind of depth texture, made when a frame first reads that
     /// kind (a mutex as `PipeCache`'s: uncontended).
-    readers: std::sync::Mutex<Vec<(DepthKind, Reader)>>,
+    readers: std::sync::Mutex<Vec<(DepthKind, std::sync::Arc<Reader>)>>,
     /// Group 1: the image a pass writes (`dof_out`: a layer, the next HDR
     /// image), and the tiles (`dof_tiles_out`).
     out_layouts: [wgpu::BindGroupLayout; 2],
@@ -241,12 +240,12 @@ impl DepthOfFieldPass {
         }
     }
 
-    fn reader(&self, gpu: &Gpu, kind: DepthKind) -> Reader {
+    fn reader(&self, gpu: &Gpu, kind: DepthKind) -> std::sync::Arc<Reader> {
         let mut readers = self.readers.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, r)) = readers.iter().find(|(k, _)| *k == kind) {
             return r.clone();
         }
-        let reader = Reader::new(gpu, kind, &self.out_layouts);
+        let reader = std::sync::Arc::new(Reader::new(gpu, kind, &self.out_layouts));
         readers.push((kind, reader.clone()));
         reader
     }
