@@ -483,9 +483,10 @@ impl<'a> FrameBuilder<'a> {
         let write = match self.spare_hdr.take() {
             Some(spare) => spare,
             None => {
+                // Two alternate at most: the scene's is the first.
                 self.hdr_targets += 1;
-                let label = format!("hdr target {}", 1 + self.hdr_targets);
-                let tex = self.texture(&label, self.info.size, HDR_FORMAT, 1, 1, SWAP_USAGE)?;
+                let label = ["hdr target 2", "hdr target 3"][usize::from(self.hdr_targets > 1)];
+                let tex = self.texture(label, self.info.size, HDR_FORMAT, 1, 1, SWAP_USAGE)?;
                 self.view(&tex, 0)
             }
         };
