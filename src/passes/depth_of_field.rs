@@ -255,12 +255,13 @@ impl DepthOfFieldPass {
             let reader = self.reader(gpu, kind);
             let layout = &reader.pipeline_layouts[usize::from(step == Step::Tiles)];
             let (label, entry, _) = step.entry();
+            // The gathers' rings; the other steps do not read them.
             let rings = match step {
-                Step::Near(r) | Step::Far(r) => Some([("RINGS", r as f64)]),
-                _ => None,
+                Step::Near(r) | Step::Far(r) => r,
+                _ => 0,
             };
-            let constants = rings.as_ref().map_or(&[][..], |r| r.as_slice());
-            compute_pipeline(gpu, label, layout, &reader.module, entry, constants)
+            let constants = [("RINGS", f64::from(rings))];
+            compute_pipeline(gpu, label, layout, &reader.module, entry, &constants)
         })
     }
 
