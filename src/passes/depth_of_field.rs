@@ -29,29 +29,22 @@ use crate::pass::{
 };
 use crate::texture_rules::DepthKind;
 
-/// The passes' WGSL with a depth buffer's reading, a multisampled one's,
-/// and linear distance's.
-pub const BUFFER_PARTS: &[&str] = &[wgsl!("dof_depth_buffer.wgsl"), wgsl!("depth_of_field.wgsl")];
-pub const MULTISAMPLED_PARTS: &[&str] = &[
-    wgsl!("dof_depth_multisampled.wgsl"),
-    wgsl!("depth_of_field.wgsl"),
-];
-pub const LINEAR_PARTS: &[&str] = &[wgsl!("dof_depth_linear.wgsl"), wgsl!("depth_of_field.wgsl")];
-
-/// Every kind of depth texture, and its module's parts.
-const KINDS: [(DepthKind, &str, &[&str]); 3] = [
-    (
-        DepthKind::Buffer,
-        "depth of field (depth buffer)",
-        BUFFER_PARTS,
-    ),
-    (
-        DepthKind::Multisampled,
-        "depth of field (multisampled depth buffer)",
-        MULTISAMPLED_PARTS,
-    ),
-    (DepthKind::Linear, "depth of field (linear)", LINEAR_PARTS),
-];
+/// The passes' WGSL after the reading of `kind`'s depth, and its
+/// module's label.
+fn parts(kind: DepthKind) -> (&'static str, [&'static str; 2]) {
+    let (label, depth) = match kind {
+        DepthKind::Buffer => (
+            "depth of field (depth buffer)",
+            wgsl!("dof_depth_buffer.wgsl"),
+        ),
+        DepthKind::Multisampled => (
+            "depth of field (multisampled depth buffer)",
+            wgsl!("dof_depth_multisampled.wgsl"),
+        ),
+        DepthKind::Linear => ("depth of field (linear)", wgsl!("dof_depth_linear.wgsl")),
+    };
+    (label, [depth, wgsl!("depth_of_field.wgsl")])
+}
 
 /// The height the `max_blur` option is given for.
 pub const REFERENCE_HEIGHT: f64 = 1080.0;
@@ -68,13 +61,23 @@ pub const PASS: Registration = Registration {
     make: Some(|gpu| Box::new(DepthOfFieldPass::new(gpu))),
     #[cfg(test)]
     shaders: || {
-        KINDS
-            .iter()
-            .map(|(_, name, parts)| (*name, source(parts)))
-            .collect()
+        let kinds = [
+            DepthKind::Buffer,
+            DepthKind::Multisampled,
+            DepthKind::Linear,
+        ];
+        kinds
+            .map(|kind| {
+                let (label, parts) = parts(kind);
+                (label, source(&parts))
+            })
+            .to_vec()
     },
     #[cfg(test)]
-    uniforms: || vec![crate::pass::uniform_layout::<DofParams>(BUFFER_PARTS)],
+    uniforms: || {
+        let (_, parts) = parts(DepthKind::Buffer);
+        vec![crate::pass::uniform_layout::<DofParams>(&parts)]
+    },
 };
 
 uniform! {
@@ -178,7 +181,7 @@ pub struct DepthOfFieldPass {
 
 impl Reader {
     fn new(gpu: &Gpu, kind: DepthKind, outs: &[wgpu::BindGroupLayout; 2]) -> Reader {
-        let (_, label, parts) = KINDS[kind_index(kind)];
+        let (label, parts) = parts(kind);
         // The tiles, r32float, are loaded, never filtered.
         let unfilterable = wgpu::BindingType::Texture {
             sample_type: wgpu::TextureSampleType::Float { filterable: false },
@@ -203,7 +206,7 @@ impl Reader {
         Reader {
             module: gpu.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source(parts).into()),
+                source: wgpu::ShaderSource::Wgsl(source(&parts).into()),
             }),
             pipeline_layouts: [with(&outs[0]), with(&outs[1])],
             layout,
@@ -391,40 +394,36 @@ impl DepthOfFieldPass {
         // writes, and what it samples.
         let s = &src.view;
         let (p, n) = (&prepared.view, &near.view);
-        let mut passes = vec![(
-            Step::Prepare,
-            [s, &d.view, s, s, s, s],
-            prepared,
-            vec![src, d],
-        )];
-        if tiles {
-            passes.push((Step::Tiles, [s, &d.view, s, s, p, s], t, vec![prepared]));
-        }
-        passes.extend([
+        let passes: [(Step, _, _, &[&Image]); 5] = [
+            (Step::Prepare, [s, &d.view, s, s, s, s], prepared, &[src, d]),
+            (Step::Tiles, [s, &d.view, s, s, p, s], t, &[prepared]),
             (
                 Step::Near(*rings),
                 [s, &d.view, s, s, p, &t.view],
                 near,
-                vec![prepared, t],
+                &[prepared, t],
             ),
             (
                 Step::Far(*rings),
                 [s, &d.view, s, s, p, &t.view],
                 far,
-                vec![prepared, t],
+                &[prepared, t],
             ),
             (
                 Step::Combine,
                 [s, &d.view, n, &far.view, p, &t.view],
                 dst,
-                vec![src, d, near, far],
+                &[src, d, near, far],
             ),
-        ]);
+        ];
         for (step, views, target, sampled) in passes {
+            if step == Step::Tiles && !tiles {
+                continue;
+            }
             let pipe = self.pipe(gpu, step, kind);
             let groups = self.bind(gpu, step, kind, views, &target.view);
             let name = step.entry().0.into();
-            f.compute_image(name, &pipe, groups, target, &sampled);
+            f.compute_image(name, &pipe, groups, target, sampled);
         }
     }
 }
@@ -452,15 +451,6 @@ pub fn tile_side(max_coc: f64) -> u32 {
 /// The tiles covering the half-resolution layers.
 pub fn tiles_size(half: (u32, u32), side: u32) -> (u32, u32) {
     (half.0.div_ceil(side).max(1), half.1.div_ceil(side).max(1))
-}
-
-/// The place of `kind` in [`KINDS`].
-fn kind_index(kind: DepthKind) -> usize {
-    match kind {
-        DepthKind::Buffer => 0,
-        DepthKind::Multisampled => 1,
-        DepthKind::Linear => 2,
-    }
 }
 
 /// The half-resolution layers' size: every 2×2 box of the frame, the last
