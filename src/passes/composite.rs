@@ -783,10 +783,10 @@ impl CompositePass {
         // What the effect reads, group 1 of the plan.
         let mut inputs = Vec::new();
         // Group 0 is bound here too: the graph hears of all it holds.
-        let mut read: Vec<Image> = sampled.iter().map(|&i| i.clone()).collect();
+        let mut read = sampled.to_vec();
         for p in shape.plan.iter().filter(|p| p.group == 1) {
             if let Source::Input(input) = p.source {
-                let image = gathered.input(input)?;
+                let image = gathered.input(input);
                 inputs.push((p.number, Resource::View(image.view.clone())));
                 read.push(image);
             }
@@ -798,9 +798,8 @@ impl CompositePass {
             ..variant
         };
         let pipe = self.pipe(f.gpu, shape, resume);
-        let sampled: Vec<&Image> = read.iter().collect();
         let groups = vec![group, inputs];
-        f.fullscreen_groups(b.name.into(), &pipe, groups, None, &sampled, false);
+        f.fullscreen_groups(b.name.into(), &pipe, groups, None, &read, false);
         Ok(())
     }
 

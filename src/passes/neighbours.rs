@@ -23,17 +23,13 @@ pub struct Gathered {
 }
 
 impl Gathered {
-    /// The image `input`.
-    pub fn input(&self, input: Input) -> Result<Image, Error> {
+    /// The image `input`. A pass reads only those before it (the test
+    /// `every_pass_reads_only_what_is_made_before_it`); the display image
+    /// stands in for any other.
+    pub fn input(&self, input: Input) -> &Image {
         match input {
-            Input::Display => Ok(self.display.clone()),
-            Input::Pass(i) => self.targets.get(i).cloned().ok_or_else(|| {
-                Error::Graph(crate::graph::GraphError {
-                    pass: "neighbours".into(),
-                    attachment: "a pass's target".into(),
-                    message: "is read before it is made".into(),
-                })
-            }),
+            Input::Pass(i) => self.targets.get(i).unwrap_or(&self.display),
+            Input::Display => &self.display,
         }
     }
 }
@@ -119,10 +115,7 @@ impl NeighbourPasses {
             let tex = f.texture(pass.name, size, pass.format, 1, 1, usage)?;
             let target = f.view(&tex, 0);
             let p = self.pipe(f.gpu, (effect, i), pass);
-            let mut images = Vec::new();
-            for &(_, read) in pass.reads {
-                images.push(g.input(read)?);
-            }
+            let images: Vec<&Image> = pass.reads.iter().map(|&(_, read)| g.input(read)).collect();
             let mut entries = vec![wgpu::BindGroupEntry {
                 binding: 0,
                 resource: wgpu::BindingResource::Sampler(&self.linear),
@@ -142,8 +135,7 @@ impl NeighbourPasses {
                 layout: &p.layout,
                 entries: &entries,
             });
-            let sampled: Vec<&Image> = images.iter().collect();
-            f.compute_image(pass.name.into(), &p.pipe, vec![group], &target, &sampled);
+            f.compute_image(pass.name.into(), &p.pipe, vec![group], &target, &images);
             g.targets.push(target);
         }
         Ok(g)
@@ -169,5 +161,30 @@ impl NeighbourPasses {
         let p = Arc::new(PrepassPipe { layout, pipe });
         pipes.push((key, p.clone()));
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::effect::Input;
+    use crate::effects::BUILTINS;
+
+    #[test]
+    fn every_pass_reads_only_what_is_made_before_it() {
+        let mut seen = 0;
+        for b in BUILTINS {
+            let Some(n) = b.neighbours else { continue };
+            let reads = n.passes.iter().map(|p| p.reads).chain([n.reads]);
+            for (i, reads) in reads.enumerate() {
+                for &(name, read) in reads {
+                    if let Input::Pass(j) = read {
+                        assert!(j < i, "{}: {name} reads pass {j}, made after it", b.name);
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        // SMAA's weights read the edges and the area table; the blend, the weights.
+        assert!(seen >= 3, "{seen}");
     }
 }
