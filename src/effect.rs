@@ -287,8 +287,6 @@ pub enum BindingKind {
     Uniform(Cow<'static, str>),
     /// A linear, filtering sampler.
     Sampler,
-    /// A nearest, non-filtering sampler.
-    PointSampler,
     /// A 2D texture, sampled with filtering.
     Texture2d,
     /// A 3D texture read with `textureLoad` (rgba32float, which WebGPU
@@ -325,7 +323,7 @@ impl Binding {
     pub fn declare(&self, s: &mut String, group: u32, binding: u32) {
         let (space, ty) = match &self.kind {
             BindingKind::Uniform(name) => ("<uniform>", &**name),
-            BindingKind::Sampler | BindingKind::PointSampler => ("", "sampler"),
+            BindingKind::Sampler => ("", "sampler"),
             BindingKind::Texture2d => ("", "texture_2d<f32>"),
             BindingKind::Texture3d => ("", "texture_3d<f32>"),
         };
@@ -342,9 +340,6 @@ impl Binding {
         match self.kind {
             BindingKind::Uniform(_) => UNIFORM,
             BindingKind::Sampler => FILTERING_SAMPLER,
-            BindingKind::PointSampler => {
-                wgpu::BindingType::Sampler(wgpu::SamplerBindingType::NonFiltering)
-            }
             BindingKind::Texture2d => FILTERABLE_TEXTURE,
             BindingKind::Texture3d => wgpu::BindingType::Texture {
                 sample_type: wgpu::TextureSampleType::Float { filterable: false },
