@@ -1,4 +1,4 @@
-// SMAA 1x, pass 3 of 3: neighbourhood blending (Jimenez et al. 2012),
+// SMAA 1x, pass 4 of 4: neighbourhood blending (Jimenez et al. 2012),
 // fused into the composite. Mixes each pixel with at most one neighbour
 // on each side of its strongest edge, as the weights of pass 2 say, with
 // one bilinear fetch per side. Linear values and coverage are blended

@@ -1,6 +1,6 @@
-// SMAA 1x: the area table the blending weights read (pass "smaa area",
-// computed every frame SMAA runs: 22,704 texels, each a handful of
-// arithmetic). For a pixel on an edge, how much of it an antialiased line
+// SMAA 1x, pass 2 of 4: the area table the blending weights read (pass
+// "smaa area", computed every frame SMAA runs: 22,704 texels, each a
+// handful of arithmetic). For a pixel on an edge, how much of it an antialiased line
 // would cover: r, the share of the pixel on its own side of the line that
 // takes the colour across the edge; g, the share of the neighbour across
 // the edge that takes this pixel's colour. The line joins the ends of the
@@ -17,7 +17,7 @@
 // two-bit crossing codes; the distances in steps).
 
 // Whole distances an orthogonal search can find, 0 to 32, and a diagonal
-// one, 0 to 9.
+// one, 0 to 8 (a block of 10 leaves one spare).
 const smaa_ortho_block = 33.0;
 const smaa_diag_block = 10.0;
 

@@ -1,4 +1,4 @@
-// SMAA 1x, pass 1 of 3: edge detection (Jimenez et al. 2012).
+// SMAA 1x, pass 1 of 4: edge detection (Jimenez et al. 2012).
 // Writes rgba8unorm (a format compute may store): r = an edge between
 // this pixel and the one on its left, g = one between it and the one
 // above; b and a are 0.

@@ -1,4 +1,4 @@
-// SMAA 1x, pass 2 of 3: blending weights (Jimenez et al. 2012).
+// SMAA 1x, pass 3 of 4: blending weights (Jimenez et al. 2012).
 // For each pixel with an edge on its left or top (pass 1), find how far
 // the edge runs each way and how it ends (crossing edges), then look up
 // how much of the pixel an antialiased line would cover: the area under
@@ -11,8 +11,9 @@
 // Declared by Rust before this text: fx_linear_sampler,
 // smaa_edges (pass 1), smaa_area (the table), fx_out (where the generated entry point stores fx_smaa_find_weights).
 //
-// Every lookup uses textureSampleLevel: the searches are loops with
-// data-dependent exits, where implicit derivatives are not allowed.
+// Every edge fetch uses textureSampleLevel: the searches are loops with
+// data-dependent exits, where implicit derivatives are not allowed. The
+// area table is read with textureLoad, at whole distances.
 // Several edge fetches land between texels on purpose: one bilinear fetch
 // reads two or four edge flags at once, told apart by their weights.
 

@@ -16,6 +16,10 @@ use crate::options::types::Antialias;
 /// of the weights pass's, which reads its layout.
 const AREA: &str = wgsl!("smaa_area.wgsl");
 
+/// The area table's size: 4 x 4 blocks of 33 x 33 texels, then 4 x 4 of
+/// 10 x 10 (`smaa_ortho_block`, `smaa_diag_block` in smaa_area.wgsl).
+pub const AREA_SIZE: (u32, u32) = (4 * 33 + 4 * 10, 4 * 33);
+
 pub const EFFECT: Builtin = Builtin {
     name: "smaa",
     place: Place::Display,
@@ -41,9 +45,7 @@ pub const EFFECT: Builtin = Builtin {
                 entry: "cs_smaa_area",
                 function: "fx_smaa_area_table",
                 format: wgpu::TextureFormat::Rgba16Float,
-                // 4 x 4 blocks of 33 x 33 texels, then 4 x 4 of 10 x 10
-                // (`smaa_ortho_block`, `smaa_diag_block`).
-                size: Some((4 * 33 + 4 * 10, 4 * 33)),
+                size: Some(AREA_SIZE),
                 reads: &[],
             },
             Prepass {

@@ -346,9 +346,14 @@ mod tests {
         );
     }
 
+    /// The crossing flags (first, second) of a diagonal end's code.
+    fn flags(code: usize) -> [f32; 2] {
+        [(code >> 1) as f32, (code & 1) as f32]
+    }
+
     /// The shaders' area and search functions, run on the GPU (lavapipe)
-    /// for every case the area table holds and the weights pass meets,
-    /// give what the model gives, to f32 precision.
+    /// for every case the area table is made of and the weights pass
+    /// meets, give what the model gives, to f32 precision.
     #[test]
     fn the_weights_shader_computes_what_the_model_does() {
         // (d.x, d.y, 0, kind), then the case's other arguments; the model's
@@ -356,50 +361,70 @@ mod tests {
         let mut cases: Vec<([f32; 8], [f64; 2])> = Vec::new();
         for cl in [0, 1, 3, 4] {
             for cr in [0, 1, 3, 4] {
-                for i in 0..=40 {
-                    for j in 0..=40 {
-                        let (e1, e2) = (cl as f32 / 4.0, cr as f32 / 4.0);
-                        let args = [i as f32, j as f32, 0.0, 0.0, e1, e2, 0.0, 0.0];
-                        cases.push((args, ortho_area(cl, cr, i as f64, j as f64)));
-                    }
+                for (i, j) in (0..=40).flat_map(|i| (0..=40).map(move |j| (i, j))) {
+                    let (e1, e2) = (cl as f32 / 4.0, cr as f32 / 4.0);
+                    let args = [i as f32, j as f32, 0.0, 0.0, e1, e2, 0.0, 0.0];
+                    cases.push((args, ortho_area(cl, cr, i as f64, j as f64)));
                 }
             }
         }
-        for start in 0..4 {
-            for end in 0..4 {
-                // The lines the shader measures: 4 pixels or longer.
-                for (i, j) in (0..=10).flat_map(|i| (0..=10).map(move |j| (i, j))) {
-                    if i + j > 2 {
-                        // The shader takes the codes' flags: first, second.
-                        let f = |c: usize| [(c >> 1) as f32, (c & 1) as f32];
-                        let ([a, b], [c, d]) = (f(start), f(end));
-                        let args = [i as f32, j as f32, 0.0, 1.0, a, b, c, d];
-                        cases.push((args, diag_area(start, end, i as f64, j as f64)));
-                    }
+        for (start, end) in (0..4).flat_map(|s| (0..4).map(move |e| (s, e))) {
+            // The lines the shader measures: 4 pixels or longer.
+            for (i, j) in (0..=10).flat_map(|i| (0..=10).map(move |j| (i, j))) {
+                if i + j > 2 {
+                    let ([a, b], [c, d]) = (flags(start), flags(end));
+                    let args = [i as f32, j as f32, 0.0, 1.0, a, b, c, d];
+                    cases.push((args, diag_area(start, end, i as f64, j as f64)));
                 }
             }
         }
         // Only mixes a fetch can give.
         let mixes: Vec<usize> = (0..=32).filter(|&c| decode_mix(c).is_some()).collect();
         for rightward in [false, true] {
-            for &r in &mixes {
-                for &g in &mixes {
-                    let step = length(rightward, r, g).unwrap_or(0) as f64;
-                    let (x, y) = (r as f32 / 32.0, g as f32 / 32.0);
-                    let args = [
-                        x,
-                        y,
-                        f32::from(u8::from(rightward)),
-                        2.0,
-                        0.0,
-                        0.0,
-                        0.0,
-                        0.0,
-                    ];
-                    cases.push((args, [step, step]));
+            for (&r, &g) in mixes.iter().flat_map(|r| mixes.iter().map(move |g| (r, g))) {
+                let step = length(rightward, r, g).unwrap_or(0) as f64;
+                let (x, y, right) = (
+                    r as f32 / 32.0,
+                    g as f32 / 32.0,
+                    f32::from(u8::from(rightward)),
+                );
+                cases.push(([x, y, right, 2.0, 0.0, 0.0, 0.0, 0.0], [step, step]));
+            }
+        }
+        check("smaa shader against the model", &cases, 1e-4);
+    }
+
+    /// The table the "smaa area" pass writes, read through the weights
+    /// pass's own lookups at every crossing code and whole distance its
+    /// searches find, holds the model's areas, to its 16-bit floats'
+    /// precision: its layout and the lookups agree.
+    #[test]
+    fn the_area_table_holds_the_models_areas_where_the_weights_read_them() {
+        let mut cases: Vec<([f32; 8], [f64; 2])> = Vec::new();
+        for cl in [0, 1, 3, 4] {
+            for cr in [0, 1, 3, 4] {
+                for (i, j) in (0..=32).flat_map(|i| (0..=32).map(move |j| (i, j))) {
+                    let (e1, e2) = (cl as f32 / 4.0, cr as f32 / 4.0);
+                    let args = [i as f32, j as f32, 0.0, 3.0, e1, e2, 0.0, 0.0];
+                    cases.push((args, ortho_area(cl, cr, i as f64, j as f64)));
                 }
             }
         }
+        for (start, end) in (0..4).flat_map(|s| (0..4).map(move |e| (s, e))) {
+            for (i, j) in (0..=8).flat_map(|i| (0..=8).map(move |j| (i, j))) {
+                if i + j > 2 {
+                    let ([a, b], [c, d]) = (flags(start), flags(end));
+                    let args = [i as f32, j as f32, 0.0, 4.0, a, b, c, d];
+                    cases.push((args, diag_area(start, end, i as f64, j as f64)));
+                }
+            }
+        }
+        check("smaa area table against the model", &cases, 1e-3);
+    }
+
+    /// Runs `cases` through [`run_weights_functions`] and compares the
+    /// first two components with the model's, within `tolerance`.
+    fn check(what: &str, cases: &[([f32; 8], [f64; 2])], tolerance: f64) {
         let inputs: Vec<f32> = cases.iter().flat_map(|(a, _)| *a).collect();
         let got = run_weights_functions(&inputs, cases.len());
         let mut worst = 0.0f64;
@@ -407,29 +432,37 @@ mod tests {
             for c in 0..2 {
                 let err = (got[c] as f64 - want[c]).abs();
                 assert!(
-                    err < 1e-4,
+                    err < tolerance,
                     "case {k} {args:?}: shader {got:?}, model {want:?}"
                 );
                 worst = worst.max(err);
             }
         }
-        println!(
-            "smaa shader against the model: {} cases, worst {worst:.2e}",
-            cases.len()
-        );
+        println!("{what}: {} cases, worst {worst:.2e}", cases.len());
     }
 
-    /// Evaluates the weights shader's functions for `n` cases of two
-    /// `vec4f`s each (see above) and reads back a `vec4f` per case.
+    /// Makes the area table with the "smaa area" pass, then evaluates the
+    /// weights shader's functions (kind 0: `smaa_area_ortho`, 1:
+    /// `smaa_area_diag`, 2: `smaa_search_length`, 3 and 4: the table read
+    /// through `smaa_area_ortho_at` and `smaa_area_diag_at`) for `n`
+    /// cases of two `vec4f`s each and reads back a `vec4f` per case.
     fn run_weights_functions(inputs: &[f32], n: usize) -> Vec<f32> {
         use crate::effect::{Input, Prepass};
-        let pass = Prepass {
+        use wgpu::util::DeviceExt;
+        // Unminified, so their functions keep their names.
+        const AREA: &str = include_str!("../../shaders/smaa_area.wgsl");
+        let table = Prepass {
+            name: "smaa area under test",
+            wgsl: &[AREA],
+            entry: "cs_smaa_area",
+            function: "fx_smaa_area_table",
+            format: wgpu::TextureFormat::Rgba16Float,
+            size: None,
+            reads: &[],
+        };
+        let weights = Prepass {
             name: "smaa weights under test",
-            // Unminified, so their functions keep their names.
-            wgsl: &[
-                include_str!("../../shaders/smaa_area.wgsl"),
-                include_str!("../../shaders/smaa_weights.wgsl"),
-            ],
+            wgsl: &[AREA, include_str!("../../shaders/smaa_weights.wgsl")],
             entry: "cs_smaa_weights",
             function: "fx_smaa_find_weights",
             format: wgpu::TextureFormat::Rgba8Unorm,
@@ -439,7 +472,7 @@ mod tests {
                 ("smaa_area", Input::Pass(1)),
             ],
         };
-        let mut source = crate::passes::neighbours::source(&pass);
+        let mut source = crate::passes::neighbours::source(&weights);
         source.push_str(
             "@group(0) @binding(98) var<storage, read> fx_test_in: array<vec4f>;
             @group(0) @binding(99) var<storage, read_write> fx_test_out: array<vec4f>;
@@ -455,26 +488,57 @@ mod tests {
                 switch u32(a.w) {
                     case 0u: { r = vec4f(smaa_area_ortho(a.xy, b.x, b.y), 0.0, 0.0); }
                     case 1u: { r = vec4f(smaa_area_diag(a.xy, b), 0.0, 0.0); }
-                    default: { r = vec4f(smaa_search_length(a.xy, a.z > 0.0)); }
+                    case 2u: { r = vec4f(smaa_search_length(a.xy, a.z > 0.0)); }
+                    case 3u: { r = vec4f(smaa_area_ortho_at(a.xy, b.x, b.y), 0.0, 0.0); }
+                    default: { r = vec4f(smaa_area_diag_at(a.xy, b), 0.0, 0.0); }
                 }
                 fx_test_out[i] = r;
             }",
         );
         let gpu = pollster::block_on(crate::headless::vulkan_gpu()).expect("a Vulkan adapter");
         let device = &gpu.device;
-        use wgpu::util::DeviceExt;
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        let pipeline = |source: String, entry: &str| {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: None,
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: None,
+                layout: None,
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        // The table, as the frame makes it (its size from the pass's data).
+        let (w, h) = crate::effects::smaa::AREA_SIZE;
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: None,
-            source: wgpu::ShaderSource::Wgsl(source.into()),
+            size: wgpu::Extent3d {
+                width: w,
+                height: h,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba16Float,
+            usage: wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
         });
-        let pipe = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        let view = texture.create_view(&Default::default());
+        let make_table = pipeline(crate::passes::neighbours::source(&table), "cs_smaa_area");
+        let table_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
-            layout: None,
-            module: &module,
-            entry_point: Some("fx_test"),
-            compilation_options: Default::default(),
-            cache: None,
+            layout: &make_table.get_bind_group_layout(0),
+            // After the sampler: fx_out.
+            entries: &[wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(&view),
+            }],
         });
+        let test = pipeline(source, "fx_test");
         let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: None,
             contents: bytemuck::cast_slice(inputs),
@@ -495,8 +559,13 @@ mod tests {
         });
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
-            layout: &pipe.get_bind_group_layout(0),
+            layout: &test.get_bind_group_layout(0),
             entries: &[
+                // smaa_area, after the sampler and smaa_edges.
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&view),
+                },
                 wgpu::BindGroupEntry {
                     binding: 98,
                     resource: input.as_entire_binding(),
@@ -510,7 +579,13 @@ mod tests {
         let mut encoder = device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipe);
+            pass.set_pipeline(&make_table);
+            pass.set_bind_group(0, &table_group, &[]);
+            pass.dispatch_workgroups(w.div_ceil(8), h.div_ceil(8), 1);
+        }
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&test);
             pass.set_bind_group(0, &group, &[]);
             pass.dispatch_workgroups(n.div_ceil(64) as u32, 1, 1);
         }

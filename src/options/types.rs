@@ -200,7 +200,7 @@ pub enum Antialias {
     Fxaa,
     /// SMAA 1x: edges, blending weights (the area an antialiased line
     /// covers, computed where SMAA's reference reads a table), and
-    /// neighbourhood blending, three passes.
+    /// neighbourhood blending: four passes, the area table's among them.
     Smaa,
 }
 

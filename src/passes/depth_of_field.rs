@@ -258,13 +258,14 @@ impl DepthOfFieldPass {
             let reader = self.reader(gpu, kind);
             let layout = &reader.pipeline_layouts[usize::from(step == Step::Tiles)];
             let (label, entry, _) = step.entry();
-            // The gathers' rings; the other steps do not read them.
+            // The gathers' rings, given to the gathers alone: a browser
+            // may refuse a constant its entry point does not use.
             let rings = match step {
-                Step::Near(r) | Step::Far(r) => r,
-                _ => 0,
+                Step::Near(r) | Step::Far(r) => Some([("RINGS", f64::from(r))]),
+                _ => None,
             };
-            let constants = [("RINGS", f64::from(rings))];
-            compute_pipeline(gpu, label, layout, &reader.module, entry, &constants)
+            let constants = rings.as_ref().map_or(&[][..], |r| r.as_slice());
+            compute_pipeline(gpu, label, layout, &reader.module, entry, constants)
         })
     }
 
