@@ -260,11 +260,14 @@ impl DepthOfFieldPass {
             let (label, entry, _) = step.entry();
             // The gathers' rings, given to the gathers alone: a browser
             // may refuse a constant its entry point does not use.
-            let rings = match step {
-                Step::Near(r) | Step::Far(r) => Some([("RINGS", f64::from(r))]),
-                _ => None,
+            let rings;
+            let constants: &[(&str, f64)] = match step {
+                Step::Near(r) | Step::Far(r) => {
+                    rings = [("RINGS", f64::from(r))];
+                    &rings
+                }
+                _ => &[],
             };
-            let constants = rings.as_ref().map_or(&[][..], |r| r.as_slice());
             compute_pipeline(gpu, label, layout, &reader.module, entry, constants)
         })
     }
