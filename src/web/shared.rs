@@ -199,7 +199,6 @@ fn as_caller<R>(
     check: impl FnOnce(&crate::texture_rules::CallerTexture<'_>) -> R,
 ) -> R {
     let usage = num(texture, "usage") as u32;
-    let usage_spelled = usage.to_string();
     check(&crate::texture_rules::CallerTexture {
         dimension: dimension_of(texture),
         layers: num(texture, "depthOrArrayLayers") as u32,
@@ -209,9 +208,11 @@ fn as_caller<R>(
         } else {
             wgpu::TextureUsages::empty()
         },
-        usage_spelled: (&usage_spelled, "GPUTextureUsage.TEXTURE_BINDING"),
         format,
-        format_spelled: &format!("'{name}'"),
+        spelling: crate::texture_rules::Spelling::Js {
+            usage,
+            format: name,
+        },
     })
 }
 
