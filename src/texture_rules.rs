@@ -123,41 +123,12 @@ pub struct CallerTexture<'a> {
     pub layers: u32,
     pub samples: u32,
     pub usage: TextureUsages,
-    pub format: wgpu::TextureFormat,
-    /// How its caller's API spells what an error quotes of it.
-    pub spelling: Spelling<'a>,
-}
-
-/// How a caller's API spells a texture's usage and format, written only
-/// into the message of a refusal.
-#[derive(Clone, Copy)]
-pub enum Spelling<'a> {
-    /// wgpu's names: `COPY_DST`, `R32Uint`.
-    Rust,
-    /// JavaScript's: the usage's number and the format's string.
-    Js { usage: u32, format: &'a str },
-}
-
-impl CallerTexture<'_> {
     /// The usage as the caller spells it (`6`, `COPY_DST`) and the flag's
     /// name in the caller's API (`GPUTextureUsage.TEXTURE_BINDING`).
-    fn usage_spelled(&self) -> (String, &'static str) {
-        match self.spelling {
-            Spelling::Rust => (
-                format!("{:?}", self.usage),
-                "TextureUsages::TEXTURE_BINDING",
-            ),
-            Spelling::Js { usage, .. } => (usage.to_string(), "GPUTextureUsage.TEXTURE_BINDING"),
-        }
-    }
-
+    pub usage_spelled: (&'a str, &'a str),
+    pub format: wgpu::TextureFormat,
     /// The format as the caller spells it (`'r32uint'`, `R32Uint`).
-    fn format_spelled(&self) -> String {
-        match self.spelling {
-            Spelling::Rust => format!("{:?}", self.format),
-            Spelling::Js { format, .. } => format!("'{format}'"),
-        }
-    }
+    pub format_spelled: &'a str,
 }
 
 /// The one rule for a caller's texture the chain samples: a single-layer,
@@ -175,14 +146,13 @@ pub fn check_caller_texture(
             message,
         })
     };
-    let format = || t.format_spelled();
+    let format = t.format_spelled;
     if t.format == wgpu::TextureFormat::Rgba32Float
         && !features.contains(wgpu::Features::FLOAT32_FILTERABLE)
     {
         return refuse(format!(
-            "has format {}, which needs a device created with the \
-             'float32-filterable' feature; use rgba16float or request that feature",
-            format()
+            "has format {format}, which needs a device created with the \
+             'float32-filterable' feature; use rgba16float or request that feature"
         ));
     }
     let filterable = matches!(
@@ -195,7 +165,7 @@ pub fn check_caller_texture(
         } else {
             "a format the chain cannot filter as a color"
         };
-        return refuse(format!("has format {}, {kind}", format()));
+        return refuse(format!("has format {format}, {kind}"));
     }
     Ok(())
 }
@@ -232,7 +202,7 @@ fn check_shape(argument: &str, t: &CallerTexture<'_>) -> Result<(), crate::error
         ));
     }
     if !t.usage.contains(TextureUsages::TEXTURE_BINDING) {
-        let (usage, flag) = t.usage_spelled();
+        let (usage, flag) = t.usage_spelled;
         return refuse(format!(
             "lacks {flag} in its usage ({usage}); add it where the texture is created"
         ));
@@ -319,7 +289,7 @@ pub fn check_caller_depth(
             return refuse(format!(
                 "has format {}; depth is read from depth32float, depth24plus, \
                  depth24plus-stencil8 or depth16unorm, or from r32float holding linear distance",
-                t.format_spelled()
+                t.format_spelled
             ))
         }
     };

@@ -759,13 +759,16 @@ fn as_caller<R>(
     t: &wgpu::Texture,
     check: impl FnOnce(&crate::texture_rules::CallerTexture<'_>) -> R,
 ) -> R {
+    let usage_spelled = format!("{:?}", t.usage());
+    let format_spelled = format!("{:?}", t.format());
     check(&crate::texture_rules::CallerTexture {
         dimension: t.dimension(),
         layers: t.depth_or_array_layers(),
         samples: t.sample_count(),
         usage: t.usage(),
+        usage_spelled: (&usage_spelled, "TextureUsages::TEXTURE_BINDING"),
         format: t.format(),
-        spelling: crate::texture_rules::Spelling::Rust,
+        format_spelled: &format_spelled,
     })
 }
 

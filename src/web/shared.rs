@@ -199,6 +199,7 @@ fn as_caller<R>(
     check: impl FnOnce(&crate::texture_rules::CallerTexture<'_>) -> R,
 ) -> R {
     let usage = num(texture, "usage") as u32;
+    let usage_spelled = usage.to_string();
     check(&crate::texture_rules::CallerTexture {
         dimension: dimension_of(texture),
         layers: num(texture, "depthOrArrayLayers") as u32,
@@ -208,11 +209,9 @@ fn as_caller<R>(
         } else {
             wgpu::TextureUsages::empty()
         },
+        usage_spelled: (&usage_spelled, "GPUTextureUsage.TEXTURE_BINDING"),
         format,
-        spelling: crate::texture_rules::Spelling::Js {
-            usage,
-            format: name,
-        },
+        format_spelled: &format!("'{name}'"),
     })
 }
 
