@@ -18,8 +18,23 @@ after(async () => {
   await browser?.close();
 });
 
-test('the worker example renders, follows resizes and shows no error', async () => {
-  assert.deepEqual(await workerPage(), []);
+// Headless Chromium on a software GPU, on a loaded machine, now and then
+// ends the worker's GPU instance mid-run ("A valid external Instance
+// reference no longer exists"): the device is lost from under the page,
+// and the frame in flight reports the errors that follow from it. Seen
+// while other builds ran beside the suite; not when it runs alone. Such a
+// run is tried once more, and said so; a second loss, or any other error,
+// fails.
+const BROWSER_LOSS = /A valid external Instance reference no longer exists/;
+
+test('the worker example renders, follows resizes and shows no error', async (t) => {
+  const bad = await workerPage();
+  if (bad.some((m) => BROWSER_LOSS.test(m.text))) {
+    t.diagnostic(`the browser lost the worker's device; tried again (${bad.map((m) => m.text).join(' / ')})`);
+    assert.deepEqual(await workerPage(), []);
+  } else {
+    assert.deepEqual(bad, []);
+  }
 });
 
 /** The worker page through its checks; returns the errors and warnings it logged. */
