@@ -447,31 +447,23 @@ mod tests {
     /// through `smaa_area_ortho_at` and `smaa_area_diag_at`) for `n`
     /// cases of two `vec4f`s each and reads back a `vec4f` per case.
     fn run_weights_functions(inputs: &[f32], n: usize) -> Vec<f32> {
-        use crate::effect::{Input, Prepass};
+        use crate::effect::Prepass;
         use wgpu::util::DeviceExt;
         // Unminified, so their functions keep their names.
         const AREA: &str = include_str!("../../shaders/smaa_area.wgsl");
+        // SMAA's own passes, with their WGSL unminified.
+        let passes = crate::effects::smaa::EFFECT
+            .neighbours
+            .map_or(&[][..], |n| n.passes);
         let table = Prepass {
-            name: "smaa area under test",
             wgsl: &[AREA],
-            entry: "cs_smaa_area",
-            function: "fx_smaa_area_table",
-            format: wgpu::TextureFormat::Rgba16Float,
-            size: None,
-            reads: &[],
+            ..passes[1]
         };
         let weights = Prepass {
-            name: "smaa weights under test",
             wgsl: &[AREA, include_str!("../../shaders/smaa_weights.wgsl")],
-            entry: "cs_smaa_weights",
-            function: "fx_smaa_find_weights",
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            size: None,
-            reads: &[
-                ("smaa_edges", Input::Pass(0)),
-                ("smaa_area", Input::Pass(1)),
-            ],
+            ..passes[2]
         };
+        assert_eq!((table.name, weights.name), ("smaa area", "smaa weights"));
         let mut source = crate::passes::neighbours::source(&weights);
         source.push_str(
             "@group(0) @binding(98) var<storage, read> fx_test_in: array<vec4f>;
