@@ -5,14 +5,14 @@
 //! bindings and target.
 
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::effect::{Binding, BindingKind, Input, Neighbours, Prepass};
 use crate::error::Error;
 use crate::frame::{FrameBuilder, Image};
 use crate::gpu::Gpu;
 use crate::pass::{
-    compute_pipeline, entry, layout, linear_sampler, pipeline_layout, storage_entry,
+    compute_pipeline, entry, layout, linear_sampler, pipeline_layout, storage_entry, PipeCache,
 };
 
 /// What one effect that reads around its pixel has in a frame: the
@@ -40,14 +40,11 @@ struct PrepassPipe {
     pipe: wgpu::ComputePipeline,
 }
 
-/// Things made once per device, by (effect, index).
-type Cache<T> = Mutex<Vec<((usize, usize), Arc<T>)>>;
-
 /// The pipelines of the effects' passes, made on first use.
 pub struct NeighbourPasses {
     linear: wgpu::Sampler,
     /// By (effect, pass).
-    pipes: Cache<PrepassPipe>,
+    pipes: PipeCache<(usize, usize), Arc<PrepassPipe>>,
 }
 
 /// The bindings of `pass`'s module, in order: the sampler, then its
@@ -92,7 +89,7 @@ impl NeighbourPasses {
     pub fn new(gpu: &Gpu) -> NeighbourPasses {
         NeighbourPasses {
             linear: linear_sampler(gpu, "neighbours linear sampler"),
-            pipes: Mutex::new(Vec::new()),
+            pipes: PipeCache::new(),
         }
     }
 
@@ -142,10 +139,13 @@ impl NeighbourPasses {
     }
 
     fn pipe(&self, gpu: &Gpu, key: (usize, usize), pass: &Prepass) -> Arc<PrepassPipe> {
-        let mut pipes = self.pipes.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, p)) = pipes.iter().find(|(k, _)| *k == key) {
-            return p.clone();
-        }
+        self.pipes
+            .get(key, || Arc::new(PrepassPipe::new(gpu, pass)))
+    }
+}
+
+impl PrepassPipe {
+    fn new(gpu: &Gpu, pass: &Prepass) -> PrepassPipe {
         let mut entries = Vec::new();
         for (n, b) in (0..).zip(bindings(pass)) {
             entries.push(entry(n, b.layout()));
@@ -158,9 +158,7 @@ impl NeighbourPasses {
         });
         let pipeline_layout = pipeline_layout(gpu, pass.name, &[&layout]);
         let pipe = compute_pipeline(gpu, pass.name, &pipeline_layout, &module, pass.entry, &[]);
-        let p = Arc::new(PrepassPipe { layout, pipe });
-        pipes.push((key, p.clone()));
-        p
+        PrepassPipe { layout, pipe }
     }
 }
 
