@@ -168,8 +168,8 @@ struct Reader {
 
 pub struct DepthOfFieldPass {
     /// One per kind of depth texture, made when a frame first reads that
-    /// kind (a mutex as `PipeCache`'s: uncontended).
-    readers: std::sync::Mutex<Vec<(DepthKind, std::sync::Arc<Reader>)>>,
+    /// kind.
+    readers: PipeCache<DepthKind, std::sync::Arc<Reader>>,
     /// Group 1: the image a pass writes (`dof_out`: a layer, the next HDR
     /// image), and the tiles (`dof_tiles_out`).
     out_layouts: [wgpu::BindGroupLayout; 2],
@@ -220,7 +220,7 @@ impl DepthOfFieldPass {
         // format (the test `the_layers_have_the_hdr_images_format`), the
         // tiles have one of their own.
         DepthOfFieldPass {
-            readers: Default::default(),
+            readers: PipeCache::new(),
             out_layouts: [
                 layout(
                     gpu,
@@ -244,13 +244,9 @@ impl DepthOfFieldPass {
     }
 
     fn reader(&self, gpu: &Gpu, kind: DepthKind) -> std::sync::Arc<Reader> {
-        let mut readers = self.readers.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, r)) = readers.iter().find(|(k, _)| *k == kind) {
-            return r.clone();
-        }
-        let reader = std::sync::Arc::new(Reader::new(gpu, kind, &self.out_layouts));
-        readers.push((kind, reader.clone()));
-        reader
+        self.readers.get(kind, || {
+            std::sync::Arc::new(Reader::new(gpu, kind, &self.out_layouts))
+        })
     }
 
     fn pipe(&self, gpu: &Gpu, step: Step, kind: DepthKind) -> wgpu::ComputePipeline {
