@@ -134,12 +134,10 @@ impl Step {
         }
     }
 
-    /// The storage texture the pass writes: the tiles, or an image.
-    fn out(self) -> &'static str {
-        match self {
-            Step::Tiles => "fx_dof_tiles_out",
-            _ => "fx_dof_out",
-        }
+    /// What the pass writes, as its binding in group 1 and its index in
+    /// the pass's group-1 layouts: an image (0) or the tiles (1).
+    fn out(self) -> usize {
+        usize::from(self == Step::Tiles)
     }
 }
 
@@ -151,7 +149,8 @@ fn source(parts: &[&str]) -> String {
     crate::shaders::declare_image_out(&mut s, 1, 1, "fx_dof_tiles_out", TILE_FORMAT);
     for step in Step::ALL {
         let (_, entry, function) = step.entry();
-        s.push_str(&crate::shaders::image_entry(entry, function, step.out()));
+        let out = ["fx_dof_out", "fx_dof_tiles_out"][step.out()];
+        s.push_str(&crate::shaders::image_entry(entry, function, out));
     }
     s
 }
@@ -252,7 +251,7 @@ impl DepthOfFieldPass {
     fn pipe(&self, gpu: &Gpu, step: Step, kind: DepthKind) -> wgpu::ComputePipeline {
         self.pipes.get((step, kind), || {
             let reader = self.reader(gpu, kind);
-            let layout = &reader.pipeline_layouts[usize::from(step == Step::Tiles)];
+            let layout = &reader.pipeline_layouts[step.out()];
             let (label, entry, _) = step.entry();
             // The gathers' rings, given to the gathers alone: a browser
             // may refuse a constant its entry point does not use.
@@ -307,11 +306,11 @@ impl DepthOfFieldPass {
                 texture(7, tiles),
             ],
         });
-        let tiles = usize::from(step == Step::Tiles);
+        let out = step.out();
         let writes = gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label,
-            layout: &self.out_layouts[tiles],
-            entries: &[texture(tiles as u32, target)],
+            layout: &self.out_layouts[out],
+            entries: &[texture(out as u32, target)],
         });
         vec![reads, writes]
     }
