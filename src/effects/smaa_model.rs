@@ -356,28 +356,7 @@ mod tests {
     /// meets, give what the model gives, to f32 precision.
     #[test]
     fn the_weights_shader_computes_what_the_model_does() {
-        // (d.x, d.y, 0, kind), then the case's other arguments; the model's
-        // answer.
-        let mut cases: Vec<([f32; 8], [f64; 2])> = Vec::new();
-        for cl in [0, 1, 3, 4] {
-            for cr in [0, 1, 3, 4] {
-                for (i, j) in (0..=40).flat_map(|i| (0..=40).map(move |j| (i, j))) {
-                    let (e1, e2) = (cl as f32 / 4.0, cr as f32 / 4.0);
-                    let args = [i as f32, j as f32, 0.0, 0.0, e1, e2, 0.0, 0.0];
-                    cases.push((args, ortho_area(cl, cr, i as f64, j as f64)));
-                }
-            }
-        }
-        for (start, end) in (0..4).flat_map(|s| (0..4).map(move |e| (s, e))) {
-            // The lines the shader measures: 4 pixels or longer.
-            for (i, j) in (0..=10).flat_map(|i| (0..=10).map(move |j| (i, j))) {
-                if i + j > 2 {
-                    let ([a, b], [c, d]) = (flags(start), flags(end));
-                    let args = [i as f32, j as f32, 0.0, 1.0, a, b, c, d];
-                    cases.push((args, diag_area(start, end, i as f64, j as f64)));
-                }
-            }
-        }
+        let mut cases = area_cases([0.0, 1.0], 40, 10);
         // Only mixes a fetch can give.
         let mixes: Vec<usize> = (0..=32).filter(|&c| decode_mix(c).is_some()).collect();
         for rightward in [false, true] {
@@ -400,26 +379,37 @@ mod tests {
     /// precision: its layout and the lookups agree.
     #[test]
     fn the_area_table_holds_the_models_areas_where_the_weights_read_them() {
-        let mut cases: Vec<([f32; 8], [f64; 2])> = Vec::new();
-        for cl in [0, 1, 3, 4] {
-            for cr in [0, 1, 3, 4] {
-                for (i, j) in (0..=32).flat_map(|i| (0..=32).map(move |j| (i, j))) {
-                    let (e1, e2) = (cl as f32 / 4.0, cr as f32 / 4.0);
-                    let args = [i as f32, j as f32, 0.0, 3.0, e1, e2, 0.0, 0.0];
-                    cases.push((args, ortho_area(cl, cr, i as f64, j as f64)));
-                }
-            }
-        }
-        for (start, end) in (0..4).flat_map(|s| (0..4).map(move |e| (s, e))) {
-            for (i, j) in (0..=8).flat_map(|i| (0..=8).map(move |j| (i, j))) {
-                if i + j > 2 {
-                    let ([a, b], [c, d]) = (flags(start), flags(end));
-                    let args = [i as f32, j as f32, 0.0, 4.0, a, b, c, d];
-                    cases.push((args, diag_area(start, end, i as f64, j as f64)));
-                }
-            }
-        }
+        let cases = area_cases([3.0, 4.0], 32, 8);
         check("smaa area table against the model", &cases, 1e-3);
+    }
+
+    /// The cases of two `vec4f`s [`run_weights_functions`] takes, with the
+    /// model's answers, for the areas run as the two `kinds` (orthogonal,
+    /// diagonal): every crossing code with distances to each end up to
+    /// `ortho`, every pair of diagonal end codes up to `diag` (the lines
+    /// the shader measures: 4 pixels or longer). The first `vec4f` is
+    /// (d.x, d.y, 0, kind), the second the codes as the shader takes them.
+    fn area_cases(kinds: [f32; 2], ortho: usize, diag: usize) -> Vec<([f32; 8], [f64; 2])> {
+        let pairs = |n: usize| (0..=n).flat_map(move |i| (0..=n).map(move |j| (i, j)));
+        let mut cases = Vec::new();
+        for (cl, cr) in [0, 1, 3, 4]
+            .into_iter()
+            .flat_map(|l| [0, 1, 3, 4].map(|r| (l, r)))
+        {
+            for (i, j) in pairs(ortho) {
+                let (e1, e2) = (cl as f32 / 4.0, cr as f32 / 4.0);
+                let args = [i as f32, j as f32, 0.0, kinds[0], e1, e2, 0.0, 0.0];
+                cases.push((args, ortho_area(cl, cr, i as f64, j as f64)));
+            }
+        }
+        for (start, end) in pairs(3) {
+            for (i, j) in pairs(diag).filter(|(i, j)| i + j > 2) {
+                let ([a, b], [c, d]) = (flags(start), flags(end));
+                let args = [i as f32, j as f32, 0.0, kinds[1], a, b, c, d];
+                cases.push((args, diag_area(start, end, i as f64, j as f64)));
+            }
+        }
+        cases
     }
 
     /// Runs `cases` through [`run_weights_functions`] and compares the
