@@ -21,7 +21,7 @@ export const inFirefox = engine === 'firefox';
 const config = JSON.parse(readFileSync(new URL('../../webdriver.json', import.meta.url)));
 
 /** Headless Chromium or Firefox, as `AFTERGLOW_ENGINE` says. */
-export function launch() {
+function start() {
   if (inFirefox) {
     const options = config['moz:firefoxOptions'];
     return firefox.launch({
@@ -33,6 +33,33 @@ export function launch() {
   }
   const args = config['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless'));
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args, headless: true });
+}
+
+/**
+ * The browser a test file runs in: `newPage`, `newContext` and `close`.
+ * Headless Firefox ESR on a software rasterizer has been seen to crash as
+ * a whole between two pages (a minidump, then "Target page, context or
+ * browser has been closed" at the next page). A browser found gone when a
+ * page or context is asked for is started again once per file, and the
+ * run says so on stderr; a second loss fails. A crash while a page is
+ * open still fails the test that had it.
+ */
+export async function launch() {
+  let browser = await start();
+  let restarted = false;
+  const live = async () => {
+    if (!browser.isConnected() && !restarted) {
+      restarted = true;
+      process.stderr.write(`e2e: the ${engine} browser was gone before a new page; started again (once per file)\n`);
+      browser = await start();
+    }
+    return browser;
+  };
+  return {
+    newPage: async (options) => (await live()).newPage(options),
+    newContext: async (options) => (await live()).newContext(options),
+    close: () => browser.close(),
+  };
 }
 
 /** Collects a page's console messages and uncaught errors into `list`. */
