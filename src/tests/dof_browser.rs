@@ -330,6 +330,13 @@ async fn bad_depth_and_cameras_are_refused_by_name() {
         let o = depth_options(&buffer, Some(camera));
         assert_argument(r.set_texture(scene.clone(), Some(o)), argument, "");
     }
+    // Distances take no camera: one given is refused, not silently unused.
+    let linear = make("{ size: [32, 32], format: 'r32float', usage: U.TEXTURE_BINDING }").await;
+    assert_argument(
+        r.set_texture(scene.clone(), Some(depth_options(&linear, camera))),
+        "camera",
+        "r32float",
+    );
     let camera_alone = JSON::parse(r#"{"camera":{"near":1,"far":9}}"#).unwrap();
     assert_argument(
         r.set_texture(scene.clone(), Some(camera_alone)),
@@ -344,8 +351,9 @@ async fn bad_depth_and_cameras_are_refused_by_name() {
 }
 
 /// A depth texture of another device is refused by the next `render()`,
-/// and one the app destroys while it is set is named and no longer used;
-/// the app's handler sees nothing of either.
+/// and one the app destroys while it is set is named and no longer used
+/// (the scene stays, without depth of field); the app's handler sees
+/// nothing of either.
 #[wasm_bindgen_test]
 async fn a_foreign_or_destroyed_depth_texture_is_named() {
     remove_earlier_canvases();
@@ -376,7 +384,10 @@ async fn a_foreign_or_destroyed_depth_texture_is_named() {
     set(&r, r#"{"depthOfField":{"maxBlur":24}}"#);
     let (e, _) = render_until_refused(&r).await;
     assert_argument(Err::<(), _>(e), "depth", "was destroyed");
-    r.render(None).unwrap();
+    // The scene stays, without depth of field: not a black frame.
+    let img = read(&r).await;
+    assert_eq!(stats_state(&r), "no-depth");
+    assert!((light(&img, 16, 16) - 0.5).abs() < 0.01, "{}", light(&img, 16, 16));
     assert_no_gpu_errors(&r);
     let seen = js_sys::Array::from(&get(&device, "seen"));
     assert_eq!(seen.length(), 0, "{:?}", seen.to_vec());

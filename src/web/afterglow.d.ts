@@ -257,10 +257,11 @@ export interface TextureOptions {
   /** The scene's depth, for depth of field (`depthOfField`), of the scene's size: a depth
    * texture (`depth32float`, `depth24plus`, `depth24plus-stencil8`, `depth16unorm`; its
    * depth aspect is read, with the `camera` that wrote it), or an `r32float` texture of
-   * linear distance along the view direction (no camera needed). */
+   * linear distance along the view direction (without a camera: one given with it is
+   * refused). */
   depth?: GPUTexture;
-  /** How `depth` is read: required with a depth texture. Another camera with the same
-   * textures only rewrites uniforms. */
+  /** How `depth` is read: required with a depth texture, refused with an `r32float` one.
+   * Another camera with the same textures only rewrites uniforms. */
   camera?: DepthCamera;
 }
 

@@ -322,9 +322,10 @@ impl WebRenderer {
     }
 
     /// After frames failed on a texture the app destroyed: the textures
-    /// the browser's message is about are no longer used (the scene shows
-    /// nothing, the lens dirt goes), so the next frame renders, and the
-    /// error names them.
+    /// the browser's message is about are no longer used (without its
+    /// scene texture the scene shows nothing, without a bloom or depth
+    /// texture it shows without that one, the lens dirt goes), so the next
+    /// frame renders, and the error names them.
     fn drop_destroyed(&mut self, culprits: Vec<Given>, message: &str) -> Error {
         let Some((argument, method)) = culprits.first().map(|g| (g.argument, g.method)) else {
             return Error::argument("texture", format!("a frame failed: {message}"));
@@ -338,8 +339,14 @@ impl WebRenderer {
         if culprits.iter().any(|g| g.method == "setLensDirt") {
             result = self.look.clear_dirt(&self.gpu, &mut self.chain);
         }
-        if culprits.iter().any(|g| g.method == "setTexture") {
-            result = result.and(super::texture::clear_scene(&mut self.texture_parts()));
+        let set: Vec<&str> = culprits
+            .iter()
+            .filter(|g| g.method == "setTexture")
+            .map(|g| g.argument)
+            .collect();
+        if !set.is_empty() {
+            let dropped = super::texture::drop_destroyed(&mut self.texture_parts(), &set);
+            result = result.and(dropped);
         }
         let effect_textures: Vec<JsValue> = culprits
             .iter()
@@ -357,8 +364,8 @@ impl WebRenderer {
             argument,
             format!(
                 "was destroyed (GPUTexture.destroy()) while {method}() still had it in use, so \
-                 frames failed; no longer used: {names}. Keep a texture alive while it is set, or set \
-                 another or null first. The browser says: {message}"
+                 frames failed; no longer used: {names}. Keep a texture alive while it is set: set \
+                 another before you destroy() it. The browser says: {message}"
             ),
         )
     }

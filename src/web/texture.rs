@@ -68,19 +68,23 @@ pub fn set_camera(r: &mut Parts<'_>, textures: &AppTextures) -> Result<(), Error
 }
 
 /// The camera a depth texture of `kind` is read with: a depth buffer needs
-/// one; linear distances need none (one given is not used).
+/// one; linear distances take none (as Rust's `Depth::linear`), so a
+/// camera given with them is refused rather than silently not used.
 fn camera_for(
     kind: Option<crate::texture_rules::DepthKind>,
     camera: Option<crate::arguments::Camera>,
 ) -> Result<Option<crate::arguments::Camera>, Error> {
-    match (kind.is_some_and(|k| k.needs_camera()), camera) {
-        (true, None) => Err(Error::argument(
+    match (kind.map(|k| k.needs_camera()), camera) {
+        (Some(true), None) => Err(Error::argument(
             "camera",
             "is needed with a depth buffer: { depth, camera: { near, far, reversedZ?, \
              orthographic? } } says how its values map to distance",
         )),
-        (true, camera) => Ok(camera),
-        (false, _) => Ok(None),
+        (Some(false), Some(_)) => Err(Error::argument(
+            "camera",
+            "is not used with an r32float depth, which holds distances already: leave camera out",
+        )),
+        (_, camera) => Ok(camera.filter(|_| kind.is_some())),
     }
 }
 
@@ -109,6 +113,25 @@ pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<Excuse>, Error> {
             Err(e)
         }
     }
+}
+
+/// After textures given to `setTexture` were destroyed while set
+/// (`gone`: their arguments, `texture`, `bloom`, `depth`): without its
+/// scene texture the scene is cleared; without a bloom or depth texture
+/// the scene stays, bloom taken from it, or no depth of field.
+pub fn drop_destroyed(r: &mut Parts<'_>, gone: &[&str]) -> Result<(), Error> {
+    let kept = |argument| !gone.contains(&argument);
+    let rest = match r.content.textures() {
+        Some(t) if kept("texture") => AppTextures {
+            scene: t.scene.clone(),
+            bloom: t.bloom.clone().filter(|_| kept("bloom")),
+            depth: t.depth.clone().filter(|_| kept("depth")),
+            camera: t.camera.filter(|_| kept("depth")),
+        },
+        _ => return clear_scene(r),
+    };
+    // The scene was taken before; should it no longer be, it goes too.
+    set_texture(r, rest).or_else(|_| clear_scene(r))
 }
 
 /// Clears the scene after its texture was refused or destroyed: the next
