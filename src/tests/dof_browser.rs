@@ -387,7 +387,11 @@ async fn a_foreign_or_destroyed_depth_texture_is_named() {
     // The scene stays, without depth of field: not a black frame.
     let img = read(&r).await;
     assert_eq!(stats_state(&r), "no-depth");
-    assert!((light(&img, 16, 16) - 0.5).abs() < 0.01, "{}", light(&img, 16, 16));
+    assert!(
+        (light(&img, 16, 16) - 0.5).abs() < 0.01,
+        "{}",
+        light(&img, 16, 16)
+    );
     assert_no_gpu_errors(&r);
     let seen = js_sys::Array::from(&get(&device, "seen"));
     assert_eq!(seen.length(), 0, "{:?}", seen.to_vec());
