@@ -566,7 +566,7 @@ async fn a_new_texture_is_shown_by_the_render_right_after_set_texture() {
 /// the caller. The renderer keeps those errors in scopes of its own; the
 /// next render() once it knows throws an ArgumentError naming the texture,
 /// which is no longer used, so the frames after it render. The app's other
-/// textures stay in use.
+/// textures stay in use, the scene too where a bloom texture went.
 #[wasm_bindgen_test]
 async fn a_texture_the_app_destroys_is_named_and_no_longer_used() {
     let device = app_device().await;
@@ -601,6 +601,21 @@ async fn a_texture_the_app_destroys_is_named_and_no_longer_used() {
     assert!(
         (v - 0.7354).abs() < 0.01,
         "the scene after the dirt went: {v}"
+    );
+
+    // A bloom texture destroyed while set goes alone: the scene stays and
+    // blooms from itself.
+    let bloom = texture(&device, 32, 32, &[(16, 16, 0.5)]).await;
+    r.set_texture(scene.clone(), Some(bloom_option(&bloom)))
+        .unwrap();
+    r.render(None).unwrap();
+    js("t", "t.destroy();", &[&bloom]).await;
+    let (e, _) = render_until_refused(&r).await;
+    assert_argument(Err::<(), _>(e), "bloom", "setTexture's bloom");
+    let v = shown(&read(&r).await);
+    assert!(
+        (v - 0.7354).abs() < 0.01,
+        "the scene after its bloom texture went: {v}"
     );
 
     // An unlabelled texture cannot be named by the browser's message; a
