@@ -302,7 +302,7 @@ pub struct LensOptions {
 /// nothing (`stats()` and `PostChain::depth_of_field` say so).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DepthOfFieldOptions {
-    /// Off by default; on, it costs three half-resolution passes and one
+    /// Off by default; on, it costs four half-resolution passes and one
     /// full-resolution pass, before the bloom.
     pub enabled: bool,
     /// Distance of the plane in focus, along the view direction.

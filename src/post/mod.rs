@@ -353,11 +353,12 @@ impl PostChain {
     /// keeps the view; the program keeps the texture alive.
     ///
     /// Fails with [`Error::Argument`] naming `dirt` when the texture
-    /// cannot be used that way.
+    /// cannot be used that way (another device's, or destroyed, too).
     pub fn set_lens_dirt(&mut self, dirt: Option<&wgpu::TextureView>) -> Result<(), Error> {
         let dirt = match dirt {
             Some(view) => {
                 let (_, size) = input("dirt", view, self.gpu.features)?;
+                bindable("dirt", self.gpu.probe_texture(view))?;
                 Some(DirtTexture {
                     view: view.clone(),
                     size,
@@ -413,12 +414,7 @@ impl PostChain {
         for (texture, view) in effect.textures {
             let argument = format!("textures.{texture}");
             let (format, size) = input(&argument, view, self.gpu.features)?;
-            if let Some(Some(e)) = crate::user_effect::answer_now(self.gpu.probe_texture(view)) {
-                return Err(Error::argument(
-                    &argument,
-                    format!("is a view of a texture of another device; wgpu says: {e}"),
-                ));
-            }
+            bindable(&argument, self.gpu.probe_texture(view))?;
             textures.push(crate::user_effect::EffectTexture {
                 name: texture.to_string(),
                 view: (*view).clone(),
@@ -517,7 +513,11 @@ impl PostChain {
     /// `bloom`, `output` or `output_format` when one cannot be used
     /// (multisampled, missing `TEXTURE_BINDING` or `RENDER_ATTACHMENT`,
     /// the bloom view of another size, a format other than the chain's,
-    /// `output` a view of the same texture as `hdr` or `bloom`).
+    /// `output` a view of the same texture as `hdr` or `bloom`, a texture
+    /// of another device or destroyed: asked of the device for views the
+    /// chain has not seen). A texture destroyed while its view is still
+    /// passed, and views of another `wgpu::Instance`, which wgpu itself
+    /// cannot tell apart, are the program's to avoid.
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -538,8 +538,11 @@ impl PostChain {
     /// Fails as `render` does, and with [`Error::Argument`] naming `depth`
     /// (another shape or format, another size than `hdr`, a depth buffer
     /// given as [`Depth::linear`] or the other way round, a texture of
-    /// another device), `camera.near` or `camera.far` (planes that cannot
-    /// be read).
+    /// another device or destroyed), `camera.near` or `camera.far` (planes
+    /// that cannot be read). Devices and destruction are asked of the
+    /// device for views the chain has not seen; a texture destroyed while
+    /// its view is still passed is the program's to avoid (wgpu reports it
+    /// at submit).
     ///
     /// ```no_run
     /// # fn f(post: &mut afterglow::PostChain, encoder: &mut afterglow::wgpu::CommandEncoder,
@@ -603,6 +606,18 @@ impl PostChain {
             None => None,
         };
         let out_size = check_output(output, output_format, self.chain.output().view_format)?;
+        // Asked of the device for views other than the last frame's.
+        let known = match self.chain.content() {
+            Content::Texture(t) => Some((t.scene.clone(), t.bloom.clone())),
+            _ => None,
+        };
+        let (known_hdr, known_bloom) = known.unzip();
+        if known_hdr.as_ref() != Some(hdr) {
+            bindable("hdr", self.gpu.probe_texture(hdr))?;
+        }
+        if let Some(view) = bloom.filter(|v| known_bloom.flatten().as_ref() != Some(*v)) {
+            bindable("bloom", self.gpu.probe_texture(view))?;
+        }
         for (argument, view) in [("hdr", Some(hdr)), ("bloom", bloom)] {
             if view.is_some_and(|v| v.texture() == output.texture()) {
                 return Err(Error::argument(
@@ -682,21 +697,37 @@ impl PostChain {
                 }
             }
         }
+        // The view of its depth aspect is made in the same scope as the
+        // probe: of a destroyed texture, it is refused too, and its error
+        // stays out of the program's handler.
+        let scope = self
+            .gpu
+            .device
+            .push_error_scope(wgpu::ErrorFilter::Validation);
         let input = DepthInput::new(&self.gpu, depth.view.clone(), kind);
-        self.check_device(&input)?;
+        let bound = bindable(
+            "depth",
+            self.gpu.probe_texture_as(&input.read, kind.binding()),
+        );
+        bindable("depth", Box::pin(scope.pop())).and(bound)?;
         Ok(input)
     }
+}
 
-    /// Refuses a depth texture of another device before it is bound.
-    fn check_device(&self, input: &DepthInput) -> Result<(), Error> {
-        let answer = self.gpu.probe_texture_as(&input.read, input.kind.binding());
-        if let Some(Some(e)) = crate::user_effect::answer_now(answer) {
-            return Err(Error::argument(
-                "depth",
-                format!("is a view of a texture of another device; wgpu says: {e}"),
-            ));
-        }
-        Ok(())
+/// Refuses `argument` where wgpu answered `probe`, a bind of its view in
+/// an error scope, with an error: the texture is another device's, or was
+/// destroyed. Natively the answer is there at once; where it is not yet
+/// (on the web) nothing is refused here and wgpu reports the frame.
+fn bindable(argument: &str, probe: crate::gpu::ErrorAnswer) -> Result<(), Error> {
+    match crate::user_effect::answer_now(probe) {
+        Some(Some(e)) => Err(Error::argument(
+            argument,
+            format!(
+                "cannot be bound on the chain's device: its texture is another device's, or was \
+                 destroyed; wgpu says: {e}"
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 

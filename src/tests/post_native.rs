@@ -692,6 +692,127 @@ fn an_effects_texture_of_another_device_is_refused() {
     assert_eq!(mine.error_count(), 0);
 }
 
+/// `hdr`, `bloom`, `depth` and `dirt` of another device of the
+/// program's, or destroyed before the chain saw them, are refused by name
+/// before wgpu sees the frame, and nothing reaches the device's handler.
+#[test]
+fn inputs_of_another_device_or_destroyed_are_refused_by_name() {
+    use crate::{Camera, Depth};
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    });
+    let request = || pollster::block_on(crate::gpu::Gpu::request(&instance, None)).unwrap();
+    let (mine, other) = (request(), request());
+    let format = wgpu::TextureFormat::Rgba16Float;
+    let mut post = PostChain::new(&mine.device, &mine.queue, format, &measuring()).unwrap();
+    let output = mine.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("app output"),
+        size: wgpu::Extent3d {
+            width: 8,
+            height: 8,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let output = output.create_view(&Default::default());
+    let depth = |device: &wgpu::Device| {
+        let t = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("app depth"),
+            size: wgpu::Extent3d {
+                width: 8,
+                height: 8,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Depth32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        t.create_view(&Default::default())
+    };
+    let destroyed = |view: wgpu::TextureView| {
+        view.texture().destroy();
+        view
+    };
+    let own = texture(&mine.device, &mine.queue, 8, &[]);
+    let foreign = texture(&other.device, &other.queue, 8, &[]);
+    let camera = Camera::perspective(0.1, 10.0);
+    let own_depth = depth(&mine.device);
+    let cases: [(&str, &str, _, Option<_>, Option<_>); 6] = [
+        ("hdr", "", foreign.clone(), None, None),
+        ("bloom", "", own.clone(), Some(foreign.clone()), None),
+        ("depth", "", own.clone(), None, Some(depth(&other.device))),
+        (
+            "hdr",
+            "has been destroyed",
+            destroyed(texture(&mine.device, &mine.queue, 8, &[])),
+            None,
+            None,
+        ),
+        (
+            "bloom",
+            "has been destroyed",
+            own.clone(),
+            Some(destroyed(texture(&mine.device, &mine.queue, 8, &[]))),
+            None,
+        ),
+        (
+            "depth",
+            "has been destroyed",
+            own.clone(),
+            None,
+            Some(destroyed(depth(&mine.device))),
+        ),
+    ];
+    for (argument, needle, hdr, bloom, depth) in cases {
+        let mut encoder = mine.device.create_command_encoder(&Default::default());
+        let result = match &depth {
+            Some(d) => post.render_with_depth(
+                &mut encoder,
+                &hdr,
+                bloom.as_ref(),
+                Depth::buffer(d, camera),
+                &output,
+                format,
+            ),
+            None => post.render(&mut encoder, &hdr, bloom.as_ref(), &output, format),
+        };
+        match result {
+            Err(Error::Argument(e)) => {
+                assert_eq!(e.argument, argument, "{e}");
+                assert!(e.message.contains(needle), "{e}");
+            }
+            other => panic!("{argument}: {other:?}"),
+        }
+    }
+    match post.set_lens_dirt(Some(&foreign)) {
+        Err(Error::Argument(e)) => assert_eq!(e.argument, "dirt", "{e}"),
+        other => panic!("dirt: {other:?}"),
+    }
+    // The chain renders the program's own as if nothing had been tried.
+    let mut encoder = mine.device.create_command_encoder(&Default::default());
+    post.render_with_depth(
+        &mut encoder,
+        &own,
+        None,
+        Depth::buffer(&own_depth, camera),
+        &output,
+        format,
+    )
+    .unwrap();
+    mine.queue.submit([encoder.finish()]);
+    let _ = mine.device.poll(wgpu::PollType::wait_indefinitely());
+    assert_eq!(mine.error_count(), 0, "{:?}", mine.last_error());
+}
+
 /// A scene effect reads the light around its pixel: `light_at` 8 pixels
 /// to the left moves the picture, bloom and all, 8 pixels right; and with
 /// anti-aliasing on, every mode runs after it on the caller's device.
