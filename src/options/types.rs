@@ -450,7 +450,7 @@ pub(crate) const PREDICTABLE: Options = Options {
 };
 
 /// Implements `NAMES`, `as_str` and `from_name` for an option enum from
-/// its JS spellings (public: a program may read its options from text).
+/// its JS spellings.
 macro_rules! names {
     ($($t:ident { $($v:ident => $s:literal),+ $(,)? })+) => {
         $(
@@ -465,10 +465,8 @@ macro_rules! names {
                     }
                 }
 
-                /// The value spelled `name` in JS and in the options'
-                /// docs (one of [`Self::NAMES`]), for options a program
-                /// reads from text; `None` for any other.
-                pub fn from_name(name: &str) -> Option<Self> {
+                /// The value spelled `name` in JS.
+                pub(crate) fn from_name(name: &str) -> Option<Self> {
                     match name {
                         $($s => Some($t::$v),)+
                         _ => None,
