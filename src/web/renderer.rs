@@ -339,13 +339,13 @@ impl WebRenderer {
         if culprits.iter().any(|g| g.method == "setLensDirt") {
             result = self.look.clear_dirt(&self.gpu, &mut self.chain);
         }
-        let set: Vec<&str> = culprits
-            .iter()
-            .filter(|g| g.method == "setTexture")
-            .map(|g| g.argument)
-            .collect();
-        if !set.is_empty() {
-            let dropped = super::texture::drop_destroyed(&mut self.texture_parts(), &set);
+        let gone = |argument: &str| {
+            culprits
+                .iter()
+                .any(|g| g.method == "setTexture" && g.argument == argument)
+        };
+        if ["texture", "bloom", "depth"].into_iter().any(gone) {
+            let dropped = super::texture::drop_destroyed(&mut self.texture_parts(), gone);
             result = result.and(dropped);
         }
         let effect_textures: Vec<JsValue> = culprits

@@ -116,11 +116,11 @@ pub fn frame_scope(r: &mut Parts<'_>) -> Result<Option<Excuse>, Error> {
 }
 
 /// After textures given to `setTexture` were destroyed while set
-/// (`gone`: their arguments, `texture`, `bloom`, `depth`): without its
-/// scene texture the scene is cleared; without a bloom or depth texture
-/// the scene stays, bloom taken from it, or no depth of field.
-pub fn drop_destroyed(r: &mut Parts<'_>, gone: &[&str]) -> Result<(), Error> {
-    let kept = |argument| !gone.contains(&argument);
+/// (`gone` says which, by argument: `texture`, `bloom`, `depth`): without
+/// its scene texture the scene is cleared; without a bloom or depth
+/// texture the scene stays, bloom taken from it, or no depth of field.
+pub fn drop_destroyed(r: &mut Parts<'_>, gone: impl Fn(&str) -> bool) -> Result<(), Error> {
+    let kept = |argument| !gone(argument);
     let rest = match r.content.textures() {
         Some(t) if kept("texture") => AppTextures {
             scene: t.scene.clone(),
