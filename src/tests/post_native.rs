@@ -650,17 +650,22 @@ fn bad_effects_are_refused_by_name_and_change_nothing() {
     );
 }
 
-/// A texture of another device of the program's (the same wgpu instance)
-/// is refused by name, and the chain is as it was.
-#[test]
-fn an_effects_texture_of_another_device_is_refused() {
-    use crate::{Effect, EffectStage};
+/// Two devices of one wgpu instance: the program's, and another of its.
+fn two_devices() -> (crate::gpu::Gpu, crate::gpu::Gpu) {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
         backends: wgpu::Backends::VULKAN,
         ..wgpu::InstanceDescriptor::new_without_display_handle()
     });
     let request = || pollster::block_on(crate::gpu::Gpu::request(&instance, None)).unwrap();
-    let (mine, other) = (request(), request());
+    (request(), request())
+}
+
+/// A texture of another device of the program's (the same wgpu instance)
+/// is refused by name, and the chain is as it was.
+#[test]
+fn an_effects_texture_of_another_device_is_refused() {
+    use crate::{Effect, EffectStage};
+    let (mine, other) = two_devices();
     let mut post = PostChain::new(
         &mine.device,
         &mine.queue,
@@ -698,32 +703,13 @@ fn an_effects_texture_of_another_device_is_refused() {
 #[test]
 fn inputs_of_another_device_or_destroyed_are_refused_by_name() {
     use crate::{Camera, Depth};
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
-        backends: wgpu::Backends::VULKAN,
-        ..wgpu::InstanceDescriptor::new_without_display_handle()
-    });
-    let request = || pollster::block_on(crate::gpu::Gpu::request(&instance, None)).unwrap();
-    let (mine, other) = (request(), request());
+    let (mine, other) = two_devices();
     let format = wgpu::TextureFormat::Rgba16Float;
     let mut post = PostChain::new(&mine.device, &mine.queue, format, &measuring()).unwrap();
-    let output = mine.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("app output"),
-        size: wgpu::Extent3d {
-            width: 8,
-            height: 8,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-        view_formats: &[],
-    });
-    let output = output.create_view(&Default::default());
-    let depth = |device: &wgpu::Device| {
+    // An 8×8 texture of `device` with `format` and `usage`.
+    let make = |device: &wgpu::Device, format, usage| {
         let t = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("app depth"),
+            label: Some("app texture"),
             size: wgpu::Extent3d {
                 width: 8,
                 height: 8,
@@ -732,11 +718,16 @@ fn inputs_of_another_device_or_destroyed_are_refused_by_name() {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Depth32Float,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            format,
+            usage,
             view_formats: &[],
         });
         t.create_view(&Default::default())
+    };
+    let output = make(&mine.device, format, wgpu::TextureUsages::RENDER_ATTACHMENT);
+    let depth = |device: &wgpu::Device| {
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING;
+        make(device, wgpu::TextureFormat::Depth32Float, usage)
     };
     let destroyed = |view: wgpu::TextureView| {
         view.texture().destroy();
