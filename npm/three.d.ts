@@ -47,7 +47,10 @@ export declare class ThreePost {
    * (from `'afterglow-hdr'`) and `await renderer.init()` first. Rejects with
    * an `ArgumentError` naming `renderer` (not a WebGPURenderer, not
    * initialised, on the WebGL 2 backend) or `options`, an `OptionError`,
-   * or whatever `Renderer.create` rejects with.
+   * a `CanvasError` where `renderer` has a ThreePost already (dispose of
+   * it first), or whatever `Renderer.create` rejects with. `msaa`,
+   * `resolve` and `renderScale` do nothing here: three.js draws the scene
+   * (`samples` is its MSAA).
    */
   static create(renderer: ThreeWebGPURenderer, options?: ThreePostOptions): Promise<ThreePost>;
   /** The afterglow `Renderer`: `setOptions`, `stats`, `screenshot`, auto exposure. */
@@ -60,11 +63,11 @@ export declare class ThreePost {
    * target's depth and the camera's planes (perspective or orthographic,
    * reversed where three.js's `reversedDepthBuffer` is on) go to afterglow
    * for depth of field (`renderer.setOptions({ depthOfField })`); a
-   * perspective camera with a logarithmic depth buffer (reversed or not)
-   * or an infinite far plane gives it none.
+   * perspective camera with a logarithmic depth buffer, an infinite far
+   * plane or a near plane at 0 gives it none (`'no-depth'`).
    * Follows the canvas's size; draws nothing while it is 0×0. Throws an
    * `ArgumentError` naming `scene` or `camera`, a `StateError` after
-   * `dispose()`, and an `Error` naming the three.js release if that
+   * `dispose()` or `renderer.destroy()`, and an `Error` naming the three.js release if that
    * release keeps its render targets' textures where this version does
    * not look.
    */

@@ -33,7 +33,8 @@ function optionError(option, allowed, got) {
 }
 
 function stateError(method) {
-  const e = new Error(`afterglow-hdr/three: ThreePost.${method}() was called after dispose()`);
+  const what = method === 'selective' ? 'ThreePost.selective was set' : `ThreePost.${method}() was called`;
+  const e = new Error(`afterglow-hdr/three: ${what} after dispose()`);
   e.name = 'StateError';
   e.method = method;
   e.state = 'destroyed';
@@ -91,21 +92,26 @@ function checkRenderer(renderer) {
 
 /** How afterglow reads the depth three.js wrote through `camera`: its
  * planes, its projection, whether the buffer is reversed (three.js's
- * `reversedDepthBuffer`). `null` where the depth cannot be read so: a
- * perspective camera with a logarithmic depth buffer (three.js writes a
- * logarithm of the distance there, reversed or not; an orthographic
- * camera's depth stays linear), or a far plane at infinity (depth of
- * field then reports 'no-depth'). */
+ * `reversedDepthBuffer`). `null` where the depth cannot be read so (depth
+ * of field then reports 'no-depth', and frames go on): a perspective
+ * camera with a logarithmic depth buffer (three.js writes a logarithm of
+ * the distance there; an orthographic camera's depth stays linear), a far
+ * plane at infinity, or planes no camera could use (a perspective near
+ * plane at or behind the lens, far not beyond near). */
 function readCamera(renderer, camera) {
   const orthographic = camera.isOrthographicCamera === true;
   if (renderer.logarithmicDepthBuffer === true && !orthographic) return null;
   const reversedZ = camera.reversedDepth === true;
   const { near, far } = camera;
   if (!Number.isFinite(near) || !Number.isFinite(far) || !(far > near)) return null;
+  if (!orthographic && !(near > 0)) return null;
   return { near, far, reversedZ, orthographic };
 }
 
 const created = Symbol('ThreePost.create');
+
+/** The ThreePost each WebGPURenderer has, until it is disposed. */
+const owners = new WeakMap();
 
 /** A three.js WebGPURenderer's scene, bloomed and tonemapped by afterglow. */
 export class ThreePost {
@@ -170,9 +176,18 @@ export class ThreePost {
       post = await Renderer.create(canvas, { ...rest, device, autoResize: false });
     } catch (e) {
       restore();
+      // The canvas is taken by this renderer's own ThreePost: say so.
+      if (e?.name === 'CanvasError' && owners.has(renderer)) {
+        const twice = new Error('afterglow-hdr/three: this WebGPURenderer already has a ThreePost; '
+          + 'dispose() that one first (or keep using it)');
+        twice.name = 'CanvasError';
+        throw twice;
+      }
       throw e;
     }
-    return new ThreePost(created, renderer, post, selective, samples, [canvas.width, canvas.height], restore);
+    const made = new ThreePost(created, renderer, post, selective, samples, [canvas.width, canvas.height], restore);
+    owners.set(renderer, made);
+    return made;
   }
 
   /** The afterglow Renderer: options, stats, screenshots, auto exposure. */
@@ -232,7 +247,18 @@ export class ThreePost {
       inputs.depth = internals.texture(three, target.depthTexture);
       inputs.camera = depthCamera;
     }
-    this.#renderer.setTexture(color, inputs);
+    try {
+      this.#renderer.setTexture(color, inputs);
+    } catch (e) {
+      // Its afterglow Renderer destroyed directly: say which call it was.
+      if (e?.name === 'StateError' && e.state === 'destroyed') {
+        const gone = stateError('render');
+        gone.message = 'afterglow-hdr/three: ThreePost.render() was called after post.renderer.destroy(); '
+          + 'dispose() the ThreePost, or create another';
+        throw gone;
+      }
+      throw e;
+    }
     if (timeSeconds === undefined) this.#renderer.render();
     else this.#renderer.render(timeSeconds);
   }
@@ -296,6 +322,7 @@ export class ThreePost {
   dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
+    if (owners.get(this.#three) === this) owners.delete(this.#three);
     this.#target?.dispose();
     this.#target = null;
     try {

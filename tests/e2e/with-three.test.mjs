@@ -179,7 +179,7 @@ for (const { query, name, version } of versions) {
       is(got.autoResize, 'ArgumentError', 'argument', 'options.autoResize', /setSize/);
       is(got.selective, 'OptionError', 'option', 'selective', /true or false, got "yes"/);
       is(got.samples, 'OptionError', 'option', 'samples', /1 or 4, got 2/);
-      is(got.twice, 'CanvasError', null, null, /already has a renderer/);
+      is(got.twice, 'CanvasError', null, null, /this WebGPURenderer already has a ThreePost; dispose\(\) that one first/);
       is(got.construct, 'TypeError', null, null, /ThreePost\.create/);
       is(got.scene, 'ArgumentError', 'argument', 'scene', /Object3D \(a Scene\), got "scene"/);
       is(got.camera, 'ArgumentError', 'argument', 'camera', /Camera, got a Scene/);
@@ -221,7 +221,8 @@ for (const { query, name, version } of versions) {
         post.dispose();
         post.dispose(); // again: nothing
         const errors = [];
-        for (const f of [() => post.render(scene, camera), () => afterglowRenderer.render()]) {
+        const calls = [() => post.render(scene, camera), () => afterglowRenderer.render(), () => { post.selective = false; }];
+        for (const f of calls) {
           try { f(); errors.push(null); } catch (e) { errors.push({ name: e.name, state: e.state, message: e.message }); }
         }
         three.render(scene, camera);
@@ -230,6 +231,9 @@ for (const { query, name, version } of versions) {
         const again = await ThreePost.create(three, { selective: false });
         again.render(scene, camera, 1);
         const second = centre();
+        // Its afterglow Renderer destroyed directly: render() says so.
+        again.renderer.destroy();
+        try { again.render(scene, camera); errors.push(null); } catch (e) { errors.push({ name: e.name, state: e.state, message: e.message }); }
         again.dispose();
         three.dispose();
         canvas.remove();
@@ -239,8 +243,10 @@ for (const { query, name, version } of versions) {
       assert.ok(got.during[0] > 100, `through afterglow: ${got.during}`);
       assert.ok(got.afterwards[0] > 200 && got.afterwards[1] < 40, `three.js's render after dispose(): ${got.afterwards}`);
       assert.ok(got.second[0] > 100, `a second ThreePost: ${got.second}`);
-      assert.deepEqual(got.errors.map((e) => e && [e.name, e.state]), [['StateError', 'destroyed'], ['StateError', 'destroyed']]);
+      assert.deepEqual(got.errors.map((e) => e && [e.name, e.state]), Array(4).fill(['StateError', 'destroyed']));
       assert.match(got.errors[0].message, /render\(\) was called after dispose\(\)/);
+      assert.match(got.errors[2].message, /ThreePost\.selective was set after dispose\(\)/);
+      assert.match(got.errors[3].message, /render\(\) was called after post\.renderer\.destroy\(\)/);
     });
 
     test('a three.js that keeps the render target texture elsewhere fails, naming the release', async () => {
@@ -324,7 +330,7 @@ for (const { query, name, version } of versions) {
       assert.ok(kept(at.white) < 0.75, `the white box behind keeps ${kept(at.white)}`);
     });
 
-    test('an orthographic camera behind its near plane gives depth; a logarithmic buffer gives none', async () => {
+    test('an orthographic camera behind its near plane gives depth; a logarithmic buffer or a near plane at the lens gives none', async () => {
       const got = await page.evaluate(() => {
         const { THREE, scene, camera, post, three } = window.withThree;
         post.renderer.setOptions({ depthOfField: { enabled: true, focusDistance: 5 } });
@@ -341,13 +347,19 @@ for (const { query, name, version } of versions) {
           }
         };
         const orthographic = state(ortho);
+        // A perspective near plane at the lens: no depth, and frames go on.
+        const atLens = camera.clone();
+        atLens.near = 0;
+        atLens.updateProjectionMatrix();
+        const nearZero = state(atLens);
         three.logarithmicDepthBuffer = true;
         const logarithmic = { perspective: state(camera), orthographic: state(ortho) };
         three.logarithmicDepthBuffer = false;
         post.renderer.setOptions({ depthOfField: { enabled: false } });
-        return { orthographic, logarithmic };
+        return { orthographic, nearZero, logarithmic };
       });
       assert.equal(got.orthographic, 'on');
+      assert.equal(got.nearZero, 'no-depth');
       assert.equal(got.logarithmic.perspective, 'no-depth');
       assert.equal(got.logarithmic.orthographic, 'on');
     });
