@@ -708,21 +708,7 @@ fn inputs_of_another_device_or_destroyed_are_refused_by_name() {
     let mut post = PostChain::new(&mine.device, &mine.queue, format, &measuring()).unwrap();
     // An 8×8 texture of `device` with `format` and `usage`.
     let make = |device: &wgpu::Device, format, usage| {
-        let t = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("app texture"),
-            size: wgpu::Extent3d {
-                width: 8,
-                height: 8,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage,
-            view_formats: &[],
-        });
-        t.create_view(&Default::default())
+        plain_texture(device, (8, 8), format, usage).create_view(&Default::default())
     };
     let output = make(&mine.device, format, wgpu::TextureUsages::RENDER_ATTACHMENT);
     let depth = |device: &wgpu::Device| {
@@ -911,7 +897,12 @@ fn ramp_at(i: u32) -> [f32; 3] {
 /// The caller's scene: one row of [`ramp_at`], `Rgba16Float`.
 fn warm_ramp(a: &App) -> wgpu::TextureView {
     let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
-    let t = row_texture(&a.gpu.device, RAMP, wgpu::TextureFormat::Rgba16Float, usage);
+    let t = plain_texture(
+        &a.gpu.device,
+        (RAMP, 1),
+        wgpu::TextureFormat::Rgba16Float,
+        usage,
+    );
     let mut data = Vec::new();
     for i in 0..RAMP {
         let [r, g, b] = ramp_at(i);
@@ -1000,7 +991,7 @@ fn hdr_output_colour_spaces_encode_as_their_models_say() {
         let mut post = PostChain::with_output(&a.gpu.device, &a.gpu.queue, output, &o)
             .unwrap_or_else(|e| panic!("{space:?} {format:?}: {e}"));
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
-        let target = row_texture(&a.gpu.device, RAMP, format, usage);
+        let target = plain_texture(&a.gpu.device, (RAMP, 1), format, usage);
         let mut encoder = a.gpu.device.create_command_encoder(&Default::default());
         let view = target.create_view(&Default::default());
         post.render(&mut encoder, &hdr, None, &view, format)
@@ -1035,18 +1026,18 @@ fn hdr_output_colour_spaces_encode_as_their_models_say() {
     assert_eq!(a.errors.load(Ordering::Relaxed), 0, "GPU errors");
 }
 
-/// A texture one row of `width` high.
-fn row_texture(
+/// A plain 2D texture of `width`×`height`.
+fn plain_texture(
     device: &wgpu::Device,
-    width: u32,
+    (width, height): (u32, u32),
     format: wgpu::TextureFormat,
     usage: wgpu::TextureUsages,
 ) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("row"),
+        label: Some("plain"),
         size: wgpu::Extent3d {
             width,
-            height: 1,
+            height,
             depth_or_array_layers: 1,
         },
         mip_level_count: 1,
