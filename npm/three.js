@@ -32,9 +32,9 @@ function optionError(option, allowed, got) {
   return e;
 }
 
-function stateError(method) {
+function stateError(method, after = 'dispose()') {
   const what = method === 'selective' ? 'ThreePost.selective was set' : `ThreePost.${method}() was called`;
-  const e = new Error(`afterglow-hdr/three: ${what} after dispose()`);
+  const e = new Error(`afterglow-hdr/three: ${what} after ${after}`);
   e.name = 'StateError';
   e.method = method;
   e.state = 'destroyed';
@@ -252,10 +252,7 @@ export class ThreePost {
     } catch (e) {
       // Its afterglow Renderer destroyed directly: say which call it was.
       if (e?.name === 'StateError' && e.state === 'destroyed') {
-        const gone = stateError('render');
-        gone.message = 'afterglow-hdr/three: ThreePost.render() was called after post.renderer.destroy(); '
-          + 'dispose() the ThreePost, or create another';
-        throw gone;
+        throw stateError('render', 'post.renderer.destroy(): dispose() the ThreePost, or create another');
       }
       throw e;
     }

@@ -84,7 +84,8 @@ fn camera_for(
             "camera",
             "is not used with an r32float depth, which holds distances already: leave camera out",
         )),
-        (_, camera) => Ok(camera.filter(|_| kind.is_some())),
+        (Some(true), camera) => Ok(camera),
+        (Some(false), None) | (None, _) => Ok(None),
     }
 }
 
