@@ -27,6 +27,12 @@ const SETS = [
   { name: 'without Chromium\'s own Vulkan', flags: without('--enable-features=Vulkan', '--disable-vulkan-surface', '--use-vulkan=native') },
   { name: 'without Chromium\'s own Vulkan, software compositing', flags: [...without('--enable-features=Vulkan', '--disable-vulkan-surface', '--use-vulkan=native'), '--disable-gpu-compositing'] },
   { name: 'with a Vulkan surface asked for', flags: without('--disable-vulkan-surface') },
+  // The compositor on the GPU's Vulkan as well, so that Dawn's images are
+  // shared within one API: through ANGLE on Vulkan, or through Skia's
+  // Graphite on Dawn itself.
+  { name: 'ANGLE on Vulkan', flags: [...without('--use-angle=gl-egl', '--enable-features=Vulkan'), '--use-angle=vulkan', '--enable-features=Vulkan,VulkanFromANGLE,DefaultANGLEVulkan'] },
+  { name: 'Skia Graphite on Dawn\'s Vulkan', flags: [...without('--enable-features=Vulkan'), '--enable-features=Vulkan,SkiaGraphite', '--skia-graphite-backend=dawn-vulkan'] },
+  { name: 'ANGLE on Vulkan and Skia Graphite', flags: [...without('--use-angle=gl-egl', '--enable-features=Vulkan'), '--use-angle=vulkan', '--enable-features=Vulkan,VulkanFromANGLE,DefaultANGLEVulkan,SkiaGraphite', '--skia-graphite-backend=dawn-vulkan'] },
 ];
 
 /** The colour at the centre of an element's screenshot. */
