@@ -49,12 +49,24 @@ export const GPU_FLAGS = [
  * flags the browser tests use (software WebGPU and WebGL), or with `gpu`
  * those of a real GPU (BENCH_GPU's `flags`, what
  * bench/gpu-probe.mjs chose, else `GPU_FLAGS`), or exactly `flags`, and
- * `extra` flags. */
-export async function launch(extra = [], { gpu = false, flags: given = null } = {}) {
+ * `extra` flags. Its pages get [`canvasCopyHook`] with `copyHook`, or on
+ * the GPU where the probe chose to read frames back by copying. */
+export async function launch(extra = [], { gpu = false, flags: given = null, copyHook = false } = {}) {
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
   const flags = given ?? (gpu ? gpuChoice().flags : JSON.parse(readFileSync(new URL('../webdriver.json', import.meta.url)))
     ['goog:chromeOptions'].args.filter((a) => !a.startsWith('--headless')));
-  return chromium.launch({ executablePath, args: [...flags, ...extra], headless: true });
+  const browser = await chromium.launch({ executablePath, args: [...flags, ...extra], headless: true });
+  // Where a frame is read back by copying the canvas's texture, every page
+  // gets the hook that makes that copy possible.
+  if (copyHook || (gpu && readsBack() === 'copy')) {
+    const newPage = browser.newPage.bind(browser);
+    browser.newPage = async (options) => {
+      const tab = await newPage(options);
+      await tab.addInitScript(canvasCopyHook);
+      return tab;
+    };
+  }
+  return browser;
 }
 
 /** Whether WebGPU canvases reach the page on this GPU (BENCH_GPU's
@@ -62,22 +74,93 @@ export async function launch(extra = [], { gpu = false, flags: given = null } = 
  * from the canvas itself (`canvasPng`) instead of a screenshot. */
 export const presents = () => gpuChoice().presents;
 
+/** How a frame that never reaches the page is read back (BENCH_GPU's
+ * `readBack`): 'drawImage' (into a 2D canvas) or 'copy' (the canvas's
+ * texture copied into a buffer on the GPU, for a browser whose canvases
+ * cannot even be drawn from). */
+export const readsBack = () => gpuChoice().readBack ?? 'drawImage';
+
 /** What bench/gpu-probe.mjs chose on this machine (BENCH_GPU, as
  * `cargo xtask bench --gpu-browser` passes it), else GPU_FLAGS, shown. */
 const gpuChoice = () => (process.env.BENCH_GPU ? JSON.parse(process.env.BENCH_GPU) : { flags: GPU_FLAGS, presents: true });
 
-/** The page's `#view` canvas as PNG bytes, drawn into a 2D canvas in the
- * same task as `draw` (a function of the page that draws a frame), before
- * the canvas presents. */
+/** Run in a page before its own scripts: every WebGPU canvas context is
+ * configured with COPY_SRC added to its usage, and remembers its device,
+ * format and latest texture, so that `window.canvasCopy(canvas)` can copy
+ * the frame just drawn into a buffer. It encodes and submits the copy at
+ * once (in the task that drew, before the texture is presented) and
+ * resolves to the frame as 8-bit RGBA `ImageData`. */
+export function canvasCopyHook() {
+  if (typeof GPUCanvasContext === 'undefined') return;
+  const proto = GPUCanvasContext.prototype;
+  const { configure, getCurrentTexture } = proto;
+  const seen = new WeakMap();
+  proto.configure = function hooked(desc) {
+    seen.set(this, { device: desc.device, format: desc.format });
+    const usage = (desc.usage ?? GPUTextureUsage.RENDER_ATTACHMENT) | GPUTextureUsage.COPY_SRC;
+    return configure.call(this, { ...desc, usage });
+  };
+  proto.getCurrentTexture = function hooked() {
+    const texture = getCurrentTexture.call(this);
+    const s = seen.get(this);
+    if (s) s.texture = texture;
+    return texture;
+  };
+  const half = (h) => {
+    const e = (h >> 10) & 31;
+    const m = h & 1023;
+    const v = e === 0 ? m / 1024 / 16384 : e === 31 ? Infinity : (1 + m / 1024) * 2 ** (e - 15);
+    return h & 0x8000 ? -v : v;
+  };
+  window.canvasCopy = (canvas) => {
+    const s = seen.get(canvas.getContext('webgpu'));
+    if (!s?.texture) return Promise.reject(new Error('canvasCopy: the canvas has drawn no WebGPU frame'));
+    const { device, format, texture } = s;
+    const [w, h] = [texture.width, texture.height];
+    const size = format === 'rgba16float' ? 8 : 4;
+    const bytesPerRow = Math.ceil((w * size) / 256) * 256;
+    const buffer = device.createBuffer({ size: bytesPerRow * h, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+    const encoder = device.createCommandEncoder();
+    encoder.copyTextureToBuffer({ texture }, { buffer, bytesPerRow }, [w, h]);
+    device.queue.submit([encoder.finish()]);
+    return buffer.mapAsync(GPUMapMode.READ).then(() => {
+      const bytes = new Uint8Array(buffer.getMappedRange());
+      const halves = new Uint16Array(bytes.buffer);
+      const image = new ImageData(w, h);
+      const level = (v) => Math.round(Math.min(Math.max(v, 0), 1) * 255);
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const o = (y * w + x) * 4;
+          const i = y * bytesPerRow + x * size;
+          let rgb;
+          if (size === 8) rgb = [0, 1, 2].map((c) => level(half(halves[i / 2 + c])));
+          else if (format === 'bgra8unorm') rgb = [bytes[i + 2], bytes[i + 1], bytes[i]];
+          else rgb = [bytes[i], bytes[i + 1], bytes[i + 2]];
+          image.data.set([...rgb, 255], o);
+        }
+      }
+      buffer.unmap();
+      buffer.destroy();
+      return image;
+    });
+  };
+}
+
+/** The page's `#view` canvas as PNG bytes, read in the same task as `draw`
+ * (a function of the page that draws a frame), before the canvas
+ * presents: drawn into a 2D canvas, or copied on the GPU where the probe
+ * chose that ([`canvasCopyHook`]). */
 export async function canvasPng(tab, draw) {
-  const url = await tab.evaluate((source) => {
+  const url = await tab.evaluate(async ({ source, copy }) => {
     (0, eval)(source)();
     const canvas = document.getElementById('view');
-    const copy = document.createElement('canvas');
-    [copy.width, copy.height] = [canvas.width, canvas.height];
-    copy.getContext('2d').drawImage(canvas, 0, 0);
-    return copy.toDataURL('image/png');
-  }, `(${draw})`);
+    const out = document.createElement('canvas');
+    [out.width, out.height] = [canvas.width, canvas.height];
+    const context = out.getContext('2d');
+    if (copy) context.putImageData(await window.canvasCopy(canvas), 0, 0);
+    else context.drawImage(canvas, 0, 0);
+    return out.toDataURL('image/png');
+  }, { source: `(${draw})`, copy: readsBack() === 'copy' });
   return Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
 }
 

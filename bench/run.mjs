@@ -25,7 +25,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { DISCS } from './scene.js';
-import { PAGES, baseUrl, canvasPng, label, launch, median, openPage as open, passTimes, pkgVersion as pkg, presents, software } from './browser.mjs';
+import { PAGES, baseUrl, canvasPng, label, launch, median, openPage as open, passTimes, pkgVersion as pkg, presents, readsBack, software } from './browser.mjs';
 import { checkTree, command, header, machine, record } from './record.mjs';
 
 const REFERENCE = 'three-webgl';
@@ -229,7 +229,7 @@ async function measure(opts) {
     }
     for (const page of CPU_ENTRIES) await opened[page.key].tab.close();
     return {
-      opts, results, passes, cpu, infos, presents: presents(),
+      opts, results, passes, cpu, infos, presents: presents(), readBack: presents() ? null : readsBack(),
       chromium: browser.version(), three: pkg('three'), postprocessing: pkg('postprocessing'),
       minutes: ((Date.now() - started) / 60000).toFixed(1),
       at: { machine: machine(), date: new Date().toISOString(), command: command() },
@@ -355,7 +355,7 @@ function report(data) {
   if (data.presents === false) {
     lines.push('');
     lines.push('WebGPU canvases did not reach the page with any set of flags tried (bench/gpu-probe.mjs, probe.json): '
-      + 'the WebGPU pages drew on the GPU and each first frame was checked by reading the canvas back, '
+      + `the WebGPU pages drew on the GPU and each first frame was checked by reading the canvas back${data.readBack === 'copy' ? ' (its texture copied into a buffer on the GPU: the canvas could not even be drawn from)' : ''}, `
       + 'but no frame of theirs was composited, so their times leave out the present that the WebGL pages include.');
   }
   lines.push('');

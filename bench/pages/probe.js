@@ -1,7 +1,8 @@
 // What a browser's flags give on its GPU, for bench/gpu-probe.mjs: the
 // adapters WebGPU and WebGL report, a WebGPU canvas cleared to red and a
 // WebGL canvas cleared to green (the driver reads both back from a
-// screenshot, which shows whether canvases reach the page at all), and
+// screenshot, which shows whether canvases reach the page at all; the
+// WebGPU one is also drawn into a 2D canvas and copied on the GPU), and
 // how many animation frames one second gets.
 import { adapters, glSyncer } from './harness.js';
 
@@ -29,7 +30,12 @@ try {
     // Read back in the same task, before the canvas presents: this works
     // where the picture never reaches the page (no compositor interop).
     result.webgpuReadback = readBack(document.getElementById('webgpu'));
+    // And copied on the GPU (bench/browser.mjs's canvasCopyHook), which
+    // needs no interop at all: it shows whether the canvas's texture holds
+    // what was drawn where neither of the above does.
+    const copied = window.canvasCopy?.(document.getElementById('webgpu'));
     await device.queue.onSubmittedWorkDone();
+    if (copied) result.webgpuCopy = [...(await copied).data.slice(4 * (32 * 64 + 32), 4 * (32 * 64 + 32) + 3)];
     result.webgpu = 'drawn';
   } else {
     result.webgpu = navigator.gpu ? 'no adapter' : 'no navigator.gpu';
