@@ -7,7 +7,9 @@
 // runs this first). With none, the record of what each set gave is the
 // evidence that the GPU is out of reach.
 //
-//   node bench/gpu-probe.mjs OUT   (BENCH_URL: the repository root served)
+//   node bench/gpu-probe.mjs OUT   (BENCH_URL: the repository root served;
+//                                   BENCH_PROBE=first: stop at the first
+//                                   set that passes, shown or not)
 //
 // Writes OUT/probe.json ({ chosen, sets: [{ name, flags, result }] }) and
 // prints { flags, presents, readBack } as JSON on stdout (`presents`:
@@ -90,6 +92,9 @@ for (const set of SETS) {
     break;
   }
   if (result.passes && !chosen) chosen = { ...set, presents: false, readBack: result.readBack };
+  // BENCH_PROBE=first: the first set that passes at all will do (a machine
+  // already probed in full, where none presents).
+  if (chosen && process.env.BENCH_PROBE === 'first') break;
 }
 writeFileSync(join(out, 'probe.json'), JSON.stringify({ chosen: chosen?.name ?? null, sets }, null, 1));
 if (!chosen) {

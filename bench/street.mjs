@@ -26,7 +26,10 @@ try {
   page.on('pageerror', (e) => problems.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
   await page.goto(url);
-  await page.waitForFunction(() => document.getElementById('status')?.textContent === '', null, { timeout: 120_000 });
+  // Once the night street shows: the counter has a rate only after the
+  // scene is compiled and the clock started (www/main.js).
+  await page.waitForFunction(() => window.afterglow !== undefined && / fps/.test(document.getElementById('stats-toggle')?.textContent ?? ''),
+    null, { timeout: 120_000 });
   await page.addStyleTag({ content: '#panel { display: none !important; }' });
   const adapter = await page.evaluate(async () => {
     const a = await navigator.gpu.requestAdapter();

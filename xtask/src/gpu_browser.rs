@@ -43,14 +43,36 @@ fn folders(root: &Path) -> (PathBuf, PathBuf) {
 pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("--report") => {
-            let out = args
-                .get(1)
-                .ok_or("--report needs the folder run.sh wrote")?;
-            run(Command::new("node")
-                .current_dir(root)
-                .arg("bench/run.mjs")
-                .arg("--render")
-                .arg(Path::new(out).join("raw.json")))
+            let out = Path::new(
+                args.get(1)
+                    .ok_or("--report needs the folder run.sh wrote")?,
+            );
+            // The parts that ran there (BENCH_PARTS): the side-by-side
+            // benchmark's figures, the effects' costs, or both.
+            let reports = [
+                ("raw.json", "bench/run.mjs"),
+                ("effects.json", "bench/effects-gpu.mjs"),
+            ];
+            let mut any = false;
+            for (file, driver) in reports {
+                let path = out.join(file);
+                if path.exists() {
+                    run(Command::new("node")
+                        .current_dir(root)
+                        .arg(driver)
+                        .arg("--render")
+                        .arg(path))?;
+                    any = true;
+                }
+            }
+            if any {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{}: neither raw.json nor effects.json",
+                    out.display()
+                ))
+            }
         }
         Some("--run-packed") => match (args.get(1), args.get(2)) {
             (Some(site), Some(out)) => run_packed(Path::new(site), Path::new(out)),
@@ -334,34 +356,72 @@ fn run_packed(site: &Path, out: &Path) -> Result<()> {
     }
     let flags = String::from_utf8_lossy(&chosen.stdout).trim().to_string();
     // The demo's night street, live at the GPU's rate, first: it takes
-    // seconds. Its failure is reported after the benchmark has run.
+    // seconds. Its failure, and that of the effects' costs after the
+    // benchmark, are reported once the benchmark has run.
     let www = serve::Server::start(
         &site.join("www"),
         0,
         vec![("/vendor/three/", site.join("node_modules/three/build"))],
     )?;
-    let street = run(Command::new("node")
-        .current_dir(site)
-        .env("AFTERGLOW_URL", format!("http://{}/", www.addr()))
-        .env("BENCH_GPU", &flags)
-        .args(["bench/street.mjs"])
-        .arg(out)
-        .arg("--gpu")
-        .stderr(log()?));
+    let www_url = format!("http://{}/", www.addr());
+    // BENCH_PARTS (a comma-separated list, all three by default) runs some
+    // of them only: a second call on a machine already measured.
+    let parts = std::env::var("BENCH_PARTS").unwrap_or_else(|_| "street,bench,effects".into());
+    let part = |name: &str| parts.split(',').any(|p| p.trim() == name);
+    if let Some(unknown) = parts
+        .split(',')
+        .find(|p| !["street", "bench", "effects"].contains(&p.trim()))
+    {
+        return Err(format!(
+            "BENCH_PARTS: unknown part '{unknown}' (street, bench, effects)"
+        ));
+    }
+    let skipped = || Ok(());
+    let street = if !part("street") {
+        skipped()
+    } else {
+        run(Command::new("node")
+            .current_dir(site)
+            .env("AFTERGLOW_URL", &www_url)
+            .env("BENCH_GPU", &flags)
+            .args(["bench/street.mjs"])
+            .arg(out)
+            .arg("--gpu")
+            .stderr(log()?))
+    };
+    let tree = field("tree")?;
+    let command = command.trim_matches('"');
+    if part("bench") {
+        run(Command::new("node")
+            .current_dir(site)
+            .env("BENCH_URL", &base)
+            .env("BENCH_GPU", &flags)
+            .env("BENCH_TREE", &tree)
+            .env("AFTERGLOW_COMMAND", command)
+            .arg("bench/run.mjs")
+            .arg("--gpu")
+            .arg("--raw")
+            .arg(out.join("raw.json"))
+            .args(&driver)
+            .stderr(log()?))?;
+    }
+    // What anti-aliasing and depth of field cost there (bench/effects-gpu.mjs).
+    let effects = if !part("effects") {
+        skipped()
+    } else {
+        run(Command::new("node")
+            .current_dir(site)
+            .env("BENCH_URL", &base)
+            .env("AFTERGLOW_URL", &www_url)
+            .env("BENCH_GPU", &flags)
+            .env("BENCH_TREE", &tree)
+            .env("AFTERGLOW_COMMAND", command)
+            .arg("bench/effects-gpu.mjs")
+            .arg(out)
+            .stderr(log()?))
+    };
     drop(www);
-    run(Command::new("node")
-        .current_dir(site)
-        .env("BENCH_URL", &base)
-        .env("BENCH_GPU", &flags)
-        .env("BENCH_TREE", field("tree")?)
-        .env("AFTERGLOW_COMMAND", command.trim_matches('"'))
-        .arg("bench/run.mjs")
-        .arg("--gpu")
-        .arg("--raw")
-        .arg(out.join("raw.json"))
-        .args(&driver)
-        .stderr(log()?))?;
-    street
+    street.and(effects)
 }
 
 /// Prints the copies to make, one call each, back to back.
