@@ -376,49 +376,39 @@ fn run_packed(site: &Path, out: &Path) -> Result<()> {
             "BENCH_PARTS: unknown part '{unknown}' (street, bench, effects)"
         ));
     }
-    let skipped = || Ok(());
-    let street = if !part("street") {
-        skipped()
-    } else {
-        run(Command::new("node")
-            .current_dir(site)
-            .env("AFTERGLOW_URL", &www_url)
-            .env("BENCH_GPU", &flags)
-            .args(["bench/street.mjs"])
-            .arg(out)
-            .arg("--gpu")
-            .stderr(log()?))
-    };
+    // Each part's driver, with what any of them reads: the servers, the
+    // flags the probe chose, and the tree and command the figures are of.
     let tree = field("tree")?;
     let command = command.trim_matches('"');
-    if part("bench") {
-        run(Command::new("node")
-            .current_dir(site)
+    let node = |script: &str| -> Result<Command> {
+        let mut c = Command::new("node");
+        c.current_dir(site)
             .env("BENCH_URL", &base)
+            .env("AFTERGLOW_URL", &www_url)
             .env("BENCH_GPU", &flags)
             .env("BENCH_TREE", &tree)
             .env("AFTERGLOW_COMMAND", command)
-            .arg("bench/run.mjs")
+            .arg(script)
+            .stderr(log()?);
+        Ok(c)
+    };
+    let street = if part("street") {
+        run(node("bench/street.mjs")?.arg(out).arg("--gpu"))
+    } else {
+        Ok(())
+    };
+    if part("bench") {
+        run(node("bench/run.mjs")?
             .arg("--gpu")
             .arg("--raw")
             .arg(out.join("raw.json"))
-            .args(&driver)
-            .stderr(log()?))?;
+            .args(&driver))?;
     }
     // What anti-aliasing and depth of field cost there (bench/effects-gpu.mjs).
-    let effects = if !part("effects") {
-        skipped()
+    let effects = if part("effects") {
+        run(node("bench/effects-gpu.mjs")?.arg(out))
     } else {
-        run(Command::new("node")
-            .current_dir(site)
-            .env("BENCH_URL", &base)
-            .env("AFTERGLOW_URL", &www_url)
-            .env("BENCH_GPU", &flags)
-            .env("BENCH_TREE", &tree)
-            .env("AFTERGLOW_COMMAND", command)
-            .arg("bench/effects-gpu.mjs")
-            .arg(out)
-            .stderr(log()?))
+        Ok(())
     };
     drop(www);
     street.and(effects)
