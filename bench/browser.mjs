@@ -120,10 +120,17 @@ export function canvasCopyHook() {
     const size = format === 'rgba16float' ? 8 : 4;
     const bytesPerRow = Math.ceil((w * size) / 256) * 256;
     const buffer = device.createBuffer({ size: bytesPerRow * h, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+    // A copy WebGPU refuses (a texture already presented, say) would map
+    // as zeros: a black frame that is no frame. Its error rejects instead.
+    device.pushErrorScope('validation');
     const encoder = device.createCommandEncoder();
     encoder.copyTextureToBuffer({ texture }, { buffer, bytesPerRow }, [w, h]);
     device.queue.submit([encoder.finish()]);
-    return buffer.mapAsync(GPUMapMode.READ).then(() => {
+    const refused = device.popErrorScope();
+    return refused.then((error) => {
+      if (error) throw new Error(`canvasCopy: the copy was refused: ${error.message}`);
+      return buffer.mapAsync(GPUMapMode.READ);
+    }).then(() => {
       const bytes = new Uint8Array(buffer.getMappedRange());
       const halves = new Uint16Array(bytes.buffer);
       const image = new ImageData(w, h);

@@ -8,11 +8,13 @@
 //   textures handed to afterglow), focused at the centre with `maxBlur` 16,
 //   and the same frames with depth of field off, at 1920×1080.
 //
-// Each figure is the median over the frames of the sum of afterglow's
-// passes (GPU time, not wall time: a synchronised frame's wall time there
-// is mostly the wait for the queue, the same few milliseconds for every
-// page), then the median over rounds; the ratios are to the same page
-// without the effect. `cargo xtask bench --gpu-browser` runs it on the GPU
+// Each figure is the sum over afterglow's passes of each one's median
+// over the frames (GPU time, not wall time: a synchronised frame's wall
+// time there is mostly the wait for the queue, the same few milliseconds
+// for every page), then the median over rounds; the ratios are to the
+// same page without the effect, with their range over rounds (each
+// round against its own). Where frames are read back by copying (the
+// probe's choice), the canvases carry COPY_SRC in both. `cargo xtask bench --gpu-browser` runs it on the GPU
 // machine after the side-by-side benchmark:
 //
 //   node bench/effects-gpu.mjs OUT          (BENCH_URL: the repository root,
@@ -85,6 +87,13 @@ async function ownRenderer(browser, adapters, log) {
   });
   await tab.goto(new URL('own-renderer.html', url).href);
   await tab.waitForFunction(() => (window.ownRenderer?.frames ?? 0) > 3 || window.ownRenderer?.failed, null, { timeout: 120_000 });
+  // The page catches its own errors into #error and stops its loop.
+  const failed = () => tab.evaluate(() => (window.ownRenderer.failed ? document.getElementById('error')?.textContent || 'failed' : null));
+  const check = async () => {
+    const why = await failed();
+    if (why) throw new Error(`the own-renderer page stopped: ${why}`);
+  };
+  await check();
   const adapter = await tab.evaluate(async () => {
     const i = (await navigator.gpu.requestAdapter())?.info ?? {};
     return { api: 'WebGPU', name: [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / '), fallback: Boolean(i.isFallbackAdapter) };
@@ -111,6 +120,7 @@ async function ownRenderer(browser, adapters, log) {
   for (let round = 0; round < ROUNDS; round++) {
     await tab.evaluate(() => window.ownRenderer.renderer.setOptions({ depthOfField: { enabled: false } }));
     rounds.off.push(medians(await sample(FRAMES)));
+    await check();
     const focused = await tab.evaluate(() => {
       const d = window.ownRenderer.focusAt(0.5, 0.5);
       window.ownRenderer.renderer.setOptions({ depthOfField: { maxBlur: 16 } });
@@ -118,6 +128,7 @@ async function ownRenderer(browser, adapters, log) {
     });
     const stats = await tab.evaluate(() => window.ownRenderer.renderer.stats().depthOfField);
     rounds.on.push(medians(await sample(FRAMES)));
+    await check();
     log(`depth of field round ${round + 1}: focused at ${focused}, ${stats}: `
       + `${sum(rounds.off.at(-1)).toFixed(3)} → ${sum(rounds.on.at(-1)).toFixed(3)} ms of passes`);
     if (stats !== 'on') throw new Error(`depth of field is '${stats}' on the own-renderer page, not 'on'`);

@@ -315,7 +315,26 @@ export XDG_RUNTIME_DIR=${{XDG_RUNTIME_DIR:-/tmp}}
 
 /// There: serves SITE cross-origin isolated and runs the driver with the
 /// packed manifest's tree, command and options, its figures into OUT.
+/// The parts of a packed run to make: BENCH_PARTS, a comma-separated list
+/// of `street`, `bench` and `effects` (all three by default), for a second
+/// call on a machine already measured. Read before the probe's minutes.
+fn packed_parts() -> Result<Vec<String>> {
+    const PARTS: [&str; 3] = ["street", "bench", "effects"];
+    let parts: Vec<String> = match std::env::var("BENCH_PARTS") {
+        Ok(list) => list.split(',').map(|p| p.trim().to_string()).collect(),
+        Err(_) => PARTS.map(String::from).to_vec(),
+    };
+    match parts.iter().find(|p| !PARTS.contains(&p.as_str())) {
+        Some(unknown) => Err(format!(
+            "BENCH_PARTS: unknown part '{unknown}' (street, bench, effects)"
+        )),
+        None => Ok(parts),
+    }
+}
+
 fn run_packed(site: &Path, out: &Path) -> Result<()> {
+    let parts = packed_parts()?;
+    let part = |name: &str| parts.iter().any(|p| p == name);
     let manifest = std::fs::read_to_string(site.join("manifest.json"))
         .map_err(|e| format!("{}: {e}", site.join("manifest.json").display()))?;
     let field = |name: &str| -> Result<String> {
@@ -364,18 +383,6 @@ fn run_packed(site: &Path, out: &Path) -> Result<()> {
         vec![("/vendor/three/", site.join("node_modules/three/build"))],
     )?;
     let www_url = format!("http://{}/", www.addr());
-    // BENCH_PARTS (a comma-separated list, all three by default) runs some
-    // of them only: a second call on a machine already measured.
-    let parts = std::env::var("BENCH_PARTS").unwrap_or_else(|_| "street,bench,effects".into());
-    let part = |name: &str| parts.split(',').any(|p| p.trim() == name);
-    if let Some(unknown) = parts
-        .split(',')
-        .find(|p| !["street", "bench", "effects"].contains(&p.trim()))
-    {
-        return Err(format!(
-            "BENCH_PARTS: unknown part '{unknown}' (street, bench, effects)"
-        ));
-    }
     // Each part's driver, with what any of them reads: the servers, the
     // flags the probe chose, and the tree and command the figures are of.
     let tree = field("tree")?;
