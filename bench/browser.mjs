@@ -171,6 +171,13 @@ export async function canvasPng(tab, draw) {
   return Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
 }
 
+/** The WebGPU adapter a page outside bench/pages (no harness.js there)
+ * gets, named as harness.js names it: { api, name, fallback }. */
+export const adapterOf = (tab) => tab.evaluate(async () => {
+  const i = (await navigator.gpu.requestAdapter())?.info ?? {};
+  return { api: 'WebGPU', name: [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / '), fallback: Boolean(i.isFallbackAdapter) };
+});
+
 /** Whether an adapter a page reported (harness.js) is a CPU emulation
  * rather than a GPU: a fallback adapter, SwiftShader or llvmpipe. */
 export const software = (adapter) => adapter.fallback || /swiftshader|llvmpipe|lavapipe|software/i.test(adapter.name);

@@ -23,7 +23,7 @@
 //   node bench/effects-gpu.mjs --render OUT/effects.json   → bench/results/
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PAGES, baseUrl, label, launch, median, openPage, passTimes, software } from './browser.mjs';
+import { PAGES, adapterOf, baseUrl, label, launch, median, openPage, passTimes, software } from './browser.mjs';
 import { command, header, machine, record } from './record.mjs';
 
 const ROUNDS = 3;
@@ -94,11 +94,7 @@ async function ownRenderer(browser, adapters, log) {
     if (why) throw new Error(`the own-renderer page stopped: ${why}`);
   };
   await check();
-  const adapter = await tab.evaluate(async () => {
-    const i = (await navigator.gpu.requestAdapter())?.info ?? {};
-    return { api: 'WebGPU', name: [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / '), fallback: Boolean(i.isFallbackAdapter) };
-  });
-  adapters.add(JSON.stringify(adapter));
+  adapters.add(JSON.stringify(await adapterOf(tab)));
   // GPU time per pass over `n` animation frames of the page's own loop.
   const sample = (n) => tab.evaluate(async (count) => {
     const { renderer } = window.ownRenderer;

@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { canvasPng, launch, presents, software } from './browser.mjs';
+import { adapterOf, canvasPng, launch, presents, software } from './browser.mjs';
 
 const [out, flag] = process.argv.slice(2);
 if (!out) throw new Error('usage: node bench/street.mjs OUT [--gpu]');
@@ -31,11 +31,7 @@ try {
   await page.waitForFunction(() => window.afterglow !== undefined && / fps/.test(document.getElementById('stats-toggle')?.textContent ?? ''),
     null, { timeout: 120_000 });
   await page.addStyleTag({ content: '#panel { display: none !important; }' });
-  const adapter = await page.evaluate(async () => {
-    const a = await navigator.gpu.requestAdapter();
-    const i = a?.info ?? {};
-    return { name: [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / '), fallback: Boolean(i.isFallbackAdapter) };
-  });
+  const adapter = await adapterOf(page);
   if (flag === '--gpu' && software(adapter)) throw new Error(`not on a GPU: the demo's browser offers ${adapter.name || 'no adapter'}`);
   const frames = [];
   const start = Date.now();
