@@ -35,7 +35,11 @@ try {
     // what was drawn where neither of the above does.
     const copied = window.canvasCopy?.(document.getElementById('webgpu'));
     await device.queue.onSubmittedWorkDone();
-    if (copied) result.webgpuCopy = [...(await copied).data.slice(4 * (32 * 64 + 32), 4 * (32 * 64 + 32) + 3)];
+    if (copied) {
+      const { data, width, height } = await copied;
+      const i = 4 * ((height >> 1) * width + (width >> 1));
+      result.webgpuCopy = [...data.slice(i, i + 3)];
+    }
     result.webgpu = 'drawn';
   } else {
     result.webgpu = navigator.gpu ? 'no adapter' : 'no navigator.gpu';
