@@ -5,7 +5,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::error::{DeviceErrorKind, Error};
+use crate::error::Error;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::error::DeviceErrorKind;
 
 /// Declares the object counters: one per kind of GPU object the crate
 /// creates, each bumped by the one `Gpu` method that creates that kind.
@@ -108,11 +110,9 @@ struct ErrorLog {
 }
 
 impl Gpu {
-    /// Requests an adapter and a device from `instance`.
-    ///
-    /// Optional features the renderer can use are enabled when the adapter
-    /// has them; the limits are the defaults raised to the adapter's texture
-    /// size limits, so large canvases work where the hardware allows.
+    /// Requests an adapter and a device from `instance` (natively; the web
+    /// asks the browser with every wait bounded, in `web::request`).
+    #[cfg(not(target_arch = "wasm32"))]
     pub async fn request(
         instance: &wgpu::Instance,
         compatible_surface: Option<&wgpu::Surface<'_>>,
@@ -131,16 +131,8 @@ impl Gpu {
                     format!("no adapter: {}", browser_reason(&e)),
                 )
             })?;
-        let wanted = wgpu::Features::RG11B10UFLOAT_RENDERABLE | wgpu::Features::TIMESTAMP_QUERY;
-        let features = adapter.features() & wanted;
-        let limits = wgpu::Limits::default().using_resolution(adapter.limits());
         let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor {
-                label: Some("afterglow device"),
-                required_features: features,
-                required_limits: limits.clone(),
-                ..Default::default()
-            })
+            .request_device(&Gpu::device_descriptor(&adapter))
             .await
             .map_err(|e| {
                 Error::device(
@@ -148,11 +140,31 @@ impl Gpu {
                     format!("no device: {}", browser_reason(&e)),
                 )
             })?;
+        Ok(Gpu::requested(&adapter, device, queue))
+    }
+
+    /// The device afterglow asks `adapter` for: the optional features the
+    /// renderer can use that the adapter has, and the default limits raised
+    /// to the adapter's texture size limits, so large canvases work where
+    /// the hardware allows.
+    pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
+        let wanted = wgpu::Features::RG11B10UFLOAT_RENDERABLE | wgpu::Features::TIMESTAMP_QUERY;
+        wgpu::DeviceDescriptor {
+            label: Some("afterglow device"),
+            required_features: adapter.features() & wanted,
+            required_limits: wgpu::Limits::default().using_resolution(adapter.limits()),
+            ..Default::default()
+        }
+    }
+
+    /// Wraps the device afterglow asked `adapter` for
+    /// ([`Gpu::device_descriptor`]).
+    pub fn requested(adapter: &wgpu::Adapter, device: wgpu::Device, queue: wgpu::Queue) -> Gpu {
         let info = adapter.get_info();
         let transient_attachments = transient_supported(&info);
         let mut gpu = Gpu::from_device(info, device, queue);
         gpu.transient_attachments = transient_attachments;
-        Ok(gpu)
+        gpu
     }
 
     /// Wraps a device afterglow created: its uncaptured errors are

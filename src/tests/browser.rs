@@ -2463,27 +2463,6 @@ async fn without_webgpu_create_rejects_with_a_device_error() {
 }
 
 #[wasm_bindgen_test]
-async fn without_an_adapter_create_names_the_setting_to_check() {
-    let c = canvas(8, 8);
-    js(
-        "navigator.gpu.requestAdapter = () => Promise.resolve(null);",
-        &JsValue::NULL,
-    )
-    .await;
-    let result = Renderer::create(c.into(), None).await;
-    js("delete navigator.gpu.requestAdapter;", &JsValue::NULL).await;
-    let Err(e) = result else {
-        panic!("create() without an adapter succeeded")
-    };
-    assert_kind(&e, "DeviceError", &[("reason", r#""no-adapter""#)]);
-    let message = get(&e, "message").as_string().unwrap_or_default();
-    assert!(
-        message.contains("hardware acceleration") && !message.contains("not requested"),
-        "{message}"
-    );
-}
-
-#[wasm_bindgen_test]
 async fn a_device_that_cannot_be_replaced_is_a_device_error() {
     let c = canvas(16, 16);
     let r = exact(&c).await;

@@ -75,6 +75,21 @@ extern "C" {
     fn performance_now() -> f64;
 }
 
+/// A promise resolved after `ms`, through the global `setTimeout` (a
+/// window's or a worker's); at once where there is none.
+pub fn timer(ms: u32) -> wasm_bindgen_futures::JsFuture {
+    wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
+        if call(&js_sys::global(), "setTimeout", &[&resolve, &ms.into()]).is_err() {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
+    }))
+}
+
+/// Waits `ms`.
+pub async fn sleep(ms: u32) {
+    let _ = timer(ms).await;
+}
+
 /// `target.width` and `target.height` as numbers (0 where not numbers),
 /// with the two keys made once per thread: read on every frame.
 pub fn width_height(target: &JsValue) -> (f64, f64) {

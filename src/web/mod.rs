@@ -7,8 +7,9 @@
 //! Modules, each using only those listed after it: `recovery` (device
 //! loss) and `shader` (scene shaders compiling), `renderer` (the state and
 //! what each method does to it), `content` (the user's content, replayed
-//! after a device loss), `image`, `canvas`, `resize_observer`, `png`, and
-//! `interop`, every JS helper.
+//! after a device loss), `image`, `canvas`, `resize_observer`, `png`,
+//! `request` (asking the browser for an adapter and a device, each wait
+//! bounded), and `interop`, every JS helper.
 
 mod canvas;
 mod capabilities;
@@ -21,6 +22,7 @@ mod look;
 mod png;
 mod recovery;
 mod renderer;
+mod request;
 mod resize_observer;
 mod shader;
 mod shared;

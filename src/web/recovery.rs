@@ -6,7 +6,6 @@
 use super::interop::Handle;
 use super::renderer::{instance, WebRenderer};
 use crate::error::{DeviceErrorKind, Error};
-use crate::gpu::Gpu;
 
 /// Attempts at a new device before `render()` reports the loss.
 const RECOVERY_ATTEMPTS: u32 = 3;
@@ -56,7 +55,7 @@ fn recover(handle: &Handle<WebRenderer>) -> Result<(), Error> {
     flag.set(true);
     let handle = handle.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        let mut requested = Some(Gpu::request(&instance(), None).await);
+        let mut requested = Some(super::request::gpu(&instance()).await);
         // A device that arrives lost says so to the callback registered
         // on it within a microtask: it is not built on (Firefox reports
         // every object made on a lost device as an uncaptured error).

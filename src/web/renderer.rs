@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::canvas::{self, Canvas};
 use super::content::UserResources;
 use super::display::DisplayWatch;
-use super::interop::{call, now_ms, object, warn, Handle};
+use super::interop::{now_ms, object, warn, Handle};
 use super::png;
 use super::resize_observer::AutoResize;
 use super::verdicts::{Excuse, Given, Targets, TextureCheck, Verdicts, Watch};
@@ -107,21 +107,6 @@ const NO_WEBGPU: &str = "this browser offers no WebGPU (navigator.gpu is missing
     (https or localhost). On Linux, Chrome ships WebGPU off: turn on \
     chrome://flags/#enable-unsafe-webgpu";
 
-/// wgpu's adapter error lists the native backends it did not try, which
-/// says nothing to a web page's user; name the settings to check instead.
-fn plain_device_error(error: Error) -> Error {
-    match &error {
-        Error::Device(d) if d.kind == DeviceErrorKind::NoAdapter => Error::device(
-            DeviceErrorKind::NoAdapter,
-            "the browser offers WebGPU but found no usable GPU adapter. Check that hardware \
-             acceleration is on (Chrome and Edge: Settings > System > \"Use graphics \
-             acceleration when available\"; chrome://gpu shows whether WebGPU is blocked \
-             for this GPU or driver)",
-        ),
-        _ => error,
-    }
-}
-
 impl WebRenderer {
     /// Requests a device, configures `canvas_js` and builds the chain at
     /// the canvas's size, with `options` already validated.
@@ -138,9 +123,7 @@ impl WebRenderer {
         let canvas = Canvas::new(canvas_js)?;
         let gpu = match &device {
             Some(device) => super::shared::wrap_device(&instance(), device).await?,
-            None => Gpu::request(&instance(), None)
-                .await
-                .map_err(plain_device_error)?,
+            None => super::request::gpu(&instance()).await?,
         };
         Self::assemble(canvas, gpu, options)
     }
@@ -715,13 +698,7 @@ pub async fn screenshot(handle: Handle<WebRenderer>) -> Result<JsValue, Error> {
                 if let Some(reason) = lost() {
                     return Some(reason);
                 }
-                let tick = js_sys::Promise::new(&mut |resolve, _| {
-                    let global = js_sys::global();
-                    if call(&global, "setTimeout", &[&resolve, &10.into()]).is_err() {
-                        let _ = resolve.call0(&JsValue::UNDEFINED);
-                    }
-                });
-                let _ = wasm_bindgen_futures::JsFuture::from(tick).await;
+                super::interop::sleep(10).await;
                 lost()
             };
             return Err(match lost_now().await {

@@ -52,10 +52,7 @@ pub async fn wrap_device(instance: &wgpu::Instance, device: &JsValue) -> Result<
             ),
         ));
     }
-    let adapter = instance
-        .request_adapter(&wgpu::RequestAdapterOptions::default())
-        .await
-        .map_err(|e| Error::device(DeviceErrorKind::NoAdapter, format!("no adapter: {e}")))?;
+    let adapter = super::request::adapter(instance).await?;
     let proto = get(&get(&js_sys::global(), "GPUAdapter"), "prototype");
     let original = get(&proto, "requestDevice");
     let resolved = Promise::resolve(device);

@@ -3,10 +3,13 @@
 //! any finite time, imitations refused before wgpu, errors from getters
 //! passed on (a panic that leaves a clear error is `src/tests/panic_browser.rs`), a screenshot pending during
 //! a device loss, and a table of several hundred bad inputs
-//! (`hostile.js`, beside this file). Device loss case by case is in `loss.rs`.
+//! (`hostile.js`, beside this file). Device loss case by case is in `loss.rs`;
+//! adapter and device requests that never answer, or answer `null`, in
+//! `answers.rs`.
 
 use super::*;
 
+mod answers;
 mod loss;
 
 #[wasm_bindgen(module = "/src/tests/browser/reliability/hostile.js")]
