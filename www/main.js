@@ -85,7 +85,11 @@ $('stats-toggle').addEventListener('click', () => setStatsOpen($('stats').hidden
 // they share.
 async function main() {
   const renderer = await startRenderer();
-  if (!renderer) return;
+  if (!renderer) {
+    // The counter says so too, rather than "starting…" for good.
+    $('stats-toggle').textContent = 'not running';
+    return;
+  }
   const demo = sharedState(renderer);
   setUpOptionsPanel(demo);
   setUpLooks(demo);

@@ -399,7 +399,8 @@ export interface TextureRuleError extends Error {
 /** No WebGPU, the GPU device was lost, or it ran out of memory. */
 export interface DeviceError extends Error {
   name: 'DeviceError';
-  /** `'no-webgpu'`, `'no-adapter'`, `'no-device'`: WebGPU is unavailable (`create`);
+  /** `'no-webgpu'`, `'no-adapter'`, `'no-device'`: WebGPU is unavailable (`create`), or the
+   * browser did not answer `requestAdapter()` or `requestDevice()` within 10 s;
    * `'lost'`: the device was lost and is being replaced; `'recovery-failed'`: `render()`
    * after three failed attempts at a new device; `'shared-device-lost'`: the device given
    * as `{ device }` was lost, and a new renderer is needed with the app's new device;

@@ -393,6 +393,40 @@ test('the frame-rate counter says it is starting until it has a rate, and never 
   assert.ok(seen.some((t) => /^\d+ fps/.test(t)), 'a rate once frames are drawn');
 });
 
+// A page of its own whose browser answers requestAdapter() as `answers`
+// says, call by call (the last answer for every later call).
+async function pageWithAdapterAnswers(answers) {
+  const other = await browser.newPage({ viewport: { width: 640, height: 400 } });
+  await other.addInitScript((answers) => {
+    const gpu = navigator.gpu;
+    const original = gpu.requestAdapter.bind(gpu);
+    let n = 0;
+    gpu.requestAdapter = (options) => {
+      const answer = answers[Math.min(n++, answers.length - 1)];
+      if (answer === 'null') return Promise.resolve(null);
+      if (answer === 'silent') return new Promise(() => {});
+      return original(options);
+    };
+  }, answers);
+  await other.goto(url);
+  return other;
+}
+
+test('the demo starts where the first adapter request answers null, as a fresh Chromium does on some GPUs', async () => {
+  const other = await pageWithAdapterAnswers(['null', 'ask']);
+  await other.waitForFunction(() => /^\d+ fps/.test(document.getElementById('stats-toggle').textContent), null, { timeout: 60000 });
+  assert.doesNotMatch(await other.textContent('body'), /could not start/);
+  await other.close();
+});
+
+test('where the browser never gives an adapter, the demo says why within seconds and its counter stops', async () => {
+  const other = await pageWithAdapterAnswers(['silent']);
+  await other.waitForFunction(() => /could not start/.test(document.body.textContent), null, { timeout: 30000 });
+  assert.match(await other.textContent('body'), /requestAdapter\(\) did not answer within 10 s/);
+  assert.equal(await other.textContent('#stats-toggle'), 'not running');
+  await other.close();
+});
+
 test('the screenshot button produces a PNG of the canvas', async () => {
   const file = await download(page, '#screenshot');
   assert.equal(file.name, 'afterglow.png');
