@@ -114,13 +114,27 @@ fn bright_at(q: vec2i, last: vec2i, knee_scale: f32) -> vec3f {
 // run-time branch (see composite.wgsl); false at 1080p, 720p and 2160p.
 override PARTIAL_BOXES: bool = true;
 
-// Bright extract for the mip chain, first of two steps: the average of
-// the ratio x ratio thresholded texels under this base texel (a box, so
-// every source texel is read once), and where in the box their light
-// sits (its luminance-weighted centroid), packed into alpha. Texels past
-// the frame's last row or column count as black.
-@fragment
-fn fs_extract(in: FullscreenOut) -> @location(0) vec4f {
+// The extract's boxes, written by cs_extract (group 1, which no drawing
+// stage of this module binds).
+@group(1) @binding(0) var fx_extract_out: texture_storage_2d<rgba16float, write>;
+
+// Bright extract for the mip chain, first of two steps, run as compute: it
+// reads the whole full-resolution frame, which a narrow raster path (a
+// data-centre GPU's) draws many times slower than compute runs it, and
+// costs what a draw would elsewhere. One invocation per box.
+@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
+fn cs_extract(@builtin(global_invocation_id) id: vec3u) {
+    let size = textureDimensions(fx_extract_out);
+    if all(id.xy < size) {
+        textureStore(fx_extract_out, id.xy, fx_extract(fx_fullscreen_at(id.xy, size)));
+    }
+}
+
+// The average of the ratio x ratio thresholded texels under this base
+// texel (a box, so every source texel is read once), and where in the box
+// their light sits (its luminance-weighted centroid), packed into alpha.
+// Texels past the frame's last row or column count as black.
+fn fx_extract(in: FullscreenOut) -> vec4f {
     let m = min(i32(params.ratio), 16);
     let last = vec2i(textureDimensions(src)) - 1;
     let first = vec2i(floor(in.position.xy)) * m;

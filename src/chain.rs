@@ -463,24 +463,37 @@ impl Chain {
             for c in &step.copies {
                 encoder.copy_buffer_to_buffer(&c.from, c.from_offset, &c.to, c.to_offset, c.size);
             }
-            match &step.draw {
+            let (pipeline, groups, workgroups, out) = match &step.draw {
                 Draw::Compute {
                     pipeline,
                     bind_groups,
                     workgroups,
+                } => (pipeline, bind_groups, *workgroups, None),
+                Draw::ComputeOutput {
+                    pipeline,
+                    bind_groups,
+                    out_layout,
                 } => {
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: per_frame_label(&step.name),
-                        timestamp_writes: timing.map(|t| t.compute_writes(index)),
-                    });
-                    pass.set_pipeline(pipeline);
-                    for (i, group) in (0..).zip(bind_groups) {
-                        pass.set_bind_group(i, group, &[]);
-                    }
-                    pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
+                    let (w, h) = built.frame.info.output_size;
+                    let group = crate::shaders::IMAGE_GROUP;
+                    let workgroups = [w.div_ceil(group), h.div_ceil(group), 1];
+                    let out = gpu.output_bind_group(out_layout, output_view);
+                    (pipeline, bind_groups, workgroups, Some(out))
                 }
-                _ => self.record_render(encoder, step, output_view, timing, index),
+                _ => {
+                    self.record_render(encoder, step, output_view, timing, index);
+                    continue;
+                }
+            };
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: per_frame_label(&step.name),
+                timestamp_writes: timing.map(|t| t.compute_writes(index)),
+            });
+            pass.set_pipeline(pipeline);
+            for (i, group) in (0..).zip(groups.iter().chain(out.as_ref())) {
+                pass.set_bind_group(i, group, &[]);
             }
+            pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);
         }
         for pass in self.passes() {
             pass.finish_frame(encoder);
@@ -569,7 +582,7 @@ impl Chain {
                 }
             }
             // Recorded by `encode`.
-            Draw::Compute { .. } => {}
+            Draw::Compute { .. } | Draw::ComputeOutput { .. } => {}
         }
     }
 

@@ -76,6 +76,15 @@ pub enum Draw {
         bind_groups: Vec<wgpu::BindGroup>,
         workgroups: [u32; 3],
     },
+    /// A compute pass that writes the output, one invocation per pixel in
+    /// workgroups of [`crate::shaders::IMAGE_GROUP`] squared: its bind
+    /// groups, then one of `out_layout` made with the output's view when
+    /// the frame is recorded (the view exists only then).
+    ComputeOutput {
+        pipeline: wgpu::ComputePipeline,
+        bind_groups: Vec<wgpu::BindGroup>,
+        out_layout: wgpu::BindGroupLayout,
+    },
 }
 
 /// A copy between buffers recorded just before a step (a value another
@@ -282,7 +291,11 @@ impl<'a> FrameBuilder<'a> {
             size: output_size,
             mip_levels: 1,
             owner: Owner::Output,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage: if output.storage {
+                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::STORAGE_BINDING
+            } else {
+                wgpu::TextureUsages::RENDER_ATTACHMENT
+            },
         });
         FrameBuilder {
             gpu,
@@ -642,6 +655,43 @@ impl<'a> FrameBuilder<'a> {
             Some(target),
             sampled,
         );
+    }
+
+    /// Adds a compute pass that writes every pixel of the output
+    /// ([`Draw::ComputeOutput`]); the output must be
+    /// [`OutputSpec::storage`].
+    pub fn compute_output(
+        &mut self,
+        name: String,
+        pipeline: &wgpu::ComputePipeline,
+        bind_groups: Vec<wgpu::BindGroup>,
+        out_layout: &wgpu::BindGroupLayout,
+        sampled: &[&Image],
+    ) {
+        self.graph.passes.push(PassDecl {
+            name: name.clone(),
+            colors: Vec::new(),
+            storage: vec![self.output_decl],
+            depth: None,
+            pipeline_depth: None,
+            pipeline_samples: 1,
+            sampled: sampled.iter().map(|i| i.decl).collect(),
+        });
+        self.steps.push(Step {
+            name,
+            copies: std::mem::take(&mut self.copies),
+            owner: self.owner,
+            color: None,
+            resolve: None,
+            load: false,
+            store: false,
+            depth: None,
+            draw: Draw::ComputeOutput {
+                pipeline: pipeline.clone(),
+                bind_groups,
+                out_layout: out_layout.clone(),
+            },
+        });
     }
 
     fn dispatch(

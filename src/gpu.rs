@@ -5,9 +5,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::error::Error;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::error::DeviceErrorKind;
+use crate::error::Error;
 
 /// Declares the object counters: one per kind of GPU object the crate
 /// creates, each bumped by the one `Gpu` method that creates that kind.
@@ -70,6 +70,9 @@ counters! {
     canvas_textures,
     /// Views of the canvas texture (one per frame on the web).
     canvas_views,
+    /// Bind groups of the canvas texture's view, where the composite
+    /// writes it as compute (one per frame on the web then).
+    canvas_bind_groups,
 }
 
 /// The device and what the crate knows about it.
@@ -357,6 +360,26 @@ impl Gpu {
     pub fn create_bind_group(&self, desc: &wgpu::BindGroupDescriptor<'_>) -> wgpu::BindGroup {
         self.counters.bind_groups.fetch_add(1, Ordering::Relaxed);
         self.device.create_bind_group(desc)
+    }
+
+    /// The bind group of the output's view for a compute pass that writes
+    /// it (binding 0 of `layout`), made while a frame is recorded.
+    pub fn output_bind_group(
+        &self,
+        layout: &wgpu::BindGroupLayout,
+        view: &wgpu::TextureView,
+    ) -> wgpu::BindGroup {
+        self.counters
+            .canvas_bind_groups
+            .fetch_add(1, Ordering::Relaxed);
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("output image bind group"),
+            layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(view),
+            }],
+        })
     }
 
     pub fn create_render_pipeline(

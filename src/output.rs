@@ -38,6 +38,9 @@ pub struct OutputSpec {
     /// Values above SDR white are kept whatever the tone mapping (an HDR
     /// colour space of a native surface).
     pub extended: bool,
+    /// The output has `STORAGE_BINDING` and the composite may write it as
+    /// compute ([`OutputSpec::written_by_compute`]).
+    pub storage: bool,
 }
 
 impl OutputSpec {
@@ -72,7 +75,20 @@ impl OutputSpec {
             color_space,
             transfer: Transfer::Srgb,
             extended: false,
+            storage: false,
         })
+    }
+
+    /// The same output written as a storage texture where its format allows
+    /// (`rgba8unorm`, `rgba16float`): the composite then runs as compute
+    /// where its effects allow, and encodes sRGB itself (storage views
+    /// cannot be `-srgb`). Other formats are left as they are.
+    pub fn written_by_compute(mut self) -> OutputSpec {
+        if crate::formats::is_storage(self.format) {
+            self.storage = true;
+            self.view_format = self.format;
+        }
+        self
     }
 
     /// Like [`OutputSpec::new`], rendering through `view_format`: the

@@ -974,7 +974,7 @@ mod tests {
             let builtins = all_builtins();
             naga_check(
                 "every built-in effect",
-                &fused_source(&builtins, &plan(&builtins)),
+                &fused_source(&builtins, &plan(&builtins), None),
             );
             let uniforms = |i: usize| if i == 5 { CORPUS_UNIFORMS } else { &[] };
             for (i, source) in CORPUS.iter().enumerate() {
@@ -1001,7 +1001,7 @@ mod tests {
                     all.extend([Active::User(&first), Active::User(&second)]);
                     naga_check(
                         &format!("corpus effects {i} and {j} with every built-in"),
-                        &fused_source(&all, &plan(&all)),
+                        &fused_source(&all, &plan(&all), None),
                     );
                 }
             }

@@ -28,9 +28,9 @@ use crate::options::Options;
 use crate::options::{BloomMode, BlurMode};
 use crate::output::OutputSpec;
 use crate::pass::{
-    entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module, uniform, Blend,
-    FrameUniform, Pass, Pipe, PipeCache, PipeDesc, Registration, FILTERABLE_TEXTURE,
-    FILTERING_SAMPLER, UNIFORM,
+    compute_pipeline, entry, layout, linear_sampler, pipeline, pipeline_layout, shader_module,
+    storage_entry, uniform, Blend, FrameUniform, Pass, Pipe, PipeCache, PipeDesc, Registration,
+    FILTERABLE_TEXTURE, FILTERING_SAMPLER, UNIFORM,
 };
 
 /// The WGSL of the bloom passes after the full-screen stage.
@@ -150,8 +150,6 @@ pub const PASS: Registration = Registration {
 /// A bloom pipeline: the fragment stage.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
-    /// `PARTIAL_BOXES`: the last boxes reach past the frame (the source's size).
-    Extract(bool),
     /// The extract's light moved to its centroid (`fs_centre`).
     Centre,
     ExtractSmooth,
@@ -182,9 +180,15 @@ pub struct BloomPass {
     module: wgpu::ShaderModule,
     sampler: wgpu::Sampler,
     params: FrameUniform,
-    /// Made on first use: a frame needs six of them at most (extract,
-    /// centre, downsample, upsample, last upsample, fine).
+    /// Made on first use: a frame needs five of them at most (centre,
+    /// downsample, upsample, last upsample, fine).
     pipes: PipeCache<(Stage, wgpu::TextureFormat)>,
+    /// The mip chain's extract, run as compute: the layout of the boxes it
+    /// writes (group 1), and its pipelines by `PARTIAL_BOXES` (the last
+    /// boxes reach past the frame).
+    extract_layout: wgpu::BindGroupLayout,
+    extract_pipeline_layout: wgpu::PipelineLayout,
+    extract_pipes: PipeCache<bool, wgpu::ComputePipeline>,
 }
 
 impl BloomPass {
@@ -209,7 +213,20 @@ impl BloomPass {
             ],
         );
         let pipeline_layout = pipeline_layout(gpu, "bloom pipeline layout", &[&layout]);
+        let extract_layout = crate::pass::layout(
+            gpu,
+            "bloom extract boxes layout",
+            &[storage_entry(0, EXTRACT_FORMAT)],
+        );
+        let extract_pipeline_layout = crate::pass::pipeline_layout(
+            gpu,
+            "bloom extract pipeline layout",
+            &[&layout, &extract_layout],
+        );
         BloomPass {
+            extract_layout,
+            extract_pipeline_layout,
+            extract_pipes: PipeCache::new(),
             format,
             params: FrameUniform::new(gpu, "bloom params", std::mem::size_of::<BloomParams>()),
             sampler: linear_sampler(gpu, "bloom sampler"),
@@ -234,12 +251,6 @@ impl BloomPass {
 
     fn pipe(&self, gpu: &Gpu, stage: Stage, format: wgpu::TextureFormat) -> Pipe {
         let (label, fs, blend, constant) = match stage {
-            Stage::Extract(partial) => (
-                "bloom: extract pipeline",
-                "fs_extract",
-                Blend::Replace,
-                Some(("PARTIAL_BOXES", if partial { 1.0 } else { 0.0 })),
-            ),
             Stage::Centre => ("bloom: centre pipeline", "fs_centre", Blend::Replace, None),
             Stage::ExtractSmooth => (
                 "bloom: smooth extract pipeline",
@@ -341,28 +352,71 @@ impl BloomPass {
 }
 
 impl BloomPass {
-    /// The extract from `source` into `target`, of `format`.
-    fn extract(
-        &self,
-        f: &mut FrameBuilder<'_>,
-        stage: Stage,
-        format: wgpu::TextureFormat,
-        source: &Image,
-        target: &Image,
-    ) {
-        // An exposure metered on the GPU replaces the uniform's before the
-        // extract runs.
+    /// An exposure metered on the GPU replaces the uniform's before the
+    /// extract runs.
+    fn meter(&self, f: &mut FrameBuilder<'_>) {
         if let Some(exposure) = f.exposure.clone() {
             let offset = std::mem::offset_of!(BloomParams, exposure) as u64;
             f.copy_before(&exposure, &self.params.current(), offset, 4);
         }
+    }
+
+    /// The Gaussian blur's extract from `source` into `target`, of `format`.
+    fn extract_smooth(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        format: wgpu::TextureFormat,
+        source: &Image,
+        target: &Image,
+    ) {
+        self.meter(f);
         f.fullscreen(
             "bloom extract".into(),
-            &self.pipe(f.gpu, stage, format),
+            &self.pipe(f.gpu, Stage::ExtractSmooth, format),
             self.bind(f.gpu, "bloom extract bind group", &source.view),
             Some(target),
             &[source],
             false,
+        );
+    }
+
+    /// The mip chain's extract from `source` into `boxes`, as compute
+    /// (`cs_extract`); `partial`: the last boxes reach past the frame.
+    fn extract_boxes(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        partial: bool,
+        source: &Image,
+        boxes: &Image,
+    ) {
+        self.meter(f);
+        let pipe = self.extract_pipes.get(partial, || {
+            let constants = [("PARTIAL_BOXES", if partial { 1.0 } else { 0.0 })];
+            let (layout, module) = (&self.extract_pipeline_layout, &self.module);
+            compute_pipeline(
+                f.gpu,
+                "bloom: extract pipeline",
+                layout,
+                module,
+                "cs_extract",
+                &constants,
+            )
+        });
+        let input = self.bind(f.gpu, "bloom extract bind group", &source.view);
+        let out = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("bloom extract boxes bind group"),
+            layout: &self.extract_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&boxes.view),
+            }],
+        });
+        f.compute_image(
+            "bloom extract".into(),
+            &pipe,
+            vec![input, out],
+            boxes,
+            &[source],
         );
     }
 
@@ -389,13 +443,13 @@ impl BloomPass {
             EXTRACT_FORMAT,
             1,
             1,
-            TARGET_USAGE,
+            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
         )?;
         let boxes = f.view(&boxes, 0);
         let base = f.texture("bloom base", plan.size, format, 1, 1, TARGET_USAGE)?;
         let base = f.view(&base, 0);
         let partial = plan.extent() != f.size();
-        self.extract(f, Stage::Extract(partial), EXTRACT_FORMAT, source, &boxes);
+        self.extract_boxes(f, partial, source, &boxes);
         f.fullscreen(
             "bloom centre".into(),
             &self.pipe(gpu, Stage::Centre, format),
@@ -506,7 +560,7 @@ impl BloomPass {
         // Made once per size: one bind group reading each target.
         let read_ping = self.bind(gpu, "bloom read ping bind group", &ping.view);
         let read_pong = self.bind(gpu, "bloom read pong bind group", &pong.view);
-        self.extract(f, Stage::ExtractSmooth, format, source, &ping);
+        self.extract_smooth(f, format, source, &ping);
         let (blur_h, blur_v) = (
             self.pipe(gpu, Stage::BlurH, format),
             self.pipe(gpu, Stage::BlurV, format),

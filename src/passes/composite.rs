@@ -289,22 +289,42 @@ fn resumed(split: Option<usize>, i: usize, e: &Active<'_>) -> bool {
     split.is_some_and(|k| i == k || (i > k && e.place() == Place::Display))
 }
 
+/// Whether every effect of `effects` can run in a compute entry point:
+/// none is fragment-only (a user's `textureSample` or `discard`).
+fn all_compute<'e, 'a: 'e>(mut effects: impl Iterator<Item = &'e Active<'a>>) -> bool {
+    effects.all(|e| match e {
+        Active::User(u) => !crate::wgsl::fragment_only(&u.source),
+        Active::Builtin(_, b) => !crate::wgsl::fragment_only(b.wgsl),
+    })
+}
+
 /// Whether the frame is split and the part before the split runs as
 /// compute (`cs_composite`): it does unless an effect it can reach, any
-/// not [`resumed`], is fragment-only (a user's `textureSample` or
-/// `discard`).
+/// not [`resumed`], is fragment-only.
 fn head_computes(effects: &[Active<'_>]) -> bool {
     let split = split(effects);
     split.is_some()
-        && effects
-            .iter()
-            .enumerate()
-            .filter(|&(i, e)| !resumed(split, i, e))
-            .all(|(_, e)| match e {
-                Active::User(u) => !crate::wgsl::fragment_only(&u.source),
-                Active::Builtin(_, b) => !crate::wgsl::fragment_only(b.wgsl),
-            })
+        && all_compute(
+            effects
+                .iter()
+                .enumerate()
+                .filter(|&(i, e)| !resumed(split, i, e))
+                .map(|(_, e)| e),
+        )
 }
+
+/// The format of the output where the whole composite writes it as
+/// compute (`cs_output`): an output that allows it
+/// ([`OutputSpec::storage`]), a frame not split, and no fragment-only
+/// effect. A full-resolution pass runs many times faster so where the
+/// raster path is narrow, and costs what a draw does elsewhere.
+fn output_computes(effects: &[Active<'_>], output: &OutputSpec) -> Option<wgpu::TextureFormat> {
+    (output.storage && split(effects).is_none() && all_compute(effects.iter()))
+        .then_some(output.format)
+}
+
+/// The WGSL name of the output written as compute (group 1, binding 0).
+const OUTPUT_OUT: &str = "fx_output_out";
 
 /// The WGSL name of the display image where the part before the split
 /// runs as compute, and its binding in group 1, after what the pass that
@@ -392,7 +412,11 @@ const RESUMED: (&str, &str) = ("fx_resumed", "FX_RESUMED");
 /// identity where none runs). With an effect that reads around its pixel,
 /// the effects after it are called from `fx_resumed` in `fs_resume`,
 /// which starts from that effect's function.
-pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
+pub fn fused_source(
+    effects: &[Active<'_>],
+    plan: &[Planned],
+    output_image: Option<wgpu::TextureFormat>,
+) -> String {
     let mut s = crate::shaders::compose(SHADER_PARTS);
     if !effects.is_empty() {
         s.push('\n');
@@ -475,12 +499,22 @@ pub fn fused_source(effects: &[Active<'_>], plan: &[Planned]) -> String {
             HEAD_OUT,
         ));
     }
+    if let Some(format) = output_image {
+        crate::shaders::declare_image_out(&mut s, 1, 0, OUTPUT_OUT, format);
+        s.push_str(&crate::shaders::image_entry(
+            "cs_output",
+            "fx_composite",
+            OUTPUT_OUT,
+        ));
+    }
     s
 }
 
 /// The composite made for one list of effects.
 struct Shape {
-    key: Vec<EffectKey>,
+    /// The effects, and the output's format where the composite writes it
+    /// as compute.
+    key: (Vec<EffectKey>, Option<wgpu::TextureFormat>),
     plan: Vec<Planned>,
     /// The layouts of its bind groups: 0, and 1 where the frame is split.
     layouts: Vec<wgpu::BindGroupLayout>,
@@ -490,12 +524,15 @@ struct Shape {
     module: wgpu::ShaderModule,
     pipes: PipeCache<Variant>,
     /// The part before the split as compute, where it runs so.
-    head: Option<HeadCompute>,
+    head: Option<ComputeImage>,
+    /// The whole composite as compute into the output, where it runs so
+    /// ([`output_computes`]).
+    output: Option<ComputeImage>,
 }
 
-/// The part of a split frame before the split, run as compute: the layout
-/// of the display image it writes (group 1) and its pipelines.
-struct HeadCompute {
+/// The composite run as compute: the layout of the image it writes (group
+/// 1: the display image of a split frame, or the output) and its pipelines.
+struct ComputeImage {
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
     pipes: PipeCache<Variant, wgpu::ComputePipeline>,
@@ -510,11 +547,17 @@ pub const PASS: Registration = Registration {
     #[cfg(test)]
     shaders: || {
         let all = all_builtins();
-        let mut shaders = vec![("composite", fused_source(&all, &plan(&all)))];
+        let mut shaders = vec![
+            ("composite", fused_source(&all, &plan(&all), None)),
+            (
+                "composite as compute",
+                fused_source(&all, &plan(&all), Some(wgpu::TextureFormat::Rgba8Unorm)),
+            ),
+        ];
         for (i, b) in BUILTINS.iter().enumerate() {
             if let Some(n) = b.neighbours {
                 let all = builtins_with(Some(i));
-                shaders.push((b.name, fused_source(&all, &plan(&all))));
+                shaders.push((b.name, fused_source(&all, &plan(&all), None)));
                 for pass in n.passes {
                     shaders.push((pass.name, super::neighbours::source(pass)));
                 }
@@ -526,7 +569,7 @@ pub const PASS: Registration = Registration {
     uniforms: || {
         use crate::uniform::Uniform;
         let all = all_builtins();
-        let source = fused_source(&all, &plan(&all));
+        let source = fused_source(&all, &plan(&all), None);
         let mut all: Vec<crate::pass::UniformLayout> = vec![
             (
                 source.clone(),
@@ -635,11 +678,13 @@ impl CompositePass {
         gpu: &Gpu,
         effects: &[Active<'_>],
         users: &[UserEffect],
+        output: &OutputSpec,
     ) -> Result<std::sync::Arc<Shape>, Error> {
-        let key: Vec<EffectKey> = effects.iter().map(Active::key).collect();
+        let output_image = output_computes(effects, output);
+        let key = (effects.iter().map(Active::key).collect(), output_image);
         let mut shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         shapes.retain(|s| {
-            s.key.iter().all(|k| match k {
+            s.key.0.iter().all(|k| match k {
                 EffectKey::User(serial) => users.iter().any(|u| u.serial == *serial),
                 EffectKey::Builtin(_) => true,
             })
@@ -667,18 +712,25 @@ impl CompositePass {
             let these: Vec<&wgpu::BindGroupLayout> = layouts.iter().collect();
             pipeline_layouts.push(pipeline_layout(gpu, "composite pipeline layout", &these));
         }
-        let module = crate::user_effect::fused_module(gpu, fused_source(effects, &plan))?;
-        let head = head_computes(effects).then(|| {
-            let out = storage_entry(head_out_binding(&plan), DISPLAY_FORMAT);
-            let layout = layout(gpu, "composite display image layout", &[out]);
+        let source = fused_source(effects, &plan, output_image);
+        let module = crate::user_effect::fused_module(gpu, source)?;
+        let compute_image = |binding: u32, format: wgpu::TextureFormat| {
+            let layout = layout(
+                gpu,
+                "composite image layout",
+                &[storage_entry(binding, format)],
+            );
             let pipeline_layout =
                 pipeline_layout(gpu, "composite pipeline layout", &[&layouts[0], &layout]);
-            HeadCompute {
+            ComputeImage {
                 layout,
                 pipeline_layout,
                 pipes: PipeCache::new(),
             }
-        });
+        };
+        let head =
+            head_computes(effects).then(|| compute_image(head_out_binding(&plan), DISPLAY_FORMAT));
+        let output = output_image.map(|format| compute_image(0, format));
         let shape = std::sync::Arc::new(Shape {
             key,
             plan,
@@ -687,6 +739,7 @@ impl CompositePass {
             module,
             pipes: PipeCache::new(),
             head,
+            output,
         });
         shapes.push(shape.clone());
         Ok(shape)
@@ -916,7 +969,7 @@ impl Pass for CompositePass {
         let effects = active(f.settings, &f.info, users);
         self.fused
             .store(!effects.is_empty(), std::sync::atomic::Ordering::Relaxed);
-        let shape = self.shape(f.gpu, &effects, users)?;
+        let shape = self.shape(f.gpu, &effects, users, f.output)?;
         let (resources, images) = self.effect_resources(f, &effects, &shape.plan)?;
         let own = [
             Resource::View(hdr.view.clone()),
@@ -940,8 +993,33 @@ impl Pass for CompositePass {
         match at {
             Some(at) => self.build_split(f, &shape, at, group, variant, &sampled),
             None => {
-                let pipe = self.pipe(f.gpu, &shape, variant);
-                f.fullscreen("composite".into(), &pipe, group, None, &sampled, false);
+                match &shape.output {
+                    Some(c) => {
+                        let pipe = c.pipes.get(variant, || {
+                            let (layout, module) = (&c.pipeline_layout, &shape.module);
+                            let constants = variant.constants();
+                            compute_pipeline(
+                                f.gpu,
+                                "composite",
+                                layout,
+                                module,
+                                "cs_output",
+                                &constants,
+                            )
+                        });
+                        f.compute_output(
+                            "composite".into(),
+                            &pipe,
+                            vec![group],
+                            &c.layout,
+                            &sampled,
+                        );
+                    }
+                    None => {
+                        let pipe = self.pipe(f.gpu, &shape, variant);
+                        f.fullscreen("composite".into(), &pipe, group, None, &sampled, false);
+                    }
+                }
                 Ok(())
             }
         }
@@ -1011,7 +1089,7 @@ mod tests {
             .map(|b| usize::from(b.params.is_some()) + b.textures.len())
             .sum();
         assert_eq!(plan.len(), 2 + own);
-        let source = fused_source(&effects, &plan);
+        let source = fused_source(&effects, &plan, None);
         for (n, p) in (FIRST_EFFECT_BINDING..).zip(&plan) {
             let at = format!("@binding({n})");
             assert_eq!(source.matches(&at).count(), 1, "{at}");

@@ -275,16 +275,21 @@ async fn preferred_format_configures_all_seven_fields() {
     );
     assert_eq!(
         get(&cfg, "usage").as_f64(),
-        Some((0x10 | 0x01) as f64),
+        Some((0x10 | 0x01 | storage_bit(&preferred)) as f64),
         "usage"
     );
     let views = js_sys::Array::from(&get(&cfg, "viewFormats"));
-    assert_eq!(views.length(), 1);
-    assert_eq!(
-        views.get(0).as_string().unwrap(),
-        format!("{preferred}-srgb"),
-        "viewFormats"
-    );
+    if storage_bit(&preferred) == 0 {
+        assert_eq!(views.length(), 1);
+        assert_eq!(
+            views.get(0).as_string().unwrap(),
+            format!("{preferred}-srgb"),
+            "viewFormats"
+        );
+    } else {
+        // Written as storage, encoded by the shader: no -srgb view.
+        assert_eq!(views.length(), 0, "viewFormats");
+    }
     // Where the engine's configuration keeps them (Firefox's has no
     // colorSpace and no toneMapping).
     if engine_keeps("colorSpace", "'srgb'").await {
@@ -309,13 +314,22 @@ fn Object_is(a: &JsValue, b: &JsValue) -> bool {
     js_sys::Object::is(a, b)
 }
 
+/// `STORAGE_BINDING` where the composite writes a canvas of `format` as
+/// compute (`OutputSpec::written_by_compute`), else nothing.
+fn storage_bit(format: &str) -> u32 {
+    match format {
+        "rgba8unorm" | "rgba16float" => 0x08,
+        _ => 0,
+    }
+}
+
 #[wasm_bindgen_test]
-async fn usage_is_render_attachment_only_without_screenshots() {
+async fn usage_is_render_attachment_and_storage_where_written_so_without_screenshots() {
     let c = canvas(16, 16);
     let r = create(&c, "{}").await;
     assert_eq!(
         get(&context_configuration(&c), "usage").as_f64(),
-        Some(0x10 as f64)
+        Some((0x10 | storage_bit(&preferred_format())) as f64)
     );
     assert_no_gpu_errors(&r);
 }
@@ -337,7 +351,7 @@ async fn rgba16float_configures_hdr_fields() {
         0,
         "no -srgb twin"
     );
-    assert_eq!(get(&cfg, "usage").as_f64(), Some(0x10 as f64));
+    assert_eq!(get(&cfg, "usage").as_f64(), Some((0x10 | 0x08) as f64));
     assert_eq!(get(&cfg, "colorSpace").as_string().unwrap(), "display-p3");
     assert_eq!(
         get(&get(&cfg, "toneMapping"), "mode").as_string().unwrap(),

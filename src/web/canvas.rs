@@ -195,7 +195,7 @@ impl Canvas {
             .device
             .as_webgpu()
             .ok_or_else(|| Error::Canvas("the device is not a WebGPU device".into()))?;
-        let usage = canvas_usage(options);
+        let usage = canvas_usage(options, output);
         let config = Object::new();
         set(&config, "device", device.as_ref());
         set(&config, "format", &format_name(output.format).into());
@@ -315,18 +315,23 @@ fn canvas_name(element: &JsValue, kind: &str) -> String {
     }
 }
 
-/// `RENDER_ATTACHMENT`, plus `COPY_SRC` only when screenshots are on.
+/// `RENDER_ATTACHMENT`, plus `COPY_SRC` only when screenshots are on, and
+/// `STORAGE_BINDING` where the composite may write the canvas as compute
+/// (an `rgba8unorm` or `rgba16float` canvas, [`OutputSpec::written_by_compute`]).
 /// Never more than is used: extra usages can cost framebuffer compression.
-/// `STORAGE_BINDING` is never asked for (every pass renders); a compute
-/// pass writing a `bgra8unorm` canvas would need the `bgra8unorm-storage`
-/// feature. `COPY_DST` is not needed either: nothing is copied into it.
-pub fn canvas_usage(options: &CanvasOptions) -> wgpu::TextureUsages {
+/// A `bgra8unorm` canvas is drawn: writing it as storage needs the
+/// `bgra8unorm-storage` feature, which not every engine has. `COPY_DST` is
+/// not needed: nothing is copied into it.
+pub fn canvas_usage(options: &CanvasOptions, output: &OutputSpec) -> wgpu::TextureUsages {
     // wgpu's low usage bits are WebGPU's GPUTextureUsage bits.
+    let mut usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
     if options.screenshots {
-        wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
-    } else {
-        wgpu::TextureUsages::RENDER_ATTACHMENT
+        usage |= wgpu::TextureUsages::COPY_SRC;
     }
+    if output.storage {
+        usage |= wgpu::TextureUsages::STORAGE_BINDING;
+    }
+    usage
 }
 
 /// The texture format the canvas is configured with.

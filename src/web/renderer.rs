@@ -22,6 +22,8 @@ use crate::output::OutputSpec;
 use crate::readback::Readback;
 
 /// The output of the chain for `options` (in effect).
+/// The canvas is written as compute where its format allows (see
+/// [`OutputSpec::written_by_compute`]).
 fn output_spec(options: &Options) -> Result<OutputSpec, Error> {
     let format = canvas::resolve_format(options.canvas.format)?;
     OutputSpec::new(
@@ -30,6 +32,7 @@ fn output_spec(options: &Options) -> Result<OutputSpec, Error> {
         options.canvas.tone_mapping,
         options.canvas.color_space,
     )
+    .map(OutputSpec::written_by_compute)
 }
 
 mod follow;

@@ -65,7 +65,10 @@ async fn first_some<T>(
     outcome.ok_or(pending)
 }
 
-fn ask_adapter(instance: &wgpu::Instance, power_preference: wgpu::PowerPreference) -> AdapterAnswer {
+fn ask_adapter(
+    instance: &wgpu::Instance,
+    power_preference: wgpu::PowerPreference,
+) -> AdapterAnswer {
     let request = instance.request_adapter(&wgpu::RequestAdapterOptions {
         power_preference,
         ..Default::default()
@@ -107,16 +110,19 @@ pub async fn gpu(instance: &wgpu::Instance) -> Result<Gpu, Error> {
     let adapter = adapter(instance).await?;
     let request = adapter.request_device(&Gpu::device_descriptor(&adapter));
     let answer: Pin<Box<dyn Future<Output = _>>> = Box::pin(request);
-    let mut late = match first_some(vec![Box::pin(async move { Some(answer.await) })], ANSWER_MS).await
-    {
-        Ok(Some(Ok((device, queue)))) => return Ok(Gpu::requested(&adapter, device, queue)),
-        Ok(Some(Err(e))) => {
-            let why = crate::gpu::browser_reason(&e);
-            return Err(Error::device(DeviceErrorKind::NoDevice, format!("no device: {why}")));
-        }
-        Ok(None) => Vec::new(),
-        Err(unanswered) => unanswered,
-    };
+    let mut late =
+        match first_some(vec![Box::pin(async move { Some(answer.await) })], ANSWER_MS).await {
+            Ok(Some(Ok((device, queue)))) => return Ok(Gpu::requested(&adapter, device, queue)),
+            Ok(Some(Err(e))) => {
+                let why = crate::gpu::browser_reason(&e);
+                return Err(Error::device(
+                    DeviceErrorKind::NoDevice,
+                    format!("no device: {why}"),
+                ));
+            }
+            Ok(None) => Vec::new(),
+            Err(unanswered) => unanswered,
+        };
     // A device that comes after all is given back at once.
     if let Some(answer) = late.pop() {
         wasm_bindgen_futures::spawn_local(async move {

@@ -43,7 +43,9 @@ async fn restore_adapter() {
 }
 
 fn calls(record: &JsValue) -> Vec<JsValue> {
-    get(record, "calls").unchecked_into::<js_sys::Array>().to_vec()
+    get(record, "calls")
+        .unchecked_into::<js_sys::Array>()
+        .to_vec()
 }
 
 /// Whether `c`'s WebGPU context is unconfigured (it then refuses
