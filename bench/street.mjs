@@ -9,7 +9,10 @@
 //
 // Writes OUT/street.png (the frames in two rows, 640×400 each) and
 // OUT/street.json (per frame: seconds since the first, the counter's text,
-// the mean sRGB level 0–255 and the share of pixels at 250 or more).
+// the mean sRGB level 0–255 and the share of pixels at 250 or more; and
+// every requestAdapter() and requestDevice() the page made, with its
+// options, its answer and when it came: written even where the demo never
+// starts, with the page's message).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -25,11 +28,20 @@ try {
   const problems = [];
   page.on('pageerror', (e) => problems.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await page.addInitScript(logWebGpuCalls);
   await page.goto(url);
   // Once the night street shows: the counter has a rate only after the
   // scene is compiled and the clock started (www/main.js).
-  await page.waitForFunction(() => window.afterglow !== undefined && / fps/.test(document.getElementById('stats-toggle')?.textContent ?? ''),
-    null, { timeout: 120_000 });
+  try {
+    await page.waitForFunction(() => window.afterglow !== undefined && / fps/.test(document.getElementById('stats-toggle')?.textContent ?? ''),
+      null, { timeout: 120_000 });
+  } catch (e) {
+    const calls = await page.evaluate(() => window.webgpuCalls).catch(() => null);
+    const message = await page.textContent('#message').catch(() => null);
+    writeFileSync(join(out, 'street.json'), JSON.stringify({ started: false, message, webgpuCalls: calls, problems }, null, 1));
+    throw e;
+  }
+  const webgpuCalls = await page.evaluate(() => window.webgpuCalls);
   await page.addStyleTag({ content: '#panel { display: none !important; }' });
   const adapter = await adapterOf(page);
   if (flag === '--gpu' && software(adapter)) throw new Error(`not on a GPU: the demo's browser offers ${adapter.name || 'no adapter'}`);
@@ -60,7 +72,29 @@ try {
   frames.forEach((f, i) => PNG.bitblt(f.png, strip, 0, 0, Math.min(width, f.png.width), Math.min(height, f.png.height),
     (i % columns) * width, Math.floor(i / columns) * height));
   writeFileSync(join(out, 'street.png'), PNG.sync.write(strip));
-  writeFileSync(join(out, 'street.json'), JSON.stringify({ adapter, frames: frames.map(({ png, ...f }) => f) }, null, 1));
+  writeFileSync(join(out, 'street.json'), JSON.stringify({ started: true, adapter, webgpuCalls, frames: frames.map(({ png, ...f }) => f) }, null, 1));
 } finally {
   await browser.close();
+}
+
+// An init script: every requestAdapter() and requestDevice() of the page,
+// with its options, what it answered (an adapter's description, null, or
+// the error) and after how many ms, in window.webgpuCalls.
+function logWebGpuCalls() {
+  window.webgpuCalls = [];
+  const wrap = (proto, name, describe) => {
+    const original = proto[name];
+    proto[name] = function (options) {
+      const call = { call: name, options: options ?? null, at: Math.round(performance.now()), answer: 'pending' };
+      window.webgpuCalls.push(call);
+      const answer = original.call(this, options);
+      answer.then((value) => { call.answer = describe(value); call.ms = Math.round(performance.now()) - call.at; },
+        (error) => { call.answer = `rejected: ${error}`; call.ms = Math.round(performance.now()) - call.at; });
+      return answer;
+    };
+  };
+  if (!navigator.gpu) return;
+  wrap(Object.getPrototypeOf(navigator.gpu), 'requestAdapter',
+    (a) => (a ? `adapter: ${a.info?.vendor ?? ''} ${a.info?.description ?? ''}`.trim() : 'null'));
+  wrap(GPUAdapter.prototype, 'requestDevice', (d) => (d ? 'device' : 'null'));
 }
