@@ -3,9 +3,10 @@
 // exact command. `record()` writes the report into bench/results/ (one
 // Markdown file per run, named by date, commit and benchmark), so a table
 // in BENCHMARKS.md can point at the run that printed it instead of being
-// copied by hand. A run on a tree with changes is refused unless the
-// command says `--dirty`: its figures belong to no commit, so its report
-// goes to target/bench/results/ instead.
+// copied by hand; `recordJson()` writes figures beside it, for tools. A
+// run on a tree with changes is refused unless the command says
+// `--dirty`: its figures belong to no commit, so its report goes to
+// target/bench/results/ instead.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
@@ -75,14 +76,28 @@ export function header({ title, tree: t, browser, at = null }) {
   return lines.join('\n');
 }
 
-/** Writes `header + report` to bench/results/<date>-<commit>-<name>.md
- * (a clean tree's run, a record to keep) or to target/bench/results/ (a
- * run with changes, which belongs to no commit), and returns the path. */
-export function record(name, t, text) {
+/** The path of a record: bench/results/<date>-<commit>-<name>.<ext> (a
+ * clean tree's run, a record to keep) or target/bench/results/ (a run
+ * with changes, which belongs to no commit). */
+function recordPath(name, t, ext) {
   const dir = t.changes.length ? join(ROOT, 'target', 'bench', 'results') : join(ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const day = new Date().toISOString().slice(0, 10);
-  const file = join(dir, `${day}-${t.commit}${t.changes.length ? '-dirty' : ''}-${name}.md`);
+  return join(dir, `${day}-${t.commit}${t.changes.length ? '-dirty' : ''}-${name}.${ext}`);
+}
+
+/** Writes `header + report` as the Markdown record `name` of tree `t`
+ * (see recordPath) and returns the path. */
+export function record(name, t, text) {
+  const file = recordPath(name, t, 'md');
   writeFileSync(file, `${text}\n`);
+  return file;
+}
+
+/** Writes `value` as the JSON record `name` of tree `t`, beside the
+ * Markdown one, and returns the path. */
+export function recordJson(name, t, value) {
+  const file = recordPath(name, t, 'json');
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
   return file;
 }

@@ -11,7 +11,10 @@
 // required to report a GPU adapter (not an emulation), and afterglow's GPU
 // time per pass added. `--raw FILE` writes the figures as JSON instead of
 // a report (on the machine with the GPU, which has no checkout), and
-// `--render FILE` turns such a file into the report here.
+// `--render FILE` turns such a file into the report here, and into
+// bench/results/<date>-<commit>-gpu-browser.json: for each configuration
+// and library, frameMs (throughput), gpuMs and sceneGpuMs (null where
+// there is no timer).
 //
 // Every configuration opens the four pages and two floors (plain WebGPU,
 // no library: the scene straight into the canvas, and the scene into
@@ -20,15 +23,41 @@
 // library renders a bloomed frame (a bright disc centre, a halo above the
 // background) and each floor the discs, then measures them round-robin, a
 // different page first in every round, so that drift of the shared
-// machine spreads over all of them.
+// machine spreads over all of them. Each round measures three ways:
+//
+// - synchronised: each frame drawn, then waited for (the GPU idles between
+//   frames, and the wait's own cost is in every frame);
+// - rAF-driven: one frame per requestAnimationFrame callback, one wait at
+//   the end;
+// - throughput: N frames (--frames, at least 10) queued back to back in one
+//   task, each the library's own render call, then one wait for the GPU
+//   (onSubmittedWorkDone for WebGPU, gl.finish and a 1-pixel readPixels for
+//   WebGL): total ÷ N is what a frame costs when the GPU is never idle,
+//   which ranks the GPU work of the libraries.
+//
+// After the rounds, the GPU time of N frames, each drawn and timed alone,
+// is read from the GPU's own clock where the page's browser has one:
+// timestamp queries for WebGPU (afterglow's `stats({ gpu: true })`,
+// three.js's `trackTimestamp`, the floors' own), and
+// EXT_disjoint_timer_query_webgl2 for WebGL. So is the GPU time of each
+// library's scene alone, drawn as its post chain receives it (into the
+// chain's half-float input target, at the configuration's MSAA) with
+// nothing after it; afterglow cannot draw its scene without its chain, so
+// the floor's scene pass into rgba16float stands for it. Frame minus scene
+// alone is what the post chain adds. Where a page has no timer the report
+// says "no timer": a CPU time never stands in for one.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { DISCS } from './scene.js';
 import { PAGES, baseUrl, canvasPng, label, launch, median, openPage as open, passTimes, pkgVersion as pkg, presents, readsBack, software } from './browser.mjs';
-import { checkTree, command, header, machine, record } from './record.mjs';
+import { checkTree, command, header, machine, record, recordJson } from './record.mjs';
 
 const REFERENCE = 'three-webgl';
+
+// The fewest frames queued at once for throughput, and timed one by one
+// on the GPU's clock: --frames where that is more.
+const BATCH_MIN = 10;
 
 // What is measured: the libraries, then the floors (bench/pages/floor.js).
 // `--before URL` adds afterglow built from another commit (the package at
@@ -86,6 +115,7 @@ function parseArgs(argv) {
     else if (a === '--render' && value) { opts.render = value; i += 1; }
     else throw new Error(`unknown argument '${a}'\n${usage}`);
   }
+  opts.batch = Math.max(BATCH_MIN, opts.frames);
   return opts;
 }
 
@@ -168,10 +198,15 @@ async function measure(opts) {
   const browser = await launch([], { gpu: opts.gpu });
   const log = (s) => process.stderr.write(`${s}\n`);
   log(`Chromium ${browser.version()}${opts.gpu ? ' on the GPU' : ''}, three ${pkg('three')}, postprocessing ${pkg('postprocessing')}; `
-    + `${opts.rounds} round(s) of ${opts.frames} frame(s), ${opts.cpuRounds} round(s) of ${opts.cpuCalls} calls for CPU time`);
+    + `${opts.rounds} round(s) of ${opts.frames} frame(s) and ${opts.batch} queued, ${opts.batch} frames timed by the GPU, `
+    + `${opts.cpuRounds} round(s) of ${opts.cpuCalls} calls for CPU time`);
 
-  // results[label][pageKey] = { synced: [[ms per frame] per round], raf: [[ms] per round] }
+  // results[label][pageKey] = { synced: [[ms per frame] per round], raf: [[ms] per round],
+  //   throughput: [[ms per frame] per round] }
   const results = {};
+  // gpu[label][pageKey] = what benchGpu (bench/pages/harness.js) returned:
+  // { timer, frame: { ms, lost }, scene } or { timer, missing }.
+  const gpu = {};
   // passes[label][pass] = [ms samples]: afterglow's GPU time per pass.
   const passes = {};
   const infos = {};
@@ -186,7 +221,7 @@ async function measure(opts) {
         const values = await checkFrame(opened[page.key], config, page, opts.shots);
         const { backend, readyMs } = opened[page.key].info;
         log(`${key}: ${page.name} (${backend}, ready in ${(readyMs / 1000).toFixed(1)} s) renders ${page.floor ? 'the discs' : 'a bloomed frame'} ${JSON.stringify(values)}`);
-        results[key][page.key] = { synced: [], raf: [] };
+        results[key][page.key] = { synced: [], raf: [], throughput: [] };
       }
       for (let round = 0; round < opts.rounds; round++) {
         for (let k = 0; k < GPU_ENTRIES.length; k++) {
@@ -196,11 +231,25 @@ async function measure(opts) {
           const start = round * opts.frames * 2 / 60;
           const synced = await tab.evaluate(([n, s]) => window.benchSynced(n, s), [opts.frames, start]);
           const raf = await tab.evaluate(([n, s]) => window.benchRaf(n, s), [opts.frames, start + opts.frames / 60]);
+          const throughput = await tab.evaluate(([n, s]) => window.benchThroughput(n, s), [opts.batch, start + 2 * opts.frames / 60]);
           if (problems.length) throw fail('errors while measuring');
           results[key][page.key].synced.push(synced);
           results[key][page.key].raf.push([raf]);
-          log(`${key} round ${round + 1}: ${page.name} synced ${median(synced).toFixed(1)} ms, rAF ${raf.toFixed(1)} ms`);
+          results[key][page.key].throughput.push([throughput]);
+          log(`${key} round ${round + 1}: ${page.name} synced ${median(synced).toFixed(1)} ms, rAF ${raf.toFixed(1)} ms, `
+            + `throughput ${throughput.toFixed(1)} ms`);
         }
+      }
+      // Last on each page: turning a timer on may change how it draws
+      // (three.js's is chosen when its renderer is made, and the page is
+      // built again for it).
+      gpu[key] = {};
+      for (const page of GPU_ENTRIES) {
+        const { tab, fail, problems } = opened[page.key];
+        await tab.bringToFront();
+        gpu[key][page.key] = await tab.evaluate(([n, s]) => window.benchGpu(n, s), [opts.batch, 0]);
+        if (problems.length) throw fail('errors while timing on the GPU');
+        log(`${key}: ${page.name} on the GPU's clock: ${gpuSummary(gpu[key][page.key])}`);
       }
       if (opts.gpu) {
         const { tab } = opened.afterglow;
@@ -229,7 +278,7 @@ async function measure(opts) {
     }
     for (const page of CPU_ENTRIES) await opened[page.key].tab.close();
     return {
-      opts, results, passes, cpu, infos, presents: presents(), readBack: presents() ? null : readsBack(),
+      opts, results, gpu, passes, cpu, infos, presents: presents(), readBack: presents() ? null : readsBack(),
       chromium: browser.version(), three: pkg('three'), postprocessing: pkg('postprocessing'),
       minutes: ((Date.now() - started) / 60000).toFixed(1),
       at: { machine: machine(), date: new Date().toISOString(), command: command() },
@@ -238,6 +287,14 @@ async function measure(opts) {
     // A browser whose GPU process died can take for ever to close.
     await Promise.race([browser.close(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
   }
+}
+
+/** One page's GPU-timer result in a log line. */
+function gpuSummary(g) {
+  if (g.missing) return `no timer (${g.missing})`;
+  const series = (x) => (x.ms.length ? `${median(x.ms).toFixed(3)} ms` : 'no result')
+    + (x.lost ? `, ${x.lost} lost` : '');
+  return `${g.timer}: frame ${series(g.frame)}${g.scene ? `, scene alone ${series(g.scene)}` : ''}`;
 }
 
 /** Where the figures ran, for the header: the browser and what drew. */
@@ -257,6 +314,7 @@ async function main() {
     const text = `${header({ title: 'Side by side in one browser, on a GPU', tree: data.tree, browser: where(data), at: data.at })}\n${report(data)}`;
     console.log(text);
     process.stderr.write(`written to ${record('gpu-browser', data.tree, text)}\n`);
+    process.stderr.write(`and to ${recordJson('gpu-browser', data.tree, summary(data))}\n`);
     return;
   }
   // On the GPU machine there is no checkout: the tree is the one packed
@@ -301,6 +359,9 @@ function report(data) {
   const name = (p) => (p.key === 'three-webgpu' && infos[p.key]?.backend !== 'WebGPU'
     ? `${p.name} (ran on ${infos[p.key]?.backend})` : p.name);
   const modes = [['synchronised', 'synced'], ['rAF-driven', 'raf']];
+  // Figures measured before the throughput row existed have none.
+  const throughput = Object.values(results).every((byPage) => Object.values(byPage).every((r) => r.throughput?.length));
+  if (throughput) modes.push([`throughput (${opts.batch} queued, one wait)`, 'throughput']);
   lines.push(`| per frame: median · ratio to three.js WebGL (range over rounds) | ${GPU_ENTRIES.map(name).join(' | ')} |`);
   lines.push(`|---|${GPU_ENTRIES.map(() => '---:').join('|')}|`);
   for (const [key, byPage] of Object.entries(results)) {
@@ -327,6 +388,7 @@ function report(data) {
   for (const floor of [FLOOR_HDR, FLOOR_CLEAR]) {
     lines.push(`| CPU per frame() call, ${label(CPU_CONFIG)}, ÷ ${floor.name} | ${LIBRARIES.map((p) => ratio(cpu[p.key], cpu[floor.key])).join(' | ')} |`);
   }
+  if (data.gpu) lines.push('', ...gpuTable(data, name));
   if (Object.keys(data.passes ?? {}).length) {
     // Each pass's median over the frames sampled, and their sum.
     const configs = Object.keys(data.passes);
@@ -360,9 +422,97 @@ function report(data) {
   }
   lines.push('');
   lines.push(`${where(data)}, three ${three}, postprocessing ${postprocessing}; `
-    + `${opts.rounds} round(s) × ${opts.frames} synchronised + ${opts.frames} rAF-driven frames per configuration and page, `
+    + `${opts.rounds} round(s) × ${opts.frames} synchronised + ${opts.frames} rAF-driven frames${throughput ? ` + ${opts.batch} queued` : ''} per configuration and page, `
+    + `${data.gpu ? `${opts.batch} frames (and scenes alone) timed by the GPU, ` : ''}`
     + `${opts.cpuRounds} round(s) × ${opts.cpuCalls} frame() calls for CPU time, one per animation frame; ${minutes} min in all.`);
   return lines.join('\n');
+}
+
+/** A page's GPU-timer figures at one configuration (`byPage`: gpu[label]):
+ * medians in ms, null where there are none, each with why not (`…Why`)
+ * and how many results were lost. afterglow draws no scene alone: the
+ * floor's scene pass into rgba16float stands for it (`sceneFrom`). */
+function gpuFigures(byPage, page) {
+  const g = byPage[page.key];
+  const series = (source, x) => {
+    if (!source || source.missing) return { ms: null, why: 'no timer', lost: 0 };
+    if (!x) return { ms: null, why: '–', lost: 0 };
+    return { ms: x.ms.length ? median(x.ms) : null, why: `no result (${x.lost} lost)`, lost: x.lost };
+  };
+  const frame = series(g, g?.frame);
+  const sceneFrom = !page.floor && page.id === 'afterglow' ? FLOOR_HDR : page;
+  const source = byPage[sceneFrom.key];
+  const scene = series(source, source?.scene);
+  return { frame, scene, sceneFrom: sceneFrom === page ? null : sceneFrom };
+}
+
+/** The table of GPU time per frame, read from the GPU's own clock. */
+function gpuTable(data, name) {
+  const digits = data.opts.gpu ? 3 : 1;
+  const shown = (x) => (x.ms === null ? x.why : `${x.ms.toFixed(digits)}${x.lost ? ` (${x.lost} lost)` : ''}`);
+  const lines = [
+    `| GPU time, median ms of ${data.opts.batch} frames each drawn and timed alone (the GPU's own timer) | ${GPU_ENTRIES.map(name).join(' | ')} |`,
+    `|---|${GPU_ENTRIES.map(() => '---:').join('|')}|`,
+  ];
+  for (const [key, byPage] of Object.entries(data.gpu)) {
+    const figures = GPU_ENTRIES.map((p) => gpuFigures(byPage, p));
+    lines.push(`| ${key}, whole frame | ${figures.map((f) => shown(f.frame)).join(' | ')} |`);
+    lines.push(`| ${key}, scene alone | ${figures.map((f) => `${shown(f.scene)}${f.sceneFrom && f.scene.ms !== null ? ' (floor)' : ''}`).join(' | ')} |`);
+    lines.push(`| ${key}, post chain: whole frame − scene alone | ${figures.map((f) => {
+      if (f.frame.ms === null) return f.frame.why;
+      if (f.scene.ms === null) return f.scene.why;
+      return (f.frame.ms - f.scene.ms).toFixed(digits);
+    }).join(' | ')} |`);
+  }
+  // Which timer each page had: the same at every configuration.
+  const timers = GPU_ENTRIES.map((p) => [...new Set(Object.values(data.gpu).map((byPage) => timerOf(byPage[p.key])))].join('; '));
+  lines.push(`| timer | ${timers.join(' | ')} |`);
+  lines.push('');
+  lines.push('Scene alone: each library\'s own render call for its scene, into its post chain\'s input target (half-float, '
+    + 'the configuration\'s MSAA, resolved) with nothing after it: three.js WebGL and postprocessing '
+    + '`renderer.render(scene, camera)` into the composer\'s target, three.js WebGPU into a half-float `RenderTarget` '
+    + 'like its `pass()`\'s. afterglow has no call that draws its scene without its chain, so its scene alone '
+    + `(marked "floor") is the scene pass of ${FLOOR_HDR.name}. A WebGPU time is the sum of the frame's passes (a pair `
+    + 'of timestamps around each), a WebGL time one TIME_ELAPSED_EXT query around the frame; "no timer" means the '
+    + 'page\'s browser offers none, "–" a page with nothing to draw alone.');
+  return lines;
+}
+
+/** Which timer a page's GPU figures came from, or why it has none. */
+const timerOf = (g) => (!g ? 'not measured' : g.missing ? `no timer: ${g.missing}` : g.timer);
+
+/** The figures of `data` as the JSON record of a GPU run: for each
+ * configuration and library, the throughput per frame (frameMs) and the
+ * GPU time of a frame and of its scene alone, null where there is no
+ * timer; with what drew, which timer and what stood for the scene alone. */
+function summary(data) {
+  const libraries = LIBRARIES.filter((p) => p.key === p.id);
+  const round = (x) => (x === null ? null : Number(x.toFixed(4)));
+  const configs = [...GPU_CONFIGS, ...CONFIGS];
+  const rows = Object.entries(data.results).map(([key, byPage]) => {
+    const { width, height, msaa } = configs.find((c) => label(c) === key);
+    const row = { width, height, msaa, libraries: {} };
+    for (const p of libraries) {
+      const figures = data.gpu?.[key] ? gpuFigures(data.gpu[key], p) : null;
+      row.libraries[p.id] = {
+        frameMs: byPage[p.key].throughput?.length ? round(median(byPage[p.key].throughput.flat())) : null,
+        gpuMs: round(figures?.frame.ms ?? null),
+        sceneGpuMs: round(figures?.scene.ms ?? null),
+      };
+    }
+    return row;
+  });
+  const each = (f) => Object.fromEntries(libraries.map((p) => [p.id, f(p)]));
+  const first = data.gpu ? Object.values(data.gpu)[0] : null;
+  return {
+    commit: data.tree.commit,
+    browser: where(data),
+    adapters: each((p) => [...new Set((data.infos[p.key]?.adapters ?? []).map((a) => `${a.api}: ${a.name}${a.fallback ? ' (fallback)' : ''}`))]),
+    rows,
+    timers: each((p) => timerOf(first?.[p.key])),
+    sceneAlone: each((p) => (p.id === 'afterglow' ? `the scene pass of ${FLOOR_HDR.name} (afterglow cannot draw its scene alone)`
+      : 'its own render call for the scene into its post chain\'s input target')),
+  };
 }
 
 main().catch((e) => {

@@ -1,5 +1,8 @@
 // afterglow: the scene as a WGSL scene shader, ACES (or none, or its own
 // AgX), mip bloom, no dither, and `antialias` as the page's query says.
+// afterglow always draws its scene into its HDR target and then through its
+// chain to the canvas: there is no way to draw the scene alone, so this page
+// has no `scene` (bench/run.mjs takes the floor's instead).
 import { BLOOM, afterglowSource, pageContent } from '../scene.js';
 import { expose, sizeCanvas } from './harness.js';
 
@@ -46,6 +49,22 @@ expose({
   },
   sync() {
     return device.queue.onSubmittedWorkDone();
+  },
+  // The renderer's own timestamp queries: a pair around each of its passes,
+  // read back a frame or two late, so each draw is followed by a wait.
+  timer: {
+    name: 'timestamp-query (stats({ gpu: true }), its passes summed)',
+    async enable() {
+      renderer.stats({ gpu: true });
+      return renderer.stats().gpuTiming === 'unavailable' ? "the device has no 'timestamp-query'" : null;
+    },
+    async measure(draw) {
+      draw();
+      await device.queue.onSubmittedWorkDone();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const passes = renderer.stats().gpuMs;
+      return passes ? Object.values(passes).reduce((sum, ms) => sum + ms, 0) : null;
+    },
   },
 });
 // For bench/profile.mjs: per-pass GPU times through the renderer's stats().

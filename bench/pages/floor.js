@@ -10,6 +10,11 @@
 //   ?floor=clear   a frame that only clears the canvas: getCurrentTexture,
 //                  one clearing pass, submit: the least CPU a WebGPU frame
 //                  costs
+//
+// The scene alone (for 'hdr'; the other floors have nothing after their
+// scene) is the scene pass by itself, into rgba16float: the target a post
+// chain starts from. The GPU timer is a pair of timestamp queries around
+// each pass, written only into the draws it measures.
 import { WGSL_DISC, pageContent } from '../scene.js';
 import { expose, sizeCanvas } from './harness.js';
 
@@ -20,7 +25,8 @@ const content = pageContent();
 if (content.antialias !== 'none') throw new Error(`antialias: this page has no '${content.antialias}'`);
 
 const adapter = await navigator.gpu.requestAdapter();
-const device = await adapter.requestDevice();
+const timestamps = adapter.features.has('timestamp-query');
+const device = await adapter.requestDevice({ requiredFeatures: timestamps ? ['timestamp-query'] : [] });
 device.addEventListener('uncapturederror', (e) => console.error(`floor: ${e.error.message}`));
 const canvasFormat = navigator.gpu.getPreferredCanvasFormat();
 const viewFormat = `${canvasFormat}-srgb`;
@@ -71,6 +77,26 @@ const pipeline = (layout, entryPoint, format, count) => device.createRenderPipel
 
 let state = null;
 
+// Timestamp queries, once the timer is on: a begin and end pair for each
+// pass of a measured draw (`armed`), resolved and copied into `read`.
+const MAX_PASSES = 2;
+let timing = null;
+
+/** The timestamp writes of the next pass, where this draw is measured. */
+function passTimestamps() {
+  if (!timing?.armed) return undefined;
+  const i = timing.passes;
+  timing.passes += 1;
+  return { querySet: timing.queries, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 };
+}
+
+/** Before a measured draw submits: its timestamps into the read buffer. */
+function resolveTimestamps(encoder) {
+  if (!timing?.armed) return;
+  encoder.resolveQuerySet(timing.queries, 0, 2 * timing.passes, timing.resolve, 0);
+  encoder.copyBufferToBuffer(timing.resolve, 0, timing.read, 0, 16 * timing.passes);
+}
+
 function destroy() {
   for (const t of state?.textures ?? []) t.destroy();
   state = null;
@@ -107,34 +133,74 @@ expose({
     state = s;
   },
   frame(t) {
-    const s = state;
-    device.queue.writeBuffer(params, 8, new Float32Array([t]));
-    const canvasView = s.context.getCurrentTexture().createView({ format: viewFormat });
-    const encoder = device.createCommandEncoder();
-    const draw = (view, pipe, group, clear) => {
-      const pass = encoder.beginRenderPass({
-        colorAttachments: [s.msaa === 4 && pipe === s.scene
-          ? { view: s.multisampled, resolveTarget: view, loadOp: 'clear', storeOp: 'discard' }
-          : { view, loadOp: 'clear', storeOp: 'store', clearValue: clear }],
-      });
-      if (pipe) {
-        pass.setPipeline(pipe);
-        pass.setBindGroup(0, group);
-        pass.draw(3);
-      }
-      pass.end();
-    };
-    if (kind === 'clear') {
-      draw(canvasView, null, null, [0, 0, 0, 1]);
-    } else if (kind === 'canvas') {
-      draw(canvasView, s.scene, s.sceneGroup);
-    } else {
-      draw(s.hdr, s.scene, s.sceneGroup);
-      draw(canvasView, s.copy, s.copyGroup);
-    }
-    device.queue.submit([encoder.finish()]);
+    encode(t, false);
   },
+  scene: kind === 'hdr' ? (t) => encode(t, true) : null,
   sync() {
     return device.queue.onSubmittedWorkDone();
   },
+  timer: {
+    name: 'timestamp-query (its passes summed)',
+    async enable() {
+      if (!timestamps) return "the adapter has no 'timestamp-query'";
+      const buffer = (label, usage) => device.createBuffer({ label, size: 16 * MAX_PASSES, usage });
+      timing = {
+        queries: device.createQuerySet({ label: 'floor timestamps', type: 'timestamp', count: 2 * MAX_PASSES }),
+        resolve: buffer('floor timestamps resolve', GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC),
+        read: buffer('floor timestamps read', GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ),
+        armed: false,
+        passes: 0,
+      };
+      return null;
+    },
+    async measure(draw) {
+      timing.armed = true;
+      timing.passes = 0;
+      try {
+        draw();
+      } finally {
+        timing.armed = false;
+      }
+      const count = timing.passes;
+      await timing.read.mapAsync(GPUMapMode.READ, 0, 16 * count);
+      const ticks = new BigUint64Array(timing.read.getMappedRange(0, 16 * count));
+      let ns = 0n;
+      for (let i = 0; i < count; i++) ns += ticks[2 * i + 1] - ticks[2 * i];
+      timing.read.unmap();
+      return Number(ns) / 1e6;
+    },
+  },
 });
+
+/** Records and submits one frame at time t, or with `sceneOnly` its scene
+ * pass alone ('hdr'). */
+function encode(t, sceneOnly) {
+  const s = state;
+  device.queue.writeBuffer(params, 8, new Float32Array([t]));
+  const encoder = device.createCommandEncoder();
+  const canvasView = () => s.context.getCurrentTexture().createView({ format: viewFormat });
+  const draw = (view, pipe, group, clear) => {
+    const pass = encoder.beginRenderPass({
+      colorAttachments: [s.msaa === 4 && pipe === s.scene
+        ? { view: s.multisampled, resolveTarget: view, loadOp: 'clear', storeOp: 'discard' }
+        : { view, loadOp: 'clear', storeOp: 'store', clearValue: clear }],
+      timestampWrites: passTimestamps(),
+    });
+    if (pipe) {
+      pass.setPipeline(pipe);
+      pass.setBindGroup(0, group);
+      pass.draw(3);
+    }
+    pass.end();
+  };
+  if (kind === 'clear') {
+    draw(canvasView(), null, null, [0, 0, 0, 1]);
+  } else if (kind === 'canvas') {
+    draw(canvasView(), s.scene, s.sceneGroup);
+  } else {
+    draw(s.hdr, s.scene, s.sceneGroup);
+    if (!sceneOnly) draw(canvasView(), s.copy, s.copyGroup);
+  }
+  resolveTimestamps(encoder);
+  device.queue.submit([encoder.finish()]);
+}

@@ -6,17 +6,21 @@
 // hold linear light: both effects read and blend linear values, and the
 // pass encodes sRGB after them. The AA scene (`scene=aa`) with `bloom=off`
 // has no bloom effect at all: the EffectPass holds only what is measured.
+// The scene alone is renderer.render(scene, camera) into the composer's
+// input buffer, as its RenderPass draws it, with no pass after it.
 import * as THREE from 'three';
 import {
   BloomEffect, EdgeDetectionMode, EffectComposer, EffectPass, FXAAEffect, RenderPass, SMAAEffect, SMAAPreset,
   ToneMappingEffect, ToneMappingMode,
 } from 'postprocessing';
 import { BLOOM, pageContent } from '../scene.js';
-import { expose, glSyncer, sizeCanvas } from './harness.js';
+import { expose, glSyncer, glTimer, sizeCanvas } from './harness.js';
 import { glslScene } from './glsl-scene.js';
 
 const content = pageContent();
+let renderer = null;
 let composer = null;
+let quad = null;
 let antialias = null;
 let uniforms = null;
 let finish = null;
@@ -40,12 +44,12 @@ expose({
   async setup({ width, height, msaa }) {
     const canvas = sizeCanvas(width, height);
     // As postprocessing recommends: no antialias, depth or stencil on the canvas.
-    const renderer = new THREE.WebGLRenderer({
+    renderer = new THREE.WebGLRenderer({
       canvas, antialias: false, depth: false, stencil: false, powerPreference: 'high-performance',
     });
     renderer.setPixelRatio(1);
     renderer.setSize(width, height, false);
-    const quad = glslScene(width, height, content);
+    quad = glslScene(width, height, content);
     uniforms = quad.uniforms;
     composer = new EffectComposer(renderer, {
       frameBufferType: THREE.HalfFloatType,
@@ -69,7 +73,14 @@ expose({
     uniforms.time.value = t;
     composer.render();
   },
+  scene(t) {
+    uniforms.time.value = t;
+    renderer.setRenderTarget(composer.inputBuffer);
+    renderer.render(quad.scene, quad.camera);
+    renderer.setRenderTarget(null);
+  },
   async sync() {
     finish();
   },
+  timer: glTimer(() => renderer.getContext()),
 });

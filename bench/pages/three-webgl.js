@@ -1,12 +1,14 @@
 // three.js WebGLRenderer + EffectComposer (half-float targets) + RenderPass +
-// UnrealBloomPass + OutputPass (ACES or none, sRGB).
+// UnrealBloomPass + OutputPass (ACES or none, sRGB). The scene alone is
+// renderer.render(scene, camera) into the half-float target the composer
+// was made with, as its RenderPass draws, with no pass after it.
 import * as THREE from 'three';
 import { EffectComposer } from 'three/addons/postprocessing/EffectComposer.js';
 import { RenderPass } from 'three/addons/postprocessing/RenderPass.js';
 import { UnrealBloomPass } from 'three/addons/postprocessing/UnrealBloomPass.js';
 import { OutputPass } from 'three/addons/postprocessing/OutputPass.js';
 import { pageContent, unrealBloom } from '../scene.js';
-import { expose, glSyncer, sizeCanvas } from './harness.js';
+import { expose, glSyncer, glTimer, sizeCanvas } from './harness.js';
 import { glslScene } from './glsl-scene.js';
 
 const content = pageContent();
@@ -15,6 +17,8 @@ let renderer = null;
 let composer = null;
 let uniforms = null;
 let finish = null;
+let quad = null;
+let target = null;
 
 expose({
   info: { library: `three.js ${THREE.REVISION} WebGLRenderer`, backend: 'WebGL2' },
@@ -24,9 +28,9 @@ expose({
     renderer.setPixelRatio(1);
     renderer.setSize(width, height, false);
     renderer.toneMapping = content.tonemapper === 'aces' ? THREE.ACESFilmicToneMapping : THREE.NoToneMapping;
-    const quad = glslScene(width, height, content);
+    quad = glslScene(width, height, content);
     uniforms = quad.uniforms;
-    const target = new THREE.WebGLRenderTarget(width, height, {
+    target = new THREE.WebGLRenderTarget(width, height, {
       type: THREE.HalfFloatType,
       samples: msaa === 4 ? 4 : 0,
     });
@@ -41,7 +45,14 @@ expose({
     uniforms.time.value = t;
     composer.render();
   },
+  scene(t) {
+    uniforms.time.value = t;
+    renderer.setRenderTarget(target);
+    renderer.render(quad.scene, quad.camera);
+    renderer.setRenderTarget(null);
+  },
   async sync() {
     finish();
   },
+  timer: glTimer(() => renderer.getContext()),
 });
