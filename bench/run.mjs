@@ -506,6 +506,8 @@ function summary(data) {
   const first = data.gpu ? Object.values(data.gpu)[0] : null;
   return {
     commit: data.tree.commit,
+    // Uncommitted changes measured with it (`--dirty`), if any.
+    changes: data.tree.changes,
     browser: where(data),
     adapters: each((p) => [...new Set((data.infos[p.key]?.adapters ?? []).map((a) => `${a.api}: ${a.name}${a.fallback ? ' (fallback)' : ''}`))]),
     rows,
