@@ -14,7 +14,10 @@
 //!   `sh kit/run.sh run OUT` unpacks them and runs `xtask bench
 //!   --gpu-browser --run-packed SITE OUT`: the pages served from SITE
 //!   cross-origin isolated, the driver writing its figures to OUT.
-//! - `--report OUT` renders OUT's figures here into `bench/results/`.
+//! - `--report OUT` renders OUT's figures here into `bench/results/`: the
+//!   reports, and the side-by-side figures as JSON too
+//!   (`<date>-<commit>-gpu-browser.json`, written by `bench/run.mjs
+//!   --render`).
 //!
 //! Options for the run: `--rounds N` (3), `--frames N` (20), `--cpu-rounds
 //! N` (5), `--cpu-calls N` (60), and `--dirty` to pack a tree with changes.
