@@ -79,7 +79,15 @@ impl Headless {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: output.format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            // As a canvas is configured: storage where the composite
+            // writes it as compute.
+            usage: if output.storage {
+                wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::COPY_SRC
+                    | wgpu::TextureUsages::STORAGE_BINDING
+            } else {
+                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
+            },
             view_formats: &view_formats,
         })?;
         let view = gpu.create_canvas_view(

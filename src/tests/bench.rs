@@ -131,12 +131,15 @@ mod native {
             gpu.adapter_info.as_ref().map_or("?", |i| &i.name),
             gpu.adapter_info.as_ref().map(|i| i.backend)
         );
+        // The output as an rgba8unorm canvas gets it (Chrome on Linux and
+        // Android): written by the composite as compute.
         let output = OutputSpec::new(
             wgpu::TextureFormat::Rgba8Unorm,
             Default::default(),
             Default::default(),
             Default::default(),
-        )?;
+        )?
+        .written_by_compute();
         let filter = args.get(1..).unwrap_or_default().join(" ");
         let base = Options::default();
         let mut configs = configs();

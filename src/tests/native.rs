@@ -221,6 +221,58 @@ fn demo_scene_renders_and_animates() {
     );
 }
 
+/// The composite computed into an output that allows storage (an
+/// rgba8unorm or rgba16float canvas) writes what it draws elsewhere: the
+/// demo scene with every default on (bloom, AgX, dither), opaque and
+/// premultiplied, within one 8-bit step (the -srgb view's rounding against
+/// the shader's own encoding) and 1e-3 on a float output.
+#[test]
+fn the_composite_computed_into_the_output_writes_what_it_draws() {
+    for (format, alpha) in [
+        (F::Rgba8Unorm, AlphaMode::Opaque),
+        (F::Rgba8Unorm, AlphaMode::Premultiplied),
+        (F::Rgba16Float, AlphaMode::Opaque),
+    ] {
+        let mut options = Options::default();
+        options.canvas.alpha_mode = alpha;
+        let drawn = headless_with(options, format, (96, 64));
+        let spec = drawn.chain.output().written_by_compute();
+        assert!(spec.storage, "{format:?} allows storage");
+        let gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter");
+        let computed = Headless::new(gpu, spec, options, (96, 64)).expect("renderer");
+        let (a, b) = (frame(&drawn, 1.0), frame(&computed, 1.0));
+        let what = format!("{format:?} {alpha:?}");
+        let bind_groups = |h: &Headless| {
+            h.gpu
+                .counters
+                .canvas_bind_groups
+                .load(std::sync::atomic::Ordering::Relaxed)
+        };
+        assert_eq!(bind_groups(&drawn), 0, "{what}: drawn");
+        assert!(bind_groups(&computed) > 0, "{what}: computed");
+        let mut worst = 0.0f32;
+        for y in 0..a.height {
+            for x in 0..a.width {
+                let (p, q) = if format == F::Rgba16Float {
+                    (a.rgba_f32(x, y), b.rgba_f32(x, y))
+                } else {
+                    let (p, q) = (a.rgba8(x, y), b.rgba8(x, y));
+                    (p.map(|v| v as f32 / 255.0), q.map(|v| v as f32 / 255.0))
+                };
+                for c in 0..4 {
+                    worst = worst.max((p[c] - q[c]).abs());
+                }
+            }
+        }
+        let allowed = if format == F::Rgba16Float {
+            1e-3
+        } else {
+            1.0 / 255.0 + 1e-6
+        };
+        assert!(worst <= allowed, "{what}: largest difference {worst}");
+    }
+}
+
 /// Resizing rebuilds the targets; 0×0 skips frames without error.
 #[test]
 fn resize_and_zero_size() {
