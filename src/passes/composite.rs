@@ -313,17 +313,17 @@ fn head_computes(effects: &[Active<'_>]) -> bool {
         )
 }
 
-/// The format of the output where the whole composite writes it as
-/// compute (`cs_output`): an output that allows it
-/// ([`OutputSpec::storage`]), a frame not split, and no fragment-only
-/// effect. A full-resolution pass runs many times faster so where the
-/// raster path is narrow, and costs what a draw does elsewhere.
+/// The format of the output where the composite writes it as compute
+/// (`cs_output`: the whole composite, or the pass that resumes a split
+/// frame): an output that allows it ([`OutputSpec::storage`]) and no
+/// fragment-only effect. A full-resolution pass runs many times faster so
+/// where the raster path is narrow, and costs what a draw does elsewhere.
 fn output_computes(effects: &[Active<'_>], output: &OutputSpec) -> Option<wgpu::TextureFormat> {
-    (output.storage && split(effects).is_none() && all_compute(effects.iter()))
-        .then_some(output.format)
+    (output.storage && all_compute(effects.iter())).then_some(output.format)
 }
 
-/// The WGSL name of the output written as compute (group 1, binding 0).
+/// The WGSL name of the output written as compute (binding 0 of the group
+/// after the plan's: 1, or 2 in a split frame).
 const OUTPUT_OUT: &str = "fx_output_out";
 
 /// The WGSL name of the display image where the part before the split
@@ -478,10 +478,12 @@ pub fn fused_source(
         push_all(
             &mut s,
             &[
-                "@fragment\nfn fs_resume(in: FullscreenOut) -> @location(0) vec4f {\n    var c = ",
+                "fn fx_resume(in: FullscreenOut) -> vec4f {\n    var c = ",
                 &b.function(),
                 "(in.uv);\n    if FX_RESUMED {\n        c = fx_resumed(c, in.uv);\n    }\n    \
-                 return fx_finish(c.rgb, c.a, in.position.xy, in.uv);\n}\n",
+                 return fx_finish(c.rgb, c.a, in.position.xy, in.uv);\n}\n\
+                 @fragment\nfn fs_resume(in: FullscreenOut) -> @location(0) vec4f {\n    \
+                 return fx_resume(in);\n}\n",
             ],
         );
     }
@@ -500,10 +502,14 @@ pub fn fused_source(
         ));
     }
     if let Some(format) = output_image {
-        crate::shaders::declare_image_out(&mut s, 1, 0, OUTPUT_OUT, format);
+        let (group, function) = match split {
+            Some(_) => (2, "fx_resume"),
+            None => (1, "fx_composite"),
+        };
+        crate::shaders::declare_image_out(&mut s, group, 0, OUTPUT_OUT, format);
         s.push_str(&crate::shaders::image_entry(
             "cs_output",
-            "fx_composite",
+            function,
             OUTPUT_OUT,
         ));
     }
@@ -556,8 +562,11 @@ pub const PASS: Registration = Registration {
         ];
         for (i, b) in BUILTINS.iter().enumerate() {
             if let Some(n) = b.neighbours {
+                // Drawn and computed into the output both (`fs_resume`,
+                // `cs_output`).
                 let all = builtins_with(Some(i));
-                shaders.push((b.name, fused_source(&all, &plan(&all), None)));
+                let output = Some(wgpu::TextureFormat::Rgba8Unorm);
+                shaders.push((b.name, fused_source(&all, &plan(&all), output)));
                 for pass in n.passes {
                     shaders.push((pass.name, super::neighbours::source(pass)));
                 }
@@ -714,23 +723,24 @@ impl CompositePass {
         }
         let source = fused_source(effects, &plan, output_image);
         let module = crate::user_effect::fused_module(gpu, source)?;
-        let compute_image = |binding: u32, format: wgpu::TextureFormat| {
-            let layout = layout(
-                gpu,
-                "composite image layout",
-                &[storage_entry(binding, format)],
-            );
-            let pipeline_layout =
-                pipeline_layout(gpu, "composite pipeline layout", &[&layouts[0], &layout]);
+        // The image written as compute is bound after the groups before it.
+        let compute_image = |before: &[&wgpu::BindGroupLayout], binding, format| {
+            let entries = [storage_entry(binding, format)];
+            let layout = layout(gpu, "composite image layout", &entries);
+            let mut all = before.to_vec();
+            all.push(&layout);
+            let pipeline_layout = pipeline_layout(gpu, "composite pipeline layout", &all);
             ComputeImage {
                 layout,
                 pipeline_layout,
                 pipes: PipeCache::new(),
             }
         };
-        let head =
-            head_computes(effects).then(|| compute_image(head_out_binding(&plan), DISPLAY_FORMAT));
-        let output = output_image.map(|format| compute_image(0, format));
+        let head = head_computes(effects)
+            .then(|| compute_image(&[&layouts[0]], head_out_binding(&plan), DISPLAY_FORMAT));
+        // After the plan's groups: the resumed frame's reads too.
+        let before: Vec<&wgpu::BindGroupLayout> = layouts.iter().collect();
+        let output = output_image.map(|format| compute_image(&before, 0, format));
         let shape = std::sync::Arc::new(Shape {
             key,
             plan,
@@ -850,9 +860,21 @@ impl CompositePass {
             part: Part::Resume,
             ..variant
         };
-        let pipe = self.pipe(f.gpu, shape, resume);
         let groups = vec![group, inputs];
-        f.fullscreen_groups(b.name.into(), &pipe, groups, None, &read, false);
+        match &shape.output {
+            Some(c) => {
+                let pipe = c.pipes.get(resume, || {
+                    let (layout, module) = (&c.pipeline_layout, &shape.module);
+                    let constants = resume.constants();
+                    compute_pipeline(f.gpu, b.name, layout, module, "cs_output", &constants)
+                });
+                f.compute_output(b.name.into(), &pipe, groups, &c.layout, &read);
+            }
+            None => {
+                let pipe = self.pipe(f.gpu, shape, resume);
+                f.fullscreen_groups(b.name.into(), &pipe, groups, None, &read, false);
+            }
+        }
         Ok(())
     }
 

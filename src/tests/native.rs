@@ -224,24 +224,29 @@ fn demo_scene_renders_and_animates() {
 /// The composite computed into an output that allows storage (an
 /// rgba8unorm or rgba16float canvas) writes what it draws elsewhere: the
 /// demo scene with every default on (bloom, AgX, dither), opaque and
-/// premultiplied, within one 8-bit step (the -srgb view's rounding against
-/// the shader's own encoding) and 1e-3 on a float output.
+/// premultiplied, and the pass that resumes a frame split for FXAA or
+/// SMAA, within one 8-bit step (the -srgb view's rounding against the
+/// shader's own encoding) and 1e-3 on a float output.
 #[test]
 fn the_composite_computed_into_the_output_writes_what_it_draws() {
-    for (format, alpha) in [
-        (F::Rgba8Unorm, AlphaMode::Opaque),
-        (F::Rgba8Unorm, AlphaMode::Premultiplied),
-        (F::Rgba16Float, AlphaMode::Opaque),
+    use crate::options::Antialias;
+    for (format, alpha, antialias) in [
+        (F::Rgba8Unorm, AlphaMode::Opaque, Antialias::None),
+        (F::Rgba8Unorm, AlphaMode::Premultiplied, Antialias::None),
+        (F::Rgba16Float, AlphaMode::Opaque, Antialias::None),
+        (F::Rgba8Unorm, AlphaMode::Opaque, Antialias::Fxaa),
+        (F::Rgba8Unorm, AlphaMode::Premultiplied, Antialias::Smaa),
     ] {
         let mut options = Options::default();
         options.canvas.alpha_mode = alpha;
+        options.antialias = antialias;
         let drawn = headless_with(options, format, (96, 64));
         let spec = drawn.chain.output().written_by_compute();
         assert!(spec.storage, "{format:?} allows storage");
         let gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter");
         let computed = Headless::new(gpu, spec, options, (96, 64)).expect("renderer");
         let (a, b) = (frame(&drawn, 1.0), frame(&computed, 1.0));
-        let what = format!("{format:?} {alpha:?}");
+        let what = format!("{format:?} {alpha:?} {antialias:?}");
         let bind_groups = |h: &Headless| {
             h.gpu
                 .counters
