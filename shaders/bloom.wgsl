@@ -6,7 +6,7 @@
 // (so one extreme texel, a "firefly", cannot flood the frame) and
 // thresholded; only then are texels averaged into the base, a whole
 // number of frame texels per base texel and axis (for the mip chain, a box
-// whose light is then moved to where it sat in the box, see fs_centre; a
+// whose light is then moved to where it sat in the box, see fx_centre; a
 // tent for the Gaussian blur), with weights that sum to the same total for
 // every source texel. A light's bloom is then linear in its energy, centred
 // on it and nearly independent of where it falls on the pixel grid, so
@@ -44,7 +44,7 @@ struct BloomParams {
 @group(0) @binding(1) var src_sampler: sampler;
 @group(0) @binding(2) var<uniform> params: BloomParams;
 // The chain's base, the centre pass's output: read by the last upsample
-// (fs_upsample_base), which smooths it into mip 0. Other passes have their
+// (fx_upsample_base), which smooths it into mip 0. Other passes have their
 // source here too and do not read it.
 @group(0) @binding(3) var base: texture_2d<f32>;
 
@@ -114,23 +114,18 @@ fn bright_at(q: vec2i, last: vec2i, knee_scale: f32) -> vec3f {
 // run-time branch (see composite.wgsl); false at 1080p, 720p and 2160p.
 override PARTIAL_BOXES: bool = true;
 
-// The extract's boxes, written by cs_extract (group 1, which no drawing
-// stage of this module binds).
-@group(1) @binding(0) var fx_extract_out: texture_storage_2d<rgba16float, write>;
+// The image a step of the mip chain writes when it runs as compute: the
+// extract, the centring, the last upsample (or the smoothing of a chain of
+// one level) and the fine target, each a `cs_` entry point the Rust side
+// generates around its `fx_` function (passes::bloom::COMPUTED). Group 1,
+// which no drawing stage of this module binds. These steps read or write
+// the largest images of the chain, which a narrow raster path (a
+// data-centre GPU's) draws many times slower than compute runs them; they
+// cost what a draw would elsewhere.
+@group(1) @binding(0) var fx_bloom_out: texture_storage_2d<rgba16float, write>;
 
-// Bright extract for the mip chain, first of two steps, run as compute: it
-// reads the whole full-resolution frame, which a narrow raster path (a
-// data-centre GPU's) draws many times slower than compute runs it, and
-// costs what a draw would elsewhere. One invocation per box.
-@compute @workgroup_size(IMAGE_GROUP, IMAGE_GROUP)
-fn cs_extract(@builtin(global_invocation_id) id: vec3u) {
-    let size = textureDimensions(fx_extract_out);
-    if all(id.xy < size) {
-        textureStore(fx_extract_out, id.xy, fx_extract(fx_fullscreen_at(id.xy, size)));
-    }
-}
-
-// The average of the ratio x ratio thresholded texels under this base
+// Bright extract for the mip chain, first of two steps, one invocation per
+// box: the average of the ratio x ratio thresholded texels under this base
 // texel (a box, so every source texel is read once), and where in the box
 // their light sits (its luminance-weighted centroid), packed into alpha.
 // Texels past the frame's last row or column count as black.
@@ -193,7 +188,7 @@ fn spline_share(d: vec2f, o: vec2f) -> vec2f {
     return select(0.5 * s * s, 0.75 - o * o, d == vec2f(0.0));
 }
 
-// What the neighbour d of base texel b gives it (see fs_centre), times
+// What the neighbour d of base texel b gives it (see fx_centre), times
 // `present`: 0 for a neighbour past the base's edge. (That one's load
 // reads outside the texture, which gives zero or some texel's value, and
 // every texel the extract wrote is finite, so the product is 0.) Without
@@ -214,8 +209,7 @@ fn share(b: vec2i, d: vec2i, present: f32) -> vec3f {
 // A share that would land past the base's edge stays on the edge texel
 // (as the chain's clamp-to-edge sampling treats the edge), so no light is
 // lost there.
-@fragment
-fn fs_centre(in: FullscreenOut) -> @location(0) vec4f {
+fn fx_centre(in: FullscreenOut) -> vec4f {
     let b = vec2i(floor(in.position.xy));
     let last = vec2i(textureDimensions(src)) - 1;
     // Per axis, 1 where the base has a texel before (after) this one.
@@ -321,7 +315,7 @@ fn fs_upsample(in: FullscreenOut) -> @location(0) vec4f {
 // bilinear fetches half a texel off the centre, each the mean of a 2x2
 // block) as the last upsample adds the coarser levels to it into mip 0,
 // and mip 0 is then read into a target twice its size with one bilinear
-// fetch (fs_fine); the composite samples that. The tent and bilinear
+// fetch (fx_fine); the composite samples that. The tent and bilinear
 // filtering reproduce linear functions, so the light's centre is kept.
 fn tent_of(t: texture_2d<f32>, uv: vec2f) -> vec3f {
     let h = 0.5 / vec2f(textureDimensions(t));
@@ -333,19 +327,16 @@ fn tent_of(t: texture_2d<f32>, uv: vec2f) -> vec3f {
 }
 
 // The last upsample: the base smoothed, plus the coarser levels, into mip 0.
-@fragment
-fn fs_upsample_base(in: FullscreenOut) -> @location(0) vec4f {
+fn fx_upsample_base(in: FullscreenOut) -> vec4f {
     return vec4f(tent_of(base, in.uv) + upsample(in.uv), 1.0);
 }
 
 // A chain of one level: the base smoothed into mip 0.
-@fragment
-fn fs_smooth(in: FullscreenOut) -> @location(0) vec4f {
+fn fx_smooth(in: FullscreenOut) -> vec4f {
     return vec4f(tent_of(src, in.uv), 1.0);
 }
 
-@fragment
-fn fs_fine(in: FullscreenOut) -> @location(0) vec4f {
+fn fx_fine(in: FullscreenOut) -> vec4f {
     return vec4f(tap(in.uv), 1.0);
 }
 

@@ -16,8 +16,11 @@
 //!   1080p), then horizontal/vertical passes ping-ponging between two targets. Their
 //!   bind groups are made with the targets, once per size, never per frame or iteration.
 //!
-//! The format is `rg11b10ufloat` where the adapter can render it (half the
-//! bytes of `rgba16float`; bloom needs no alpha and no negative values).
+//! The mip chain's largest steps (the extract, the centring, the last
+//! upsample and the fine target) run as compute, the rest draws; their
+//! images and the chain are `rgba16float`, which storage can write. The
+//! Gaussian blur draws into `rg11b10ufloat` where the adapter can render
+//! it (half the bytes; bloom needs no alpha and no negative values).
 //! Sizes and the blur radius are set in screen terms (see [`plan`]) so the
 //! look does not change with resolution or devicePixelRatio.
 
@@ -142,27 +145,78 @@ pub const PASS: Registration = Registration {
     stage: crate::pass::Stage::Bloom,
     make: Some(|gpu| Box::new(BloomPass::new(gpu))),
     #[cfg(test)]
-    shaders: || vec![("bloom", crate::shaders::compose(SHADER_PARTS))],
+    shaders: || {
+        let entries = compute_entries();
+        vec![("bloom", crate::shaders::compose(&module_parts(&entries)))]
+    },
     #[cfg(test)]
     uniforms: || vec![crate::pass::uniform_layout::<BloomParams>(SHADER_PARTS)],
 };
 
-/// A bloom pipeline: the fragment stage.
+/// The steps of the mip chain that run as compute: the largest images it
+/// reads or writes (bloom.wgsl's `fx_bloom_out`). Each is an entry point
+/// `cs_<name>` generated around bloom.wgsl's `fx_<name>`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Computed {
+    /// The extract's boxes; `PARTIAL_BOXES`: the last boxes reach past
+    /// the frame.
+    Extract(bool),
+    /// The boxes' light moved to its centroids, into the base.
+    Centre,
+    /// The last upsample, which also smooths the base into mip 0;
+    /// `NARROW_TENT` as for [`Stage::Upsample`].
+    UpsampleBase(bool),
+    /// A chain of one level: the base smoothed into mip 0.
+    Smooth,
+    /// Mip 0 read into the target twice its size, which the composite samples.
+    Fine,
+}
+
+/// The names of [`Computed`]'s functions, in bloom.wgsl without `fx_`.
+const COMPUTED: [&str; 5] = ["extract", "centre", "upsample_base", "smooth", "fine"];
+
+impl Computed {
+    /// Its entry point and its pipeline constant, if any.
+    fn entry(self) -> (&'static str, Option<(&'static str, f64)>) {
+        let on = |b: bool| if b { 1.0 } else { 0.0 };
+        match self {
+            Computed::Extract(partial) => ("cs_extract", Some(("PARTIAL_BOXES", on(partial)))),
+            Computed::Centre => ("cs_centre", None),
+            Computed::UpsampleBase(narrow) => {
+                ("cs_upsample_base", Some(("NARROW_TENT", on(narrow))))
+            }
+            Computed::Smooth => ("cs_smooth", None),
+            Computed::Fine => ("cs_fine", None),
+        }
+    }
+}
+
+/// The compute entry points of [`COMPUTED`].
+fn compute_entries() -> String {
+    COMPUTED
+        .iter()
+        .map(|name| {
+            let (entry, function) = (format!("cs_{name}"), format!("fx_{name}"));
+            crate::shaders::image_entry(&entry, &function, "fx_bloom_out")
+        })
+        .collect()
+}
+
+/// The bloom module's WGSL: its parts and the compute entry points.
+fn module_parts(entries: &str) -> [&str; 3] {
+    [SHADER_PARTS[0], SHADER_PARTS[1], entries]
+}
+
+/// The format of what the computed steps write, and so of the mip chain.
+const COMPUTED_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+
+/// A bloom pipeline that draws: the fragment stage.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
-    /// The extract's light moved to its centroid (`fs_centre`).
-    Centre,
     ExtractSmooth,
     Downsample,
     /// `NARROW_TENT`: the tent's radius is at most half a source texel.
     Upsample(bool),
-    /// The last upsample, which also smooths the base into mip 0
-    /// (`fs_upsample_base`); `NARROW_TENT` as for `Upsample`.
-    UpsampleBase(bool),
-    /// A chain of one level: the base smoothed into mip 0 (`fs_smooth`).
-    Smooth,
-    /// Mip 0 read into the target twice its size (`fs_fine`).
-    Fine,
     BlurH,
     BlurV,
 }
@@ -180,15 +234,14 @@ pub struct BloomPass {
     module: wgpu::ShaderModule,
     sampler: wgpu::Sampler,
     params: FrameUniform,
-    /// Made on first use: a frame needs five of them at most (centre,
-    /// downsample, upsample, last upsample, fine).
+    /// Made on first use: a frame needs two of them at most (downsample,
+    /// upsample) with the mip chain, three with the Gaussian blur.
     pipes: PipeCache<(Stage, wgpu::TextureFormat)>,
-    /// The mip chain's extract, run as compute: the layout of the boxes it
-    /// writes (group 1), and its pipelines by `PARTIAL_BOXES` (the last
-    /// boxes reach past the frame).
-    extract_layout: wgpu::BindGroupLayout,
-    extract_pipeline_layout: wgpu::PipelineLayout,
-    extract_pipes: PipeCache<bool, wgpu::ComputePipeline>,
+    /// The steps run as compute: the layout of the image they write
+    /// (group 1), and their pipelines, made on first use.
+    computed_layout: wgpu::BindGroupLayout,
+    computed_pipeline_layout: wgpu::PipelineLayout,
+    computed: PipeCache<Computed, wgpu::ComputePipeline>,
 }
 
 impl BloomPass {
@@ -201,7 +254,8 @@ impl BloomPass {
         } else {
             wgpu::TextureFormat::Rgba16Float
         };
-        let module = shader_module(gpu, "bloom shader", SHADER_PARTS);
+        let entries = compute_entries();
+        let module = shader_module(gpu, "bloom shader", &module_parts(&entries));
         let layout = layout(
             gpu,
             "bloom bind group layout",
@@ -213,20 +267,20 @@ impl BloomPass {
             ],
         );
         let pipeline_layout = pipeline_layout(gpu, "bloom pipeline layout", &[&layout]);
-        let extract_layout = crate::pass::layout(
+        let computed_layout = crate::pass::layout(
             gpu,
-            "bloom extract boxes layout",
-            &[storage_entry(0, EXTRACT_FORMAT)],
+            "bloom image layout",
+            &[storage_entry(0, COMPUTED_FORMAT)],
         );
-        let extract_pipeline_layout = crate::pass::pipeline_layout(
+        let computed_pipeline_layout = crate::pass::pipeline_layout(
             gpu,
-            "bloom extract pipeline layout",
-            &[&layout, &extract_layout],
+            "bloom compute pipeline layout",
+            &[&layout, &computed_layout],
         );
         BloomPass {
-            extract_layout,
-            extract_pipeline_layout,
-            extract_pipes: PipeCache::new(),
+            computed_layout,
+            computed_pipeline_layout,
+            computed: PipeCache::new(),
             format,
             params: FrameUniform::new(gpu, "bloom params", std::mem::size_of::<BloomParams>()),
             sampler: linear_sampler(gpu, "bloom sampler"),
@@ -237,7 +291,7 @@ impl BloomPass {
         }
     }
 
-    /// The format of the bloom targets: the small one the device renders
+    /// The format of the Gaussian blur's targets: the small one the device renders
     /// (`rg11b10ufloat` where it can), but `rgba16float` for the
     /// energy-conserving mode, whose light must come back whole (the
     /// 6-bit mantissas of `rg11b10ufloat` lose about 4 % of it along the
@@ -251,7 +305,6 @@ impl BloomPass {
 
     fn pipe(&self, gpu: &Gpu, stage: Stage, format: wgpu::TextureFormat) -> Pipe {
         let (label, fs, blend, constant) = match stage {
-            Stage::Centre => ("bloom: centre pipeline", "fs_centre", Blend::Replace, None),
             Stage::ExtractSmooth => (
                 "bloom: smooth extract pipeline",
                 "fs_extract_smooth",
@@ -270,14 +323,6 @@ impl BloomPass {
                 Blend::Add,
                 Some(("NARROW_TENT", if narrow { 1.0 } else { 0.0 })),
             ),
-            Stage::UpsampleBase(narrow) => (
-                "bloom: last upsample pipeline",
-                "fs_upsample_base",
-                Blend::Replace,
-                Some(("NARROW_TENT", if narrow { 1.0 } else { 0.0 })),
-            ),
-            Stage::Smooth => ("bloom: smooth pipeline", "fs_smooth", Blend::Replace, None),
-            Stage::Fine => ("bloom: fine pipeline", "fs_fine", Blend::Replace, None),
             Stage::BlurH => (
                 "bloom: horizontal blur pipeline",
                 "fs_blur_h",
@@ -380,44 +425,33 @@ impl BloomPass {
         );
     }
 
-    /// The mip chain's extract from `source` into `boxes`, as compute
-    /// (`cs_extract`); `partial`: the last boxes reach past the frame.
-    fn extract_boxes(
+    /// The step `step` of the mip chain, named `name`, as compute: reads
+    /// `input` (group 0, holding `sampled`), writes every texel of `target`.
+    fn compute(
         &self,
         f: &mut FrameBuilder<'_>,
-        partial: bool,
-        source: &Image,
-        boxes: &Image,
+        name: &str,
+        step: Computed,
+        input: wgpu::BindGroup,
+        target: &Image,
+        sampled: &[&Image],
     ) {
-        self.meter(f);
-        let pipe = self.extract_pipes.get(partial, || {
-            let constants = [("PARTIAL_BOXES", if partial { 1.0 } else { 0.0 })];
-            let (layout, module) = (&self.extract_pipeline_layout, &self.module);
-            compute_pipeline(
-                f.gpu,
-                "bloom: extract pipeline",
-                layout,
-                module,
-                "cs_extract",
-                &constants,
-            )
+        let pipe = self.computed.get(step, || {
+            let (entry, constant) = step.entry();
+            let constants = constant.map(|c| [c]);
+            let constants = constants.as_ref().map_or(&[][..], |c| c.as_slice());
+            let (layout, module) = (&self.computed_pipeline_layout, &self.module);
+            compute_pipeline(f.gpu, name, layout, module, entry, constants)
         });
-        let input = self.bind(f.gpu, "bloom extract bind group", &source.view);
         let out = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("bloom extract boxes bind group"),
-            layout: &self.extract_layout,
+            label: Some("bloom image bind group"),
+            layout: &self.computed_layout,
             entries: &[wgpu::BindGroupEntry {
                 binding: 0,
-                resource: wgpu::BindingResource::TextureView(&boxes.view),
+                resource: wgpu::BindingResource::TextureView(&target.view),
             }],
         });
-        f.compute_image(
-            "bloom extract".into(),
-            &pipe,
-            vec![input, out],
-            boxes,
-            &[source],
-        );
+        f.compute_image(name.into(), &pipe, vec![input, out], target, sampled);
     }
 
     /// The mip chain: extract into boxes, their light moved to its
@@ -432,32 +466,30 @@ impl BloomPass {
         plan: BloomPlan,
     ) -> Result<BloomResult, Error> {
         let gpu = f.gpu;
-        let format = self.target_format(f.settings);
-        let tex = f.texture("bloom", plan.size, format, 1, plan.levels, TARGET_USAGE)?;
+        // Mip 0 is written as compute, the other levels drawn.
+        let format = COMPUTED_FORMAT;
+        let usage = TARGET_USAGE | wgpu::TextureUsages::STORAGE_BINDING;
+        let tex = f.texture("bloom", plan.size, format, 1, plan.levels, usage)?;
         let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
         // The extract's boxes with their light's centroids, then the light
         // moved to them (bloom.wgsl).
-        let boxes = f.texture(
-            "bloom extract",
-            plan.size,
-            EXTRACT_FORMAT,
-            1,
-            1,
-            wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
-        )?;
+        let boxes = f.texture("bloom extract", plan.size, format, 1, 1, COMPUTED_USAGE)?;
         let boxes = f.view(&boxes, 0);
-        let base = f.texture("bloom base", plan.size, format, 1, 1, TARGET_USAGE)?;
+        let base = f.texture("bloom base", plan.size, format, 1, 1, COMPUTED_USAGE)?;
         let base = f.view(&base, 0);
         let partial = plan.extent() != f.size();
-        self.extract_boxes(f, partial, source, &boxes);
-        f.fullscreen(
-            "bloom centre".into(),
-            &self.pipe(gpu, Stage::Centre, format),
-            self.bind(gpu, "bloom centre bind group", &boxes.view),
-            Some(&base),
-            &[&boxes],
-            false,
+        self.meter(f);
+        let input = self.bind(gpu, "bloom extract bind group", &source.view);
+        self.compute(
+            f,
+            "bloom extract",
+            Computed::Extract(partial),
+            input,
+            &boxes,
+            &[source],
         );
+        let input = self.bind(gpu, "bloom centre bind group", &boxes.view);
+        self.compute(f, "bloom centre", Computed::Centre, input, &base, &[&boxes]);
         let downsample = self.pipe(gpu, Stage::Downsample, format);
         let narrow = tent_radius(&f.settings.bloom) <= 0.5;
         let upsample = self.pipe(gpu, Stage::Upsample(narrow), format);
@@ -484,7 +516,7 @@ impl BloomPass {
                 true,
             );
         }
-        let fine = self.smooth_and_fine(f, &base, &mips, plan, format, narrow)?;
+        let fine = self.smooth_and_fine(f, &base, &mips, plan, narrow)?;
         Ok(BloomResult {
             image: fine,
             levels: plan.levels,
@@ -502,45 +534,33 @@ impl BloomPass {
         base: &Image,
         mips: &[Image],
         plan: BloomPlan,
-        format: wgpu::TextureFormat,
         narrow: bool,
     ) -> Result<Image, Error> {
         let gpu = f.gpu;
         match mips.get(1) {
-            Some(mip1) => f.fullscreen(
-                "bloom upsample 0".into(),
-                &self.pipe(gpu, Stage::UpsampleBase(narrow), format),
-                self.bind_with_base(gpu, "bloom upsample 0 bind group", &mip1.view, &base.view),
-                Some(&mips[0]),
-                &[mip1, base],
-                false,
-            ),
-            None => f.fullscreen(
-                "bloom smooth".into(),
-                &self.pipe(gpu, Stage::Smooth, format),
-                self.bind(gpu, "bloom smooth bind group", &base.view),
-                Some(&mips[0]),
-                &[base],
-                false,
-            ),
+            Some(mip1) => {
+                let label = "bloom upsample 0 bind group";
+                let input = self.bind_with_base(gpu, label, &mip1.view, &base.view);
+                let step = Computed::UpsampleBase(narrow);
+                self.compute(f, "bloom upsample 0", step, input, &mips[0], &[mip1, base]);
+            }
+            None => {
+                let input = self.bind(gpu, "bloom smooth bind group", &base.view);
+                self.compute(
+                    f,
+                    "bloom smooth",
+                    Computed::Smooth,
+                    input,
+                    &mips[0],
+                    &[base],
+                );
+            }
         }
-        let fine = f.texture(
-            "bloom fine",
-            fine_size(plan.size),
-            format,
-            1,
-            1,
-            TARGET_USAGE,
-        )?;
+        let size = fine_size(plan.size);
+        let fine = f.texture("bloom fine", size, COMPUTED_FORMAT, 1, 1, COMPUTED_USAGE)?;
         let fine = f.view(&fine, 0);
-        f.fullscreen(
-            "bloom fine".into(),
-            &self.pipe(gpu, Stage::Fine, format),
-            self.bind(gpu, "bloom fine bind group", &mips[0].view),
-            Some(&fine),
-            &[&mips[0]],
-            false,
-        );
+        let input = self.bind(gpu, "bloom fine bind group", &mips[0].view);
+        self.compute(f, "bloom fine", Computed::Fine, input, &fine, &[&mips[0]]);
         Ok(fine)
     }
 
@@ -596,9 +616,9 @@ pub fn fine_size(base: (u32, u32)) -> (u32, u32) {
     (base.0.saturating_mul(2), base.1.saturating_mul(2))
 }
 
-/// The mip chain's extract: the boxes' light and, in alpha, its centroid
-/// (a whole number below 1089, exact in 16 bits).
-const EXTRACT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+/// The images written as compute are written so and sampled.
+const COMPUTED_USAGE: wgpu::TextureUsages =
+    wgpu::TextureUsages::STORAGE_BINDING.union(wgpu::TextureUsages::TEXTURE_BINDING);
 
 /// The bloom targets are rendered into and sampled.
 const TARGET_USAGE: wgpu::TextureUsages =

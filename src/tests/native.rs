@@ -685,21 +685,24 @@ fn the_frame_graph_names_every_pass() {
     );
     let g = h.chain.graph().unwrap();
     assert_eq!(g.validate(), Ok(()));
-    // The extract renders boxes, the centre pass moves their light into the base.
-    let centre = &g.passes[2];
+    // The extract computes boxes, the centre pass moves their light into
+    // the base (both computed: their images are storage writes).
+    let (extract, centre) = (&g.passes[1], &g.passes[2]);
+    assert_eq!(g.view_name(&extract.storage[0]), "bloom extract");
     assert_eq!(g.view_name(&centre.sampled[0]), "bloom extract");
-    assert_eq!(g.view_name(&centre.colors[0].view), "bloom base");
+    assert_eq!(g.view_name(&centre.storage[0]), "bloom base");
+    assert!(centre.colors.is_empty());
     assert_eq!(g.view_name(&g.passes[3].sampled[0]), "bloom base");
     let down2 = &g.passes[4];
     assert_eq!(g.view_name(&down2.colors[0].view), "bloom mip 2");
     assert_eq!(g.view_name(&down2.sampled[0]), "bloom mip 1");
     // The last upsample smooths the base into mip 0, which is read into
-    // the target twice its size that the composite reads.
+    // the target twice its size that the composite reads (computed too).
     let (up0, fine) = (&g.passes[8], &g.passes[9]);
     assert_eq!(g.view_name(&up0.sampled[1]), "bloom base");
-    assert_eq!(g.view_name(&up0.colors[0].view), "bloom mip 0");
+    assert_eq!(g.view_name(&up0.storage[0]), "bloom mip 0");
     assert_eq!(g.view_name(&fine.sampled[0]), "bloom mip 0");
-    assert_eq!(g.view_name(&fine.colors[0].view), "bloom fine");
+    assert_eq!(g.view_name(&fine.storage[0]), "bloom fine");
     assert_eq!(g.view_name(&g.passes[10].sampled[1]), "bloom fine");
 }
 
