@@ -89,6 +89,13 @@ pub struct Gpu {
     pub counters: Arc<Counters>,
     /// `TRANSIENT_ATTACHMENT` can be used (and is worth using) on this device.
     pub transient_attachments: bool,
+    /// The passes that read or write the largest images (the bloom's
+    /// extract and its largest steps, and the output where it allows
+    /// storage) run as compute: on a GPU, where that costs what a draw does
+    /// or, where the raster path is narrow, far less. Not on a CPU's
+    /// emulation of one (lavapipe, SwiftShader, WARP), where drawing them
+    /// costs less (BENCHMARKS.md, "The full-resolution passes").
+    pub compute_images: bool,
     /// The device belongs to the caller: afterglow never destroys it, never
     /// replaces it after a loss, and leaves its error handler alone.
     pub shared: bool,
@@ -222,6 +229,7 @@ impl Gpu {
     ) -> Gpu {
         let errors = Arc::new(ErrorLog::default());
         let lost = Arc::new(Mutex::new(None));
+        let compute_images = computes_images(adapter_info.as_ref());
         let destroyed_on_purpose = Arc::new(AtomicBool::new(false));
         // Natively wgpu keeps one device-lost callback per device, and
         // setting it replaces the caller's: on a shared device the caller
@@ -253,6 +261,7 @@ impl Gpu {
             adapter_info,
             counters: Arc::new(Counters::default()),
             transient_attachments: false,
+            compute_images,
             shared,
             caller_submits: false,
             errors,
@@ -471,6 +480,31 @@ fn transient_supported(_info: &wgpu::AdapterInfo) -> bool {
         && js_sys::Reflect::get(&usage, &"TRANSIENT_ATTACHMENT".into())
             .map(|v| v.as_f64().is_some())
             .unwrap_or(false)
+}
+
+/// Whether the adapter described by `info` is a GPU rather than a CPU's
+/// emulation of one ([`Gpu::compute_images`]); a device of unknown adapter
+/// (a `PostChain` on the caller's device) is taken for a GPU. Natively the
+/// tests set the field; in the browser they ask for either before
+/// `create()` ([`force_compute_images`]).
+fn computes_images(info: Option<&wgpu::AdapterInfo>) -> bool {
+    #[cfg(all(test, target_arch = "wasm32"))]
+    if let Some(forced) = FORCED_COMPUTE.with(std::cell::Cell::get) {
+        return forced;
+    }
+    info.is_none_or(|i| i.device_type != wgpu::DeviceType::Cpu)
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+thread_local! {
+    static FORCED_COMPUTE: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Devices wrapped from now on compute their largest images (`Some(true)`),
+/// draw them (`Some(false)`), or choose by their adapter (`None`).
+#[cfg(all(test, target_arch = "wasm32"))]
+pub fn force_compute_images(forced: Option<bool>) {
+    FORCED_COMPUTE.with(|f| f.set(forced));
 }
 
 #[cfg(target_arch = "wasm32")]

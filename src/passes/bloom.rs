@@ -153,9 +153,11 @@ pub const PASS: Registration = Registration {
     uniforms: || vec![crate::pass::uniform_layout::<BloomParams>(SHADER_PARTS)],
 };
 
-/// The steps of the mip chain that run as compute: the largest images it
-/// reads or writes (bloom.wgsl's `fx_bloom_out`). Each is an entry point
-/// `cs_<name>` generated around bloom.wgsl's `fx_<name>`.
+/// The steps of the mip chain that read or write its largest images: they
+/// run as compute where the device computes its largest images
+/// ([`Gpu::compute_images`]: `cs_<name>`, writing bloom.wgsl's
+/// `fx_bloom_out`) and draw elsewhere (`fs_<name>`): both entry points are
+/// generated around bloom.wgsl's `fx_<name>`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Computed {
     /// The extract's boxes; `PARTIAL_BOXES`: the last boxes reach past
@@ -176,28 +178,30 @@ enum Computed {
 const COMPUTED: [&str; 5] = ["extract", "centre", "upsample_base", "smooth", "fine"];
 
 impl Computed {
-    /// Its entry point and its pipeline constant, if any.
-    fn entry(self) -> (&'static str, Option<(&'static str, f64)>) {
+    /// Its name in [`COMPUTED`] and its pipeline constant, if any.
+    fn name(self) -> (&'static str, Option<(&'static str, f64)>) {
         let on = |b: bool| if b { 1.0 } else { 0.0 };
         match self {
-            Computed::Extract(partial) => ("cs_extract", Some(("PARTIAL_BOXES", on(partial)))),
-            Computed::Centre => ("cs_centre", None),
-            Computed::UpsampleBase(narrow) => {
-                ("cs_upsample_base", Some(("NARROW_TENT", on(narrow))))
-            }
-            Computed::Smooth => ("cs_smooth", None),
-            Computed::Fine => ("cs_fine", None),
+            Computed::Extract(partial) => ("extract", Some(("PARTIAL_BOXES", on(partial)))),
+            Computed::Centre => ("centre", None),
+            Computed::UpsampleBase(narrow) => ("upsample_base", Some(("NARROW_TENT", on(narrow)))),
+            Computed::Smooth => ("smooth", None),
+            Computed::Fine => ("fine", None),
         }
     }
 }
 
-/// The compute entry points of [`COMPUTED`].
+/// The compute and fragment entry points of [`COMPUTED`].
 fn compute_entries() -> String {
     COMPUTED
         .iter()
         .map(|name| {
             let (entry, function) = (format!("cs_{name}"), format!("fx_{name}"));
-            crate::shaders::image_entry(&entry, &function, "fx_bloom_out")
+            let compute = crate::shaders::image_entry(&entry, &function, "fx_bloom_out");
+            format!(
+                "{compute}@fragment\nfn fs_{name}(in: FullscreenOut) -> @location(0) vec4f {{\n    \
+                 return {function}(in);\n}}\n"
+            )
         })
         .collect()
 }
@@ -237,11 +241,12 @@ pub struct BloomPass {
     /// Made on first use: a frame needs two of them at most (downsample,
     /// upsample) with the mip chain, three with the Gaussian blur.
     pipes: PipeCache<(Stage, wgpu::TextureFormat)>,
-    /// The steps run as compute: the layout of the image they write
-    /// (group 1), and their pipelines, made on first use.
+    /// The steps of [`Computed`] as compute: the layout of the image they
+    /// write (group 1), and their pipelines; and drawn. Made on first use.
     computed_layout: wgpu::BindGroupLayout,
     computed_pipeline_layout: wgpu::PipelineLayout,
     computed: PipeCache<Computed, wgpu::ComputePipeline>,
+    drawn: PipeCache<Computed>,
 }
 
 impl BloomPass {
@@ -281,6 +286,7 @@ impl BloomPass {
             computed_layout,
             computed_pipeline_layout,
             computed: PipeCache::new(),
+            drawn: PipeCache::new(),
             format,
             params: FrameUniform::new(gpu, "bloom params", std::mem::size_of::<BloomParams>()),
             sampler: linear_sampler(gpu, "bloom sampler"),
@@ -425,9 +431,10 @@ impl BloomPass {
         );
     }
 
-    /// The step `step` of the mip chain, named `name`, as compute: reads
-    /// `input` (group 0, holding `sampled`), writes every texel of `target`.
-    fn compute(
+    /// The step `step` of the mip chain, named `name`: reads `input`
+    /// (group 0, holding `sampled`), writes every texel of `target`, as
+    /// compute or drawn ([`Computed`]).
+    fn step(
         &self,
         f: &mut FrameBuilder<'_>,
         name: &str,
@@ -436,12 +443,35 @@ impl BloomPass {
         target: &Image,
         sampled: &[&Image],
     ) {
+        let (function, constant) = step.name();
+        let constants = constant.map(|c| [c]);
+        let constants = constants.as_ref().map_or(&[][..], |c| c.as_slice());
+        if !f.gpu.compute_images {
+            let pipe = self.drawn.get(step, || {
+                let fragment_entry = format!("fs_{function}");
+                pipeline(
+                    f.gpu,
+                    &PipeDesc {
+                        label: name,
+                        layout: &self.pipeline_layout,
+                        module: &self.module,
+                        vertex_entry: "vs_fullscreen",
+                        fragment_entry: &fragment_entry,
+                        color_format: COMPUTED_FORMAT,
+                        blend: Blend::Replace,
+                        depth: None,
+                        samples: 1,
+                        constants,
+                    },
+                )
+            });
+            f.fullscreen(name.into(), &pipe, input, Some(target), sampled, false);
+            return;
+        }
         let pipe = self.computed.get(step, || {
-            let (entry, constant) = step.entry();
-            let constants = constant.map(|c| [c]);
-            let constants = constants.as_ref().map_or(&[][..], |c| c.as_slice());
             let (layout, module) = (&self.computed_pipeline_layout, &self.module);
-            compute_pipeline(f.gpu, name, layout, module, entry, constants)
+            let entry = format!("cs_{function}");
+            compute_pipeline(f.gpu, name, layout, module, &entry, constants)
         });
         let out = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("bloom image bind group"),
@@ -466,21 +496,23 @@ impl BloomPass {
         plan: BloomPlan,
     ) -> Result<BloomResult, Error> {
         let gpu = f.gpu;
-        // Mip 0 is written as compute, the other levels drawn.
+        // Mip 0 is written as [`Computed`] steps are, the other levels drawn.
         let format = COMPUTED_FORMAT;
-        let usage = TARGET_USAGE | wgpu::TextureUsages::STORAGE_BINDING;
+        let written = written_usage(gpu);
+        let usage = TARGET_USAGE | written;
         let tex = f.texture("bloom", plan.size, format, 1, plan.levels, usage)?;
         let mips: Vec<_> = (0..plan.levels).map(|m| f.view(&tex, m)).collect();
         // The extract's boxes with their light's centroids, then the light
         // moved to them (bloom.wgsl).
-        let boxes = f.texture("bloom extract", plan.size, format, 1, 1, COMPUTED_USAGE)?;
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING | written;
+        let boxes = f.texture("bloom extract", plan.size, format, 1, 1, usage)?;
         let boxes = f.view(&boxes, 0);
-        let base = f.texture("bloom base", plan.size, format, 1, 1, COMPUTED_USAGE)?;
+        let base = f.texture("bloom base", plan.size, format, 1, 1, usage)?;
         let base = f.view(&base, 0);
         let partial = plan.extent() != f.size();
         self.meter(f);
         let input = self.bind(gpu, "bloom extract bind group", &source.view);
-        self.compute(
+        self.step(
             f,
             "bloom extract",
             Computed::Extract(partial),
@@ -489,7 +521,7 @@ impl BloomPass {
             &[source],
         );
         let input = self.bind(gpu, "bloom centre bind group", &boxes.view);
-        self.compute(f, "bloom centre", Computed::Centre, input, &base, &[&boxes]);
+        self.step(f, "bloom centre", Computed::Centre, input, &base, &[&boxes]);
         let downsample = self.pipe(gpu, Stage::Downsample, format);
         let narrow = tent_radius(&f.settings.bloom) <= 0.5;
         let upsample = self.pipe(gpu, Stage::Upsample(narrow), format);
@@ -542,11 +574,11 @@ impl BloomPass {
                 let label = "bloom upsample 0 bind group";
                 let input = self.bind_with_base(gpu, label, &mip1.view, &base.view);
                 let step = Computed::UpsampleBase(narrow);
-                self.compute(f, "bloom upsample 0", step, input, &mips[0], &[mip1, base]);
+                self.step(f, "bloom upsample 0", step, input, &mips[0], &[mip1, base]);
             }
             None => {
                 let input = self.bind(gpu, "bloom smooth bind group", &base.view);
-                self.compute(
+                self.step(
                     f,
                     "bloom smooth",
                     Computed::Smooth,
@@ -557,10 +589,11 @@ impl BloomPass {
             }
         }
         let size = fine_size(plan.size);
-        let fine = f.texture("bloom fine", size, COMPUTED_FORMAT, 1, 1, COMPUTED_USAGE)?;
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING | written_usage(gpu);
+        let fine = f.texture("bloom fine", size, COMPUTED_FORMAT, 1, 1, usage)?;
         let fine = f.view(&fine, 0);
         let input = self.bind(gpu, "bloom fine bind group", &mips[0].view);
-        self.compute(f, "bloom fine", Computed::Fine, input, &fine, &[&mips[0]]);
+        self.step(f, "bloom fine", Computed::Fine, input, &fine, &[&mips[0]]);
         Ok(fine)
     }
 
@@ -616,9 +649,14 @@ pub fn fine_size(base: (u32, u32)) -> (u32, u32) {
     (base.0.saturating_mul(2), base.1.saturating_mul(2))
 }
 
-/// The images written as compute are written so and sampled.
-const COMPUTED_USAGE: wgpu::TextureUsages =
-    wgpu::TextureUsages::STORAGE_BINDING.union(wgpu::TextureUsages::TEXTURE_BINDING);
+/// How [`Computed`] steps write their images on `gpu`.
+fn written_usage(gpu: &Gpu) -> wgpu::TextureUsages {
+    if gpu.compute_images {
+        wgpu::TextureUsages::STORAGE_BINDING
+    } else {
+        wgpu::TextureUsages::RENDER_ATTACHMENT
+    }
+}
 
 /// The bloom targets are rendered into and sampled.
 const TARGET_USAGE: wgpu::TextureUsages =

@@ -315,11 +315,15 @@ fn head_computes(effects: &[Active<'_>]) -> bool {
 
 /// The format of the output where the composite writes it as compute
 /// (`cs_output`: the whole composite, or the pass that resumes a split
-/// frame): an output that allows it ([`OutputSpec::storage`]) and no
-/// fragment-only effect. A full-resolution pass runs many times faster so
-/// where the raster path is narrow, and costs what a draw does elsewhere.
-fn output_computes(effects: &[Active<'_>], output: &OutputSpec) -> Option<wgpu::TextureFormat> {
-    (output.storage && all_compute(effects.iter())).then_some(output.format)
+/// frame): a device that computes its largest images
+/// ([`Gpu::compute_images`]), an output that allows it
+/// ([`OutputSpec::storage`]) and no fragment-only effect.
+fn output_computes(
+    effects: &[Active<'_>],
+    output: &OutputSpec,
+    gpu: &Gpu,
+) -> Option<wgpu::TextureFormat> {
+    (gpu.compute_images && output.storage && all_compute(effects.iter())).then_some(output.format)
 }
 
 /// The WGSL name of the output written as compute (binding 0 of the group
@@ -689,7 +693,7 @@ impl CompositePass {
         users: &[UserEffect],
         output: &OutputSpec,
     ) -> Result<std::sync::Arc<Shape>, Error> {
-        let output_image = output_computes(effects, output);
+        let output_image = output_computes(effects, output, gpu);
         let key = (effects.iter().map(Active::key).collect(), output_image);
         let mut shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         shapes.retain(|s| {

@@ -221,12 +221,14 @@ fn demo_scene_renders_and_animates() {
     );
 }
 
-/// The composite computed into an output that allows storage (an
-/// rgba8unorm or rgba16float canvas) writes what it draws elsewhere: the
-/// demo scene with every default on (bloom, AgX, dither), opaque and
-/// premultiplied, and the pass that resumes a frame split for FXAA or
-/// SMAA, within one 8-bit step (the -srgb view's rounding against the
-/// shader's own encoding) and 1e-3 on a float output.
+/// A device that computes its largest images (a GPU; lavapipe draws them
+/// unless told) writes what one that draws them writes: the bloom's
+/// largest steps, and the composite into an output that allows storage
+/// (an rgba8unorm or rgba16float canvas). The demo scene with every
+/// default on (bloom, AgX, dither), opaque and premultiplied, and the pass
+/// that resumes a frame split for FXAA or SMAA, within one 8-bit step (the
+/// -srgb view's rounding against the shader's own encoding) and 1e-3 on a
+/// float output.
 #[test]
 fn the_composite_computed_into_the_output_writes_what_it_draws() {
     use crate::options::Antialias;
@@ -243,7 +245,9 @@ fn the_composite_computed_into_the_output_writes_what_it_draws() {
         let drawn = headless_with(options, format, (96, 64));
         let spec = drawn.chain.output().written_by_compute();
         assert!(spec.storage, "{format:?} allows storage");
-        let gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter");
+        assert!(!drawn.gpu.compute_images, "lavapipe draws them");
+        let mut gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter");
+        gpu.compute_images = true;
         let computed = Headless::new(gpu, spec, options, (96, 64)).expect("renderer");
         let (a, b) = (frame(&drawn, 1.0), frame(&computed, 1.0));
         let what = format!("{format:?} {alpha:?} {antialias:?}");
@@ -660,50 +664,65 @@ fn a_frame_of_partial_boxes_reads_its_bloom_in_place() {
 }
 
 /// The frame's pass graph: the bloom chain renders each mip through its own
-/// view, and the graph the frame records validates.
+/// view, its largest steps drawn or computed as the device prefers, and
+/// the graph the frame records validates.
 #[test]
 fn the_frame_graph_names_every_pass() {
-    // 256×128: a 64×32 bloom base (a quarter), 7 levels less the 3 a base
-    // below the reference height loses.
-    let h = headless_with(Options::default(), F::Rgba8Unorm, (256, 128));
-    let names = h.chain.pass_names();
-    assert_eq!(
-        names,
-        [
-            "scene",
-            "bloom extract",
-            "bloom centre",
-            "bloom downsample 1",
-            "bloom downsample 2",
-            "bloom downsample 3",
-            "bloom upsample 2",
-            "bloom upsample 1",
-            "bloom upsample 0",
-            "bloom fine",
-            "composite"
-        ]
-    );
-    let g = h.chain.graph().unwrap();
-    assert_eq!(g.validate(), Ok(()));
-    // The extract computes boxes, the centre pass moves their light into
-    // the base (both computed: their images are storage writes).
-    let (extract, centre) = (&g.passes[1], &g.passes[2]);
-    assert_eq!(g.view_name(&extract.storage[0]), "bloom extract");
-    assert_eq!(g.view_name(&centre.sampled[0]), "bloom extract");
-    assert_eq!(g.view_name(&centre.storage[0]), "bloom base");
-    assert!(centre.colors.is_empty());
-    assert_eq!(g.view_name(&g.passes[3].sampled[0]), "bloom base");
-    let down2 = &g.passes[4];
-    assert_eq!(g.view_name(&down2.colors[0].view), "bloom mip 2");
-    assert_eq!(g.view_name(&down2.sampled[0]), "bloom mip 1");
-    // The last upsample smooths the base into mip 0, which is read into
-    // the target twice its size that the composite reads (computed too).
-    let (up0, fine) = (&g.passes[8], &g.passes[9]);
-    assert_eq!(g.view_name(&up0.sampled[1]), "bloom base");
-    assert_eq!(g.view_name(&up0.storage[0]), "bloom mip 0");
-    assert_eq!(g.view_name(&fine.sampled[0]), "bloom mip 0");
-    assert_eq!(g.view_name(&fine.storage[0]), "bloom fine");
-    assert_eq!(g.view_name(&g.passes[10].sampled[1]), "bloom fine");
+    for compute in [false, true] {
+        // 256×128: a 64×32 bloom base (a quarter), 7 levels less the 3 a
+        // base below the reference height loses.
+        let mut gpu = pollster::block_on(vulkan_gpu()).expect("a Vulkan adapter");
+        gpu.compute_images = compute;
+        let output = OutputSpec::new(
+            F::Rgba8Unorm,
+            Default::default(),
+            Default::default(),
+            Default::default(),
+        )
+        .expect("valid output");
+        let h = Headless::new(gpu, output, Options::default(), (256, 128)).expect("renderer");
+        let names = h.chain.pass_names();
+        assert_eq!(
+            names,
+            [
+                "scene",
+                "bloom extract",
+                "bloom centre",
+                "bloom downsample 1",
+                "bloom downsample 2",
+                "bloom downsample 3",
+                "bloom upsample 2",
+                "bloom upsample 1",
+                "bloom upsample 0",
+                "bloom fine",
+                "composite"
+            ]
+        );
+        let g = h.chain.graph().unwrap();
+        assert_eq!(g.validate(), Ok(()));
+        // What a step writes: a storage texture, or its colour attachment.
+        let written = |p: &crate::graph::PassDecl| match compute {
+            true => g.view_name(&p.storage[0]),
+            false => g.view_name(&p.colors[0].view),
+        };
+        // The extract makes boxes, the centre pass moves their light into the base.
+        let (extract, centre) = (&g.passes[1], &g.passes[2]);
+        assert_eq!(written(extract), "bloom extract");
+        assert_eq!(g.view_name(&centre.sampled[0]), "bloom extract");
+        assert_eq!(written(centre), "bloom base");
+        assert_eq!(g.view_name(&g.passes[3].sampled[0]), "bloom base");
+        let down2 = &g.passes[4];
+        assert_eq!(g.view_name(&down2.colors[0].view), "bloom mip 2");
+        assert_eq!(g.view_name(&down2.sampled[0]), "bloom mip 1");
+        // The last upsample smooths the base into mip 0, which is read
+        // into the target twice its size that the composite reads.
+        let (up0, fine) = (&g.passes[8], &g.passes[9]);
+        assert_eq!(g.view_name(&up0.sampled[1]), "bloom base");
+        assert_eq!(written(up0), "bloom mip 0");
+        assert_eq!(g.view_name(&fine.sampled[0]), "bloom mip 0");
+        assert_eq!(written(fine), "bloom fine");
+        assert_eq!(g.view_name(&g.passes[10].sampled[1]), "bloom fine");
+    }
 }
 
 /// Per-pass GPU times arrive from timestamp queries, one per pass, named

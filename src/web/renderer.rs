@@ -22,17 +22,21 @@ use crate::output::OutputSpec;
 use crate::readback::Readback;
 
 /// The output of the chain for `options` (in effect).
-/// The canvas is written as compute where its format allows (see
-/// [`OutputSpec::written_by_compute`]).
-fn output_spec(options: &Options) -> Result<OutputSpec, Error> {
+/// The canvas is written as compute where the device computes its largest
+/// images and the format allows (see [`OutputSpec::written_by_compute`]).
+fn output_spec(options: &Options, gpu: &Gpu) -> Result<OutputSpec, Error> {
     let format = canvas::resolve_format(options.canvas.format)?;
-    OutputSpec::new(
+    let spec = OutputSpec::new(
         format,
         options.canvas.alpha_mode,
         options.canvas.tone_mapping,
         options.canvas.color_space,
-    )
-    .map(OutputSpec::written_by_compute)
+    )?;
+    Ok(if gpu.compute_images {
+        spec.written_by_compute()
+    } else {
+        spec
+    })
 }
 
 mod follow;
@@ -150,7 +154,7 @@ impl WebRenderer {
         let max = gpu.max_texture_size();
         let (w, h) = canvas.size();
         let size = (w.min(max), h.min(max));
-        let built = output_spec(&options).and_then(|output| {
+        let built = output_spec(&options, &gpu).and_then(|output| {
             canvas.set_size(size);
             // A 0×0 canvas is configured when it gets a size (`resize`):
             // configuring at 0×0 is a GPU validation error.

@@ -61,14 +61,15 @@ async function canvasState(page, format) {
   return page.evaluate(() => {
     const c = window.afterglow.configuration();
     const o = window.afterglow.options().canvas;
-    return { format: c.format, toneMapping: c.toneMapping?.mode ?? 'standard', viewFormats: c.viewFormats,
+    return { format: c.format, toneMapping: c.toneMapping?.mode ?? 'standard', viewFormats: c.viewFormats, usage: c.usage,
       option: [o.dynamicRange, o.format, o.toneMapping], hdr: matchMedia('(dynamic-range: high)').matches };
   });
 }
 
 // The view formats of an 8-bit canvas: its -srgb twin, except where the
-// composite writes it as compute (rgba8unorm) and encodes itself.
-const srgbViews = (format) => (format === 'rgba8unorm' ? [] : [`${format}-srgb`]);
+// composite writes it as compute (an rgba8unorm canvas on a GPU; an
+// emulation draws it) and encodes itself.
+const srgbViews = (format, usage) => ((usage & 0x08) !== 0 && format === 'rgba8unorm' ? [] : [`${format}-srgb`]);
 
 test(inFirefox ? 'Firefox has no rgba16float canvas: an HDR display stays on the 8-bit path, and configuration() and the overlay say why'
   : 'an HDR display gets rgba16float with extended tone mapping, and follows the media query', async () => {
@@ -86,7 +87,7 @@ test(inFirefox ? 'Firefox has no rgba16float canvas: an HDR display stays on the
   s = await canvasState(page, await page.evaluate(() => navigator.gpu.getPreferredCanvasFormat()));
   assert.equal(s.hdr, false);
   assert.equal(s.toneMapping, 'standard');
-  assert.deepEqual(s.viewFormats, srgbViews(s.format));
+  assert.deepEqual(s.viewFormats, srgbViews(s.format, s.usage));
 
   // The stats overlay, opened, says what the display gets (it refreshes
   // every 250 ms).
@@ -132,7 +133,7 @@ async function hdrWithoutFloatCanvas() {
   const s = await canvasState(page, preferred);
   assert.equal(s.hdr, true, 'the emulated display is HDR');
   assert.equal(s.toneMapping, 'standard');
-  assert.deepEqual(s.viewFormats, srgbViews(preferred));
+  assert.deepEqual(s.viewFormats, srgbViews(preferred, s.usage));
   const range = await page.evaluate(() => window.afterglow.configuration().dynamicRange);
   assert.deepEqual(range, { hdr: false, why: "this browser has no 'rgba16float' canvas (configure() refuses the format)" });
   await page.click('#stats-toggle');

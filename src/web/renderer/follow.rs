@@ -69,7 +69,7 @@ impl WebRenderer {
         let next = next.for_display(hdr);
         let prev_output = *self.chain.output();
         let output = if options::changes(&prev, &next, Effect::Canvas) {
-            output_spec(&next)?
+            output_spec(&next, &self.gpu)?
         } else {
             prev_output
         };
