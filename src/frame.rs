@@ -668,30 +668,13 @@ impl<'a> FrameBuilder<'a> {
         out_layout: &wgpu::BindGroupLayout,
         sampled: &[&Image],
     ) {
-        self.graph.passes.push(PassDecl {
-            name: name.clone(),
-            colors: Vec::new(),
-            storage: vec![self.output_decl],
-            depth: None,
-            pipeline_depth: None,
-            pipeline_samples: 1,
-            sampled: sampled.iter().map(|i| i.decl).collect(),
-        });
-        self.steps.push(Step {
-            name,
-            copies: std::mem::take(&mut self.copies),
-            owner: self.owner,
-            color: None,
-            resolve: None,
-            load: false,
-            store: false,
-            depth: None,
-            draw: Draw::ComputeOutput {
-                pipeline: pipeline.clone(),
-                bind_groups,
-                out_layout: out_layout.clone(),
-            },
-        });
+        let draw = Draw::ComputeOutput {
+            pipeline: pipeline.clone(),
+            bind_groups,
+            out_layout: out_layout.clone(),
+        };
+        let output = self.output_decl;
+        self.push_compute(name, Some(output), sampled, draw);
     }
 
     fn dispatch(
@@ -703,10 +686,27 @@ impl<'a> FrameBuilder<'a> {
         target: Option<&Image>,
         sampled: &[&Image],
     ) {
+        let draw = Draw::Compute {
+            pipeline: pipeline.clone(),
+            bind_groups,
+            workgroups,
+        };
+        self.push_compute(name, target.map(|t| t.decl), sampled, draw);
+    }
+
+    /// A compute step and its declaration: it writes `storage`, reads
+    /// `sampled`.
+    fn push_compute(
+        &mut self,
+        name: String,
+        storage: Option<ViewDecl>,
+        sampled: &[&Image],
+        draw: Draw,
+    ) {
         self.graph.passes.push(PassDecl {
             name: name.clone(),
             colors: Vec::new(),
-            storage: target.iter().map(|t| t.decl).collect(),
+            storage: storage.into_iter().collect(),
             depth: None,
             pipeline_depth: None,
             pipeline_samples: 1,
@@ -721,11 +721,7 @@ impl<'a> FrameBuilder<'a> {
             load: false,
             store: false,
             depth: None,
-            draw: Draw::Compute {
-                pipeline: pipeline.clone(),
-                bind_groups,
-                workgroups,
-            },
+            draw,
         });
     }
 

@@ -93,15 +93,23 @@ pub async fn adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter, Error> 
     match first_some(pending, ANSWER_MS - FIRST_ANSWER_MS).await {
         Ok(Some(adapter)) => Ok(adapter),
         Ok(None) => Err(Error::device(DeviceErrorKind::NoAdapter, NO_ADAPTER)),
-        Err(_) => Err(Error::device(
+        Err(_) => Err(no_answer(
             DeviceErrorKind::NoAdapter,
-            format!(
-                "navigator.gpu.requestAdapter() did not answer within {} s (asked twice); the \
-                 browser's GPU process may be stuck: reload the page or restart the browser",
-                ANSWER_MS / 1000
-            ),
+            "navigator.gpu.requestAdapter()",
         )),
     }
+}
+
+/// `call` gave no answer within [`ANSWER_MS`].
+fn no_answer(kind: DeviceErrorKind, call: &str) -> Error {
+    Error::device(
+        kind,
+        format!(
+            "{call} did not answer within {} s; the browser's GPU process may be stuck: reload \
+             the page or restart the browser",
+            ANSWER_MS / 1000
+        ),
+    )
 }
 
 /// An adapter and a device of afterglow's own, each answer waited for at
@@ -131,12 +139,8 @@ pub async fn gpu(instance: &wgpu::Instance) -> Result<Gpu, Error> {
             }
         });
     }
-    Err(Error::device(
+    Err(no_answer(
         DeviceErrorKind::NoDevice,
-        format!(
-            "adapter.requestDevice() did not answer within {} s; the browser's GPU process may \
-             be stuck: reload the page or restart the browser",
-            ANSWER_MS / 1000
-        ),
+        "adapter.requestDevice()",
     ))
 }
