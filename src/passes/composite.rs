@@ -478,9 +478,24 @@ pub fn fused_source(
         }
         s.push_str("    return x;\n}\n");
     }
+    push_entry_points(&mut s, effects, plan, output_image);
+    s
+}
+
+/// The entry points of the composite's module beyond `fs_composite`: the
+/// pass that resumes a split frame (`fs_resume`), the part before the split
+/// computed (`cs_composite`), and the output computed (`cs_output`), each
+/// with the image it writes declared.
+fn push_entry_points(
+    s: &mut String,
+    effects: &[Active<'_>],
+    plan: &[Planned],
+    output_image: Option<wgpu::TextureFormat>,
+) {
+    let split = split(effects);
     if let Some(Active::Builtin(_, b)) = split.and_then(|k| effects.get(k)) {
         push_all(
-            &mut s,
+            s,
             &[
                 "fn fx_resume(in: FullscreenOut) -> vec4f {\n    var c = ",
                 &b.function(),
@@ -492,13 +507,8 @@ pub fn fused_source(
         );
     }
     if head_computes(effects) {
-        crate::shaders::declare_image_out(
-            &mut s,
-            1,
-            head_out_binding(plan),
-            HEAD_OUT,
-            DISPLAY_FORMAT,
-        );
+        let binding = head_out_binding(plan);
+        crate::shaders::declare_image_out(s, 1, binding, HEAD_OUT, DISPLAY_FORMAT);
         s.push_str(&crate::shaders::image_entry(
             "cs_composite",
             "fx_composite",
@@ -510,14 +520,13 @@ pub fn fused_source(
             Some(_) => (2, "fx_resume"),
             None => (1, "fx_composite"),
         };
-        crate::shaders::declare_image_out(&mut s, group, 0, OUTPUT_OUT, format);
+        crate::shaders::declare_image_out(s, group, 0, OUTPUT_OUT, format);
         s.push_str(&crate::shaders::image_entry(
             "cs_output",
             function,
             OUTPUT_OUT,
         ));
     }
-    s
 }
 
 /// The composite made for one list of effects.
