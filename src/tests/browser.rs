@@ -325,6 +325,40 @@ fn storage_bit(r: &Renderer, format: &str) -> u32 {
     }
 }
 
+/// A GPU that draws into tiles (a phone's, Apple's: known by its device's
+/// `adapterInfo.vendor`) draws its largest images, as an emulation does;
+/// another GPU computes them.
+#[wasm_bindgen_test]
+async fn a_tile_based_gpu_draws_its_largest_images() {
+    let mut computes = Vec::new();
+    for vendor in ["arm", "apple", "nvidia"] {
+        // The engine's own attribute, put back below (undefined where it has none).
+        let own = js(
+            "const own = Object.getOwnPropertyDescriptor(GPUDevice.prototype, 'adapterInfo');
+             Object.defineProperty(GPUDevice.prototype, 'adapterInfo', {
+               configurable: true, get() { return { vendor: arg }; } });
+             return own;",
+            &vendor.into(),
+        )
+        .await;
+        crate::gpu::force_compute_images(Some(true));
+        let created = Renderer::create(canvas(16, 16).into(), None).await;
+        crate::gpu::force_compute_images(None);
+        js(
+            "delete GPUDevice.prototype.adapterInfo;
+             if (arg) Object.defineProperty(GPUDevice.prototype, 'adapterInfo', arg);",
+            &own,
+        )
+        .await;
+        let r = created.unwrap_or_else(|e| panic!("create failed: {}", message(&e)));
+        r.render(None).unwrap();
+        computes.push(r.with_gpu(|g| g.compute_images).expect("renderer alive"));
+        assert_no_gpu_errors(&r);
+        r.destroy().unwrap();
+    }
+    assert_eq!(computes, [false, false, true]);
+}
+
 /// A renderer on a device that computes its largest images (as a GPU's
 /// does; the emulations the tests run on draw them) writes the pixels one
 /// that draws them writes, within one 8-bit step (the -srgb view's rounding

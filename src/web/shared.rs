@@ -88,7 +88,9 @@ pub async fn wrap_device(instance: &wgpu::Instance, device: &JsValue) -> Result<
         let why = crate::gpu::browser_reason(&e);
         Error::device(DeviceErrorKind::NoDevice, format!("no device: {why}"))
     })?;
-    Ok(Gpu::shared(Some(adapter.get_info()), device, queue))
+    let mut gpu = Gpu::shared(Some(adapter.get_info()), device, queue);
+    gpu.compute_images &= !super::request::tile_based(&gpu);
+    Ok(gpu)
 }
 
 /// Counts the app device's uncaptured errors through an event listener,
