@@ -117,7 +117,7 @@ override PARTIAL_BOXES: bool = true;
 // The image a step of the mip chain writes when it runs as compute: the
 // extract, the centring, the last upsample (or the smoothing of a chain of
 // one level) and the fine target, each a `cs_` entry point the Rust side
-// generates around its `fx_` function (passes::bloom::COMPUTED). Group 1,
+// generates around its `fx_` function (passes::bloom::Computed). Group 1,
 // which no drawing stage of this module binds. These steps read or write
 // the largest images of the chain, which a narrow raster path (a
 // data-centre GPU's) draws many times slower than compute runs them; they

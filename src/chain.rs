@@ -474,9 +474,7 @@ impl Chain {
                     bind_groups,
                     out_layout,
                 } => {
-                    let (w, h) = built.frame.info.output_size;
-                    let group = crate::shaders::IMAGE_GROUP;
-                    let workgroups = [w.div_ceil(group), h.div_ceil(group), 1];
+                    let workgroups = crate::shaders::image_workgroups(built.frame.info.output_size);
                     let out = gpu.output_bind_group(out_layout, output_view);
                     (pipeline, bind_groups, workgroups, Some(out))
                 }

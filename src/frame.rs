@@ -291,11 +291,7 @@ impl<'a> FrameBuilder<'a> {
             size: output_size,
             mip_levels: 1,
             owner: Owner::Output,
-            usage: if output.storage {
-                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::STORAGE_BINDING
-            } else {
-                wgpu::TextureUsages::RENDER_ATTACHMENT
-            },
+            usage: output.usage(),
         });
         FrameBuilder {
             gpu,
@@ -644,9 +640,7 @@ impl<'a> FrameBuilder<'a> {
         target: &Image,
         sampled: &[&Image],
     ) {
-        let (w, h) = self.graph.view_size(&target.decl);
-        let group = crate::shaders::IMAGE_GROUP;
-        let workgroups = [w.div_ceil(group), h.div_ceil(group), 1];
+        let workgroups = crate::shaders::image_workgroups(self.graph.view_size(&target.decl));
         self.dispatch(
             name,
             pipeline,

@@ -94,7 +94,8 @@ pub struct Gpu {
     /// storage) run as compute: on a GPU, where that costs what a draw does
     /// or, where the raster path is narrow, far less. Not on a CPU's
     /// emulation of one (lavapipe, SwiftShader, WARP), where drawing them
-    /// costs less (BENCHMARKS.md, "The full-resolution passes").
+    /// costs less (BENCHMARKS.md, "GPU work ranked"), nor on the web on a
+    /// GPU that draws into tiles (a phone's, Apple's).
     pub compute_images: bool,
     /// The device belongs to the caller: afterglow never destroys it, never
     /// replaces it after a loss, and leaves its error handler alone.
@@ -229,7 +230,7 @@ impl Gpu {
     ) -> Gpu {
         let errors = Arc::new(ErrorLog::default());
         let lost = Arc::new(Mutex::new(None));
-        let compute_images = computes_images(adapter_info.as_ref());
+        let compute_images = computes_images(&device, adapter_info.as_ref());
         let destroyed_on_purpose = Arc::new(AtomicBool::new(false));
         // Natively wgpu keeps one device-lost callback per device, and
         // setting it replaces the caller's: on a shared device the caller
@@ -482,17 +483,50 @@ fn transient_supported(_info: &wgpu::AdapterInfo) -> bool {
             .unwrap_or(false)
 }
 
-/// Whether the adapter described by `info` is a GPU rather than a CPU's
-/// emulation of one ([`Gpu::compute_images`]); a device of unknown adapter
-/// (a `PostChain` on the caller's device) is taken for a GPU. Natively the
-/// tests set the field; in the browser they ask for either before
-/// `create()` ([`force_compute_images`]).
-fn computes_images(info: Option<&wgpu::AdapterInfo>) -> bool {
+/// Whether `device` computes its largest images ([`Gpu::compute_images`]):
+/// its adapter, described by `info`, is a GPU rather than a CPU's emulation
+/// of one (a device of unknown adapter, a `PostChain` on the caller's
+/// device, is taken for a GPU), and not one that draws into tiles. Natively
+/// the tests set the field; in the browser they ask for either before
+/// `create()` ([`force_compute_images`]), and the tiles still decide.
+fn computes_images(device: &wgpu::Device, info: Option<&wgpu::AdapterInfo>) -> bool {
     #[cfg(all(test, target_arch = "wasm32"))]
-    if let Some(forced) = FORCED_COMPUTE.with(std::cell::Cell::get) {
-        return forced;
-    }
-    info.is_none_or(|i| i.device_type != wgpu::DeviceType::Cpu)
+    let forced = FORCED_COMPUTE.with(std::cell::Cell::get);
+    #[cfg(not(all(test, target_arch = "wasm32")))]
+    let forced = None;
+    let gpu = forced.unwrap_or_else(|| info.is_none_or(|i| i.device_type != wgpu::DeviceType::Cpu));
+    gpu && !tile_based(device)
+}
+
+/// The vendors (`GPUAdapterInfo.vendor`) whose GPUs draw into tiles of
+/// on-chip memory: phones' and Apple's.
+#[cfg(target_arch = "wasm32")]
+const TILED: [&str; 5] = ["apple", "arm", "qualcomm", "imagination", "img-tec"];
+
+/// Whether `device`'s GPU draws into tiles (its `adapterInfo`, where the
+/// engine has one). There a full-resolution pass is best drawn: each tile
+/// is written once, and a canvas with storage usage can lose its
+/// framebuffer compression. Such a device draws its largest images as a
+/// CPU's emulation does.
+#[cfg(target_arch = "wasm32")]
+fn tile_based(device: &wgpu::Device) -> bool {
+    let Some(device) = device.as_webgpu() else {
+        return false;
+    };
+    let info = crate::js::get(
+        AsRef::<wasm_bindgen::JsValue>::as_ref(device),
+        "adapterInfo",
+    );
+    let vendor = crate::js::get(&info, "vendor")
+        .as_string()
+        .unwrap_or_default();
+    TILED.contains(&vendor.as_str())
+}
+
+/// Natively no device is told apart by its tiles.
+#[cfg(not(target_arch = "wasm32"))]
+fn tile_based(_device: &wgpu::Device) -> bool {
+    false
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]

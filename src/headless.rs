@@ -81,13 +81,7 @@ impl Headless {
             format: output.format,
             // As a canvas is configured: storage where the composite
             // writes it as compute.
-            usage: if output.storage {
-                wgpu::TextureUsages::RENDER_ATTACHMENT
-                    | wgpu::TextureUsages::COPY_SRC
-                    | wgpu::TextureUsages::STORAGE_BINDING
-            } else {
-                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
-            },
+            usage: output.usage() | wgpu::TextureUsages::COPY_SRC,
             view_formats: &view_formats,
         })?;
         let view = gpu.create_canvas_view(

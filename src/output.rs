@@ -113,6 +113,16 @@ impl OutputSpec {
         Ok(spec)
     }
 
+    /// The usage the composite needs of the output: `RENDER_ATTACHMENT`,
+    /// and `STORAGE_BINDING` where it may write it as compute.
+    pub fn usage(&self) -> wgpu::TextureUsages {
+        if self.storage {
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::STORAGE_BINDING
+        } else {
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+        }
+    }
+
     /// `true` when the view is `-srgb` and the hardware does the encoding.
     pub fn hardware_encodes(&self) -> bool {
         self.view_format != self.format

@@ -73,6 +73,12 @@ pub fn declare_image_out(
     );
 }
 
+/// The workgroups of a compute pass that writes every pixel of an image of
+/// `size` (one invocation per pixel, [`IMAGE_GROUP`] squared a group).
+pub fn image_workgroups((w, h): (u32, u32)) -> [u32; 3] {
+    [w.div_ceil(IMAGE_GROUP), h.div_ceil(IMAGE_GROUP), 1]
+}
+
 /// A compute entry point `entry` that stores, at each pixel of the storage
 /// texture `out`, what `function(in: FullscreenOut) -> vec4f` gives for
 /// the input a full-screen draw would give that pixel (`fx_fullscreen_at`):

@@ -174,11 +174,18 @@ enum Computed {
     Fine,
 }
 
-/// The names of [`Computed`]'s functions, in bloom.wgsl without `fx_`.
-const COMPUTED: [&str; 5] = ["extract", "centre", "upsample_base", "smooth", "fine"];
-
 impl Computed {
-    /// Its name in [`COMPUTED`] and its pipeline constant, if any.
+    /// One of each kind, for their entry points.
+    const KINDS: [Computed; 5] = [
+        Computed::Extract(false),
+        Computed::Centre,
+        Computed::UpsampleBase(false),
+        Computed::Smooth,
+        Computed::Fine,
+    ];
+
+    /// The name of its function in bloom.wgsl without `fx_`, and its
+    /// pipeline constant, if any.
     fn name(self) -> (&'static str, Option<(&'static str, f64)>) {
         let on = |b: bool| if b { 1.0 } else { 0.0 };
         match self {
@@ -191,11 +198,12 @@ impl Computed {
     }
 }
 
-/// The compute and fragment entry points of [`COMPUTED`].
+/// The compute and fragment entry points of every [`Computed`] step.
 fn compute_entries() -> String {
-    COMPUTED
+    Computed::KINDS
         .iter()
-        .map(|name| {
+        .map(|step| {
+            let name = step.name().0;
             let (entry, function) = (format!("cs_{name}"), format!("fx_{name}"));
             let compute = crate::shaders::image_entry(&entry, &function, "fx_bloom_out");
             format!(

@@ -324,14 +324,11 @@ fn canvas_name(element: &JsValue, kind: &str) -> String {
 /// not needed: nothing is copied into it.
 pub fn canvas_usage(options: &CanvasOptions, output: &OutputSpec) -> wgpu::TextureUsages {
     // wgpu's low usage bits are WebGPU's GPUTextureUsage bits.
-    let mut usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
     if options.screenshots {
-        usage |= wgpu::TextureUsages::COPY_SRC;
+        output.usage() | wgpu::TextureUsages::COPY_SRC
+    } else {
+        output.usage()
     }
-    if output.storage {
-        usage |= wgpu::TextureUsages::STORAGE_BINDING;
-    }
-    usage
 }
 
 /// The texture format the canvas is configured with.

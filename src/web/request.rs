@@ -18,7 +18,7 @@ use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::task::Poll;
 
-use super::interop::{get, sleep, timer};
+use super::interop::{sleep, timer};
 use crate::error::{DeviceErrorKind, Error};
 use crate::gpu::Gpu;
 
@@ -80,7 +80,7 @@ fn ask_adapter(
 /// no answer (see the module's comment).
 pub async fn adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter, Error> {
     let first = ask_adapter(instance, wgpu::PowerPreference::HighPerformance);
-    let pending = match first_some(vec![first], FIRST_ANSWER_MS).await {
+    let mut pending = match first_some(vec![first], FIRST_ANSWER_MS).await {
         Ok(Some(adapter)) => return Ok(adapter),
         Ok(None) => {
             sleep(PAUSE_MS).await;
@@ -88,7 +88,6 @@ pub async fn adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter, Error> 
         }
         Err(unanswered) => unanswered,
     };
-    let mut pending = pending;
     pending.push(ask_adapter(instance, wgpu::PowerPreference::None));
     match first_some(pending, ANSWER_MS - FIRST_ANSWER_MS).await {
         Ok(Some(adapter)) => Ok(adapter),
@@ -120,11 +119,7 @@ pub async fn gpu(instance: &wgpu::Instance) -> Result<Gpu, Error> {
     let answer: Pin<Box<dyn Future<Output = _>>> = Box::pin(request);
     let mut late =
         match first_some(vec![Box::pin(async move { Some(answer.await) })], ANSWER_MS).await {
-            Ok(Some(Ok((device, queue)))) => {
-                let mut gpu = Gpu::requested(&adapter, device, queue);
-                gpu.compute_images &= !tile_based(&gpu);
-                return Ok(gpu);
-            }
+            Ok(Some(Ok((device, queue)))) => return Ok(Gpu::requested(&adapter, device, queue)),
             Ok(Some(Err(e))) => {
                 let why = crate::gpu::browser_reason(&e);
                 return Err(Error::device(
@@ -147,25 +142,4 @@ pub async fn gpu(instance: &wgpu::Instance) -> Result<Gpu, Error> {
         DeviceErrorKind::NoDevice,
         "adapter.requestDevice()",
     ))
-}
-
-/// The vendors (`GPUAdapterInfo.vendor`) whose GPUs draw into tiles of
-/// on-chip memory: phones' and Apple's.
-const TILED: [&str; 5] = ["apple", "arm", "qualcomm", "imagination", "img-tec"];
-
-/// Whether `gpu`'s GPU draws into tiles (its device's `adapterInfo`, where
-/// the engine has one). There a full-resolution pass is best drawn: each
-/// tile is written once, and a canvas with storage usage can lose its
-/// framebuffer compression. Such a device draws its largest images as a
-/// CPU's emulation does ([`Gpu::compute_images`]).
-pub fn tile_based(gpu: &Gpu) -> bool {
-    let Some(device) = gpu.device.as_webgpu() else {
-        return false;
-    };
-    let info = get(
-        AsRef::<wasm_bindgen::JsValue>::as_ref(device),
-        "adapterInfo",
-    );
-    let vendor = get(&info, "vendor").as_string().unwrap_or_default();
-    TILED.contains(&vendor.as_str())
 }

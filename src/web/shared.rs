@@ -88,9 +88,7 @@ pub async fn wrap_device(instance: &wgpu::Instance, device: &JsValue) -> Result<
         let why = crate::gpu::browser_reason(&e);
         Error::device(DeviceErrorKind::NoDevice, format!("no device: {why}"))
     })?;
-    let mut gpu = Gpu::shared(Some(adapter.get_info()), device, queue);
-    gpu.compute_images &= !super::request::tile_based(&gpu);
-    Ok(gpu)
+    Ok(Gpu::shared(Some(adapter.get_info()), device, queue))
 }
 
 /// Counts the app device's uncaptured errors through an event listener,
