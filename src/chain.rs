@@ -360,19 +360,10 @@ impl Chain {
         self.write_params(gpu);
     }
 
-    /// What depth of field does in the current frame; before a frame is
-    /// built, what it will do with the content as it is.
-    pub fn depth_of_field(&self) -> crate::frame::DepthOfFieldState {
-        use crate::frame::DepthOfFieldState as S;
-        if let Some(built) = &self.built {
-            return built.frame.info.depth_of_field;
-        }
+    /// What depth of field does with the settings and content as they are.
+    pub fn depth_of_field(&self) -> crate::passes::depth_of_field::DepthOfFieldState {
         let depth = matches!(self.scene.content(), Content::Texture(t) if t.depth.is_some());
-        match (self.settings.depth_of_field.enabled, depth) {
-            (false, _) => S::Off,
-            (true, false) => S::NoDepth,
-            (true, true) => S::On,
-        }
+        crate::passes::depth_of_field::state(&self.settings, depth)
     }
 
     /// Applies new settings (the canvas group is the output's business,

@@ -156,25 +156,23 @@ pub struct FrameInfo {
     /// How the caller's depth texture is read, when one was given with a
     /// depth buffer (set by the chain, changed without a rebuild).
     pub camera: Option<crate::arguments::Camera>,
-    /// What depth of field does in this frame (set by its pass).
-    pub depth_of_field: DepthOfFieldState,
-    /// The frame's HDR image is depth of field's view of its circle of
-    /// confusion, shown as it is (`debug: 'coc'`).
-    pub coc_view: bool,
+    /// The frame's HDR image is the asked debug view, drawn there by the
+    /// pass it belongs to, and shown as it is.
+    pub view_in_hdr: bool,
 }
 
-/// What depth of field does in a frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum DepthOfFieldState {
-    /// `depth_of_field.enabled` is off: no pass runs.
-    #[default]
-    Off,
-    /// On, blurring the scene by its depth.
-    On,
-    /// On, but the scene came with no depth: no pass runs and the picture
-    /// is the sharp one (the demo scene, a shader, an image, or a texture
-    /// given without depth).
-    NoDepth,
+impl FrameInfo {
+    /// The composite's scale from frame to bloom texture coordinates.
+    pub fn bloom_coverage(&self) -> [f32; 2] {
+        bloom_coverage(self.size, self.bloom_extent)
+    }
+}
+
+/// The part of a bloom texture covering `extent` frame texels that a
+/// frame of `size` covers, per axis.
+pub fn bloom_coverage(size: (u32, u32), extent: (u32, u32)) -> [f32; 2] {
+    let axis = |frame: u32, extent: u32| frame.max(1) as f32 / extent.max(1) as f32;
+    [axis(size.0, extent.0), axis(size.1, extent.1)]
 }
 
 /// The caller's depth texture as the frame samples it.
@@ -307,8 +305,7 @@ impl<'a> FrameBuilder<'a> {
                 bloom_extent: size,
                 look: Default::default(),
                 camera: None,
-                depth_of_field: DepthOfFieldState::Off,
-                coc_view: false,
+                view_in_hdr: false,
             },
             output_decl: ViewDecl {
                 texture: id,

@@ -454,7 +454,7 @@ mod tests {
             ..passes[2]
         };
         assert_eq!((table.name, weights.name), ("smaa area", "smaa weights"));
-        let mut source = crate::passes::neighbours::source(&weights);
+        let mut source = crate::passes::composite::neighbour_source(&weights);
         source.push_str(
             "@group(0) @binding(98) var<storage, read> fx_test_in: array<vec4f>;
             @group(0) @binding(99) var<storage, read_write> fx_test_out: array<vec4f>;
@@ -510,7 +510,7 @@ mod tests {
             view_formats: &[],
         });
         let view = texture.create_view(&Default::default());
-        let make_table = pipeline(crate::passes::neighbours::source(&table), "cs_smaa_area");
+        let make_table = pipeline(crate::passes::composite::neighbour_source(&table), "cs_smaa_area");
         let table_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
             layout: &make_table.get_bind_group_layout(0),

@@ -70,13 +70,6 @@ impl BloomPlan {
     }
 }
 
-/// The composite's scale from frame to bloom coordinates: the part of a
-/// bloom texture covering `extent` frame texels that a frame of `size` covers.
-pub fn coverage(size: (u32, u32), extent: (u32, u32)) -> [f32; 2] {
-    let axis = |frame: u32, extent: u32| frame.max(1) as f32 / extent.max(1) as f32;
-    [axis(size.0, extent.0), axis(size.1, extent.1)]
-}
-
 /// Sizes the chain for a frame of `size`: each base texel averages a whole
 /// `ratio` × `ratio` box of frame texels (see `base` and bloom.wgsl), and
 /// the smallest mip is the fraction of the screen that `levels` mips of a
@@ -779,14 +772,14 @@ mod tests {
                 p.size.1 * r >= size.1 && (p.size.1 - 1) * r < size.1,
                 "{size:?}"
             );
-            let c = coverage(size, p.extent());
+            let c = crate::frame::bloom_coverage(size, p.extent());
             assert!(
                 c[0] > 0.0 && c[0] <= 1.0 && c[1] > 0.0 && c[1] <= 1.0,
                 "{c:?}"
             );
         }
         assert_eq!(
-            coverage((1920, 1080), plan((1920, 1080), 7).extent()),
+            crate::frame::bloom_coverage((1920, 1080), plan((1920, 1080), 7).extent()),
             [1.0, 1.0]
         );
     }
@@ -825,7 +818,7 @@ mod tests {
                     extent.0 >= size.0.min(p.size.0) && extent.1 >= 1,
                     "{size:?}"
                 );
-                coverage(size, extent);
+                crate::frame::bloom_coverage(size, extent);
             }
         }
     }

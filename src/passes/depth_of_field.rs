@@ -14,11 +14,12 @@
 //! texels, and a blur of a few pixels or more hides the coarser grid; the
 //! full-resolution pass keeps every pixel in focus exactly as it was. With
 //! `debug: 'coc'` one full-resolution pass writes the circle of confusion
-//! instead. Without depth (or off) no pass runs and
-//! [`FrameInfo::depth_of_field`] says why.
+//! instead. Without depth (or off) no pass runs, and [`state`] says why:
+//! the one place that decides, read by the chain for `stats()` and
+//! [`crate::PostChain::depth_of_field`].
 
 use crate::error::Error;
-use crate::frame::{DepthImage, DepthOfFieldState, FrameBuilder, FrameInfo, Image};
+use crate::frame::{DepthImage, FrameBuilder, FrameInfo, Image};
 use crate::gpu::Gpu;
 use crate::options::{DebugView, Options};
 use crate::output::OutputSpec;
@@ -28,6 +29,41 @@ use crate::pass::{
     UNIFORM,
 };
 use crate::texture_rules::DepthKind;
+
+/// What depth of field does in a frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DepthOfFieldState {
+    /// `depth_of_field.enabled` is off: no pass runs.
+    #[default]
+    Off,
+    /// On, blurring the scene by its depth.
+    On,
+    /// On, but the scene came with no depth: no pass runs and the picture
+    /// is the sharp one (the demo scene, a shader, an image, or a texture
+    /// given without depth).
+    NoDepth,
+}
+
+impl DepthOfFieldState {
+    /// As `stats().depthOfField` spells it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            DepthOfFieldState::Off => "off",
+            DepthOfFieldState::On => "on",
+            DepthOfFieldState::NoDepth => "no-depth",
+        }
+    }
+}
+
+/// What depth of field does with these settings, for a scene that comes
+/// with depth or without.
+pub fn state(settings: &Options, depth: bool) -> DepthOfFieldState {
+    match (settings.depth_of_field.enabled, depth) {
+        (false, _) => DepthOfFieldState::Off,
+        (true, false) => DepthOfFieldState::NoDepth,
+        (true, true) => DepthOfFieldState::On,
+    }
+}
 
 /// The passes' WGSL after the reading of `kind`'s depth, and its
 /// module's label.
@@ -324,7 +360,7 @@ impl DepthOfFieldPass {
         let pipe = self.pipe(f.gpu, Step::Coc, depth.kind);
         let name = Step::Coc.entry().0.into();
         f.compute_image(name, &pipe, groups, &dst, &[&depth.image]);
-        f.info.coc_view = true;
+        f.info.view_in_hdr = true;
         Ok(())
     }
 
@@ -489,15 +525,9 @@ pub fn lens_scale(o: &crate::options::DepthOfFieldOptions, height: u32) -> f64 {
 
 impl Pass for DepthOfFieldPass {
     fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
-        let dof = f.settings.depth_of_field;
         let coc_view = f.settings.debug == DebugView::Coc;
-        let depth = f.depth.clone();
-        f.info.depth_of_field = match (dof.enabled, &depth) {
-            (false, _) => DepthOfFieldState::Off,
-            (true, None) => DepthOfFieldState::NoDepth,
-            (true, Some(_)) => DepthOfFieldState::On,
-        };
-        let Some(depth) = depth.filter(|_| dof.enabled || coc_view) else {
+        let on = state(f.settings, f.depth.is_some()) == DepthOfFieldState::On;
+        let Some(depth) = f.depth.clone().filter(|_| on || coc_view) else {
             return Ok(());
         };
         self.params.renew(f.gpu);

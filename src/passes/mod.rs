@@ -15,7 +15,6 @@ pub mod example_effect;
 #[cfg(test)]
 pub mod fixtures;
 pub mod look;
-pub mod neighbours;
 pub mod resolve;
 pub mod scene;
 pub mod user_shader;

@@ -12,7 +12,7 @@ mod error;
 mod lut;
 
 pub use crate::arguments::Camera;
-pub use crate::frame::DepthOfFieldState;
+pub use crate::passes::depth_of_field::DepthOfFieldState;
 pub use crate::user_effect::{EffectStage, UniformValue};
 pub use error::{ArgumentError, Error, InternalError, OptionError, ShaderError};
 

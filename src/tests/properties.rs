@@ -5,8 +5,9 @@
 //! the largest texture a device may allow.
 
 use crate::chain::{shader_time, TIME_PERIOD_SECONDS};
+use crate::frame::bloom_coverage as coverage;
 use crate::options::{schema, Kind, Options, OptionsValue, Value};
-use crate::passes::bloom::{coverage, gaussian_plan, plan};
+use crate::passes::bloom::{gaussian_plan, plan};
 use crate::texture_rules::{check, max_mip_levels};
 use proptest::prelude::*;
 

@@ -666,15 +666,7 @@ impl WebRenderer {
                     None => JsValue::NULL,
                 },
             ),
-            (
-                "depthOfField",
-                match self.chain.depth_of_field() {
-                    crate::frame::DepthOfFieldState::Off => "off",
-                    crate::frame::DepthOfFieldState::On => "on",
-                    crate::frame::DepthOfFieldState::NoDepth => "no-depth",
-                }
-                .into(),
-            ),
+            ("depthOfField", self.chain.depth_of_field().name().into()),
             ("configuration", self.configuration()),
         ])
         .into()
