@@ -221,8 +221,11 @@ pub struct Prepass {
     /// Its target's format (the output's size), one a compute pass may
     /// write (`crate::formats::is_storage`).
     pub format: wgpu::TextureFormat,
-    /// Its target's size, where it is not the output's (a table).
-    pub size: Option<(u32, u32)>,
+    /// Where it is a table, its size: a table reads nothing and never
+    /// changes, so it is computed once per device, when a frame first
+    /// needs it, and every frame samples it. Otherwise the target has the
+    /// output's size and the pass runs in every frame.
+    pub table: Option<(u32, u32)>,
     /// The textures it reads, by WGSL name.
     pub reads: &'static [(&'static str, Input)],
 }

@@ -5,9 +5,9 @@
 //! searched orthogonally and diagonally, the area under the line that
 //! joins their ends read from a table), and the neighbourhood blending,
 //! which is this effect's function in the pass that resumes the frame. The
-//! table is a pass too, computed on the GPU where SMAA's reference ships
-//! an image: a few kilobytes of download less for a pass of 22,704
-//! texels.
+//! table is computed on the GPU where SMAA's reference ships an image: a
+//! few kilobytes of download less for one pass of 22,704 texels, run once
+//! per device.
 
 use crate::effect::{Builtin, Input, Neighbours, Place, Prepass};
 use crate::options::types::Antialias;
@@ -36,7 +36,7 @@ pub const EFFECT: Builtin = Builtin {
                 entry: "cs_smaa_edges",
                 function: "fx_smaa_find_edges",
                 format: wgpu::TextureFormat::Rgba8Unorm,
-                size: None,
+                table: None,
                 reads: &[("smaa_color", Input::Display)],
             },
             Prepass {
@@ -45,7 +45,7 @@ pub const EFFECT: Builtin = Builtin {
                 entry: "cs_smaa_area",
                 function: "fx_smaa_area_table",
                 format: wgpu::TextureFormat::Rgba16Float,
-                size: Some(AREA_SIZE),
+                table: Some(AREA_SIZE),
                 reads: &[],
             },
             Prepass {
@@ -54,7 +54,7 @@ pub const EFFECT: Builtin = Builtin {
                 entry: "cs_smaa_weights",
                 function: "fx_smaa_find_weights",
                 format: wgpu::TextureFormat::Rgba8Unorm,
-                size: None,
+                table: None,
                 reads: &[
                     ("smaa_edges", Input::Pass(0)),
                     ("smaa_area", Input::Pass(1)),

@@ -510,7 +510,10 @@ mod tests {
             view_formats: &[],
         });
         let view = texture.create_view(&Default::default());
-        let make_table = pipeline(crate::passes::composite::neighbour_source(&table), "cs_smaa_area");
+        let make_table = pipeline(
+            crate::passes::composite::neighbour_source(&table),
+            "cs_smaa_area",
+        );
         let table_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: None,
             layout: &make_table.get_bind_group_layout(0),

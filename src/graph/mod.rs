@@ -28,7 +28,9 @@ use crate::formats::name as name_of;
 pub enum Owner {
     /// Created by the frame: its passes may render into it.
     Chain,
-    /// The caller's (an app's scene or emissive texture): only sampled.
+    /// Made outside the frame (an app's scene or emissive texture, the
+    /// look's textures, a table computed once per device): only sampled,
+    /// never destroyed or recycled by the frame.
     Caller,
     /// What the frame is recorded into (the canvas, a program's surface):
     /// rendered into by the last pass.

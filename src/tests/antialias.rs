@@ -272,3 +272,50 @@ fn scene(uv: vec2f, time: f32) -> vec4f {
         );
     }
 }
+
+/// SMAA's area table never changes: it is computed once per device, the
+/// first time a frame needs it. No frame runs a pass for it (the frame
+/// samples it as a texture made outside it), and a frame built again
+/// creates its own targets and not the table.
+#[test]
+fn smaa_computes_its_table_once_per_device() {
+    use crate::graph::Owner;
+    let smaa = Options {
+        antialias: Antialias::Smaa,
+        msaa: Msaa::Off,
+        ..Options::default()
+    };
+    let mut h = headless_with(smaa, wgpu::TextureFormat::Rgba8Unorm, (64, 48));
+    assert!(h.render(0.0));
+    let passes = h.chain.pass_names();
+    assert!(passes.iter().any(|p| p == "smaa weights"), "{passes:?}");
+    assert!(!passes.iter().any(|p| p == "smaa area"), "{passes:?}");
+    // The frame's own textures, by label.
+    let own = |h: &Headless| -> Vec<String> {
+        let graph = h.chain.graph().expect("a built frame");
+        let table = graph.textures.iter().find(|t| t.label == "smaa area");
+        assert_eq!(table.map(|t| t.owner), Some(Owner::Caller));
+        let mine = graph.textures.iter().filter(|t| t.owner == Owner::Chain);
+        mine.map(|t| t.label.clone()).collect()
+    };
+    let first = own(&h);
+    // Off, then on again: the targets SMAA's frame has beyond the other
+    // are made again; nothing else is.
+    h.set_settings(Options {
+        msaa: Msaa::Off,
+        ..Options::default()
+    })
+    .expect("options");
+    assert!(h.render(0.0));
+    let graph = h.chain.graph().expect("a built frame");
+    let without: Vec<String> = graph.textures.iter().map(|t| t.label.clone()).collect();
+    let before = h.gpu.counters.snapshot().textures;
+    h.set_settings(smaa).expect("options");
+    assert!(h.render(0.0));
+    let made = h.gpu.counters.snapshot().textures - before;
+    assert_eq!(own(&h), first);
+    let new = first.iter().filter(|l| !without.contains(l)).count() as u64;
+    assert!(new >= 3, "{first:?} against {without:?}");
+    assert_eq!(made, new, "textures made for {first:?} against {without:?}");
+    assert_eq!(h.gpu.error_count(), 0, "{:?}", h.gpu.last_error());
+}

@@ -67,7 +67,6 @@ uniform! {
     }
 }
 
-
 /// The energy-conserving mode's mix towards the blur: `intensity`, at most 1.
 fn energy_weight(settings: &Options) -> f32 {
     settings.bloom.intensity.min(1.0) as f32
@@ -628,4 +627,3 @@ impl Pass for CompositePass {
         }
     }
 }
-

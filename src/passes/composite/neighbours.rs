@@ -34,17 +34,25 @@ impl Gathered {
     }
 }
 
+/// What the targets of the passes allow: written as storage, then sampled.
+const USAGE: wgpu::TextureUsages =
+    wgpu::TextureUsages::STORAGE_BINDING.union(wgpu::TextureUsages::TEXTURE_BINDING);
+
 /// A pass's pipeline and the layout of its bind group.
 struct PrepassPipe {
     layout: wgpu::BindGroupLayout,
     pipe: wgpu::ComputePipeline,
 }
 
-/// The pipelines of the effects' passes, made on first use.
+/// The pipelines of the effects' passes and their tables, made on first
+/// use.
 pub struct NeighbourPasses {
     linear: wgpu::Sampler,
     /// By (effect, pass).
     pipes: PipeCache<(usize, usize), Arc<PrepassPipe>>,
+    /// The tables (passes that read nothing), computed once, by (effect,
+    /// pass).
+    tables: PipeCache<(usize, usize), Result<wgpu::TextureView, Error>>,
 }
 
 /// The bindings of `pass`'s module, in order: the sampler, then its
@@ -90,6 +98,7 @@ impl NeighbourPasses {
         NeighbourPasses {
             linear: linear_sampler(gpu, "neighbours linear sampler"),
             pipes: PipeCache::new(),
+            tables: PipeCache::new(),
         }
     }
 
@@ -106,36 +115,105 @@ impl NeighbourPasses {
             display,
             targets: Vec::new(),
         };
-        let usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
         for (i, pass) in neighbours.passes.iter().enumerate() {
-            let size = pass.size.unwrap_or(f.info.output_size);
-            let tex = f.texture(pass.name, size, pass.format, 1, 1, usage)?;
-            let target = f.view(&tex, 0);
-            let p = self.pipe(f.gpu, (effect, i), pass);
-            let images: Vec<&Image> = pass.reads.iter().map(|&(_, read)| g.input(read)).collect();
-            let mut entries = vec![wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Sampler(&self.linear),
-            }];
-            for (binding, image) in (1..).zip(&images) {
-                entries.push(wgpu::BindGroupEntry {
-                    binding,
-                    resource: wgpu::BindingResource::TextureView(&image.view),
-                });
-            }
-            entries.push(wgpu::BindGroupEntry {
-                binding: entries.len() as u32,
-                resource: wgpu::BindingResource::TextureView(&target.view),
-            });
-            let group = f.gpu.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(pass.name),
-                layout: &p.layout,
-                entries: &entries,
-            });
-            f.compute_image(pass.name.into(), &p.pipe, vec![group], &target, &images);
+            let target = match pass.table {
+                Some(size) => {
+                    let view = self.table(f.gpu, (effect, i), pass, size)?;
+                    f.external(pass.name, &view, size, pass.format)
+                }
+                None => {
+                    let size = f.info.output_size;
+                    let tex = f.texture(pass.name, size, pass.format, 1, 1, USAGE)?;
+                    let target = f.view(&tex, 0);
+                    let p = self.pipe(f.gpu, (effect, i), pass);
+                    let images: Vec<&Image> =
+                        pass.reads.iter().map(|&(_, read)| g.input(read)).collect();
+                    let group = self.bind(f.gpu, pass, &p.layout, &images, &target.view);
+                    f.compute_image(pass.name.into(), &p.pipe, vec![group], &target, &images);
+                    target
+                }
+            };
             g.targets.push(target);
         }
         Ok(g)
+    }
+
+    /// The bind group of `pass`: the sampler, what it reads, its target.
+    fn bind(
+        &self,
+        gpu: &Gpu,
+        pass: &Prepass,
+        layout: &wgpu::BindGroupLayout,
+        images: &[&Image],
+        target: &wgpu::TextureView,
+    ) -> wgpu::BindGroup {
+        let mut entries = vec![wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Sampler(&self.linear),
+        }];
+        for (binding, image) in (1..).zip(images) {
+            entries.push(wgpu::BindGroupEntry {
+                binding,
+                resource: wgpu::BindingResource::TextureView(&image.view),
+            });
+        }
+        entries.push(wgpu::BindGroupEntry {
+            binding: entries.len() as u32,
+            resource: wgpu::BindingResource::TextureView(target),
+        });
+        gpu.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(pass.name),
+            layout,
+            entries: &entries,
+        })
+    }
+
+    /// The table `pass` computes, computed on this device the first time
+    /// a frame needs it, in a submission of its own (it reads nothing, so
+    /// it needs nothing of the frame).
+    fn table(
+        &self,
+        gpu: &Gpu,
+        key: (usize, usize),
+        pass: &Prepass,
+        (width, height): (u32, u32),
+    ) -> Result<wgpu::TextureView, Error> {
+        self.tables.get(key, || {
+            let texture = gpu.create_texture(&wgpu::TextureDescriptor {
+                label: Some(pass.name),
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: pass.format,
+                usage: USAGE,
+                view_formats: &[],
+            })?;
+            let view = texture.create_view(&Default::default());
+            let p = self.pipe(gpu, key, pass);
+            let group = self.bind(gpu, pass, &p.layout, &[], &view);
+            let mut encoder = gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some(pass.name),
+                });
+            {
+                let mut cp = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some(pass.name),
+                    timestamp_writes: None,
+                });
+                cp.set_pipeline(&p.pipe);
+                cp.set_bind_group(0, &group, &[]);
+                let [x, y, z] = crate::shaders::image_workgroups((width, height));
+                cp.dispatch_workgroups(x, y, z);
+            }
+            gpu.queue.submit([encoder.finish()]);
+            Ok(view)
+        })
     }
 
     fn pipe(&self, gpu: &Gpu, key: (usize, usize), pass: &Prepass) -> Arc<PrepassPipe> {

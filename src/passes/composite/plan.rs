@@ -24,7 +24,6 @@ pub const SHADER_PARTS: &[&str] = &[
     wgsl!("composite.wgsl"),
 ];
 
-
 /// What a composite pipeline is specialised for besides its effects: the
 /// output view's format and the shader's override constants.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -482,11 +481,9 @@ fn push_entry_points(
     }
 }
 
-
 /// The format of the display image: display light may exceed 1 on an
 /// extended output, and an effect blends it linearly.
 pub(super) const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
-
 
 /// Every built-in effect that reads only its own pixel, on, in the order
 /// they run.
@@ -509,7 +506,6 @@ pub fn builtins_with(neighbour: Option<usize>) -> Vec<Active<'static>> {
     }
     all
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -552,4 +548,3 @@ mod tests {
         assert!(super::plan(&[]).is_empty());
     }
 }
-
