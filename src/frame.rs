@@ -223,6 +223,22 @@ pub struct FrameBuilder<'a> {
     spare_hdr: Option<Image>,
     /// HDR targets `swap_hdr` has made in this frame (for their labels).
     hdr_targets: u32,
+    /// What passes publish for the passes after them, besides the HDR
+    /// image (ARCHITECTURE.md's slot table).
+    pub slots: Slots,
+    /// Copies for the next step added.
+    copies: Vec<BufferCopy>,
+    /// The lookup table's and the lens dirt's views (set by the chain).
+    pub look: crate::effect::LookViews,
+    /// The user's effects, in the order they were added (set by the chain).
+    pub user_effects: &'a [crate::user_effect::UserEffect],
+}
+
+/// The images and values passes hand on to the passes after them, besides
+/// the HDR image ([`FrameBuilder::set_hdr`], [`FrameBuilder::swap_hdr`]).
+/// ARCHITECTURE.md's slot table lists each with who writes and reads it.
+#[derive(Default)]
+pub struct Slots {
     /// The stored multisampled scene color, for a resolve pass.
     pub msaa_color: Option<Image>,
     /// What the bloom extract reads instead of the HDR image (a caller's
@@ -230,6 +246,7 @@ pub struct FrameBuilder<'a> {
     pub bloom_source: Option<Image>,
     /// The caller's depth, matching the scene (published by the scene).
     pub depth: Option<DepthImage>,
+    /// The blurred light the composite adds (published by the bloom).
     pub bloom: Option<BloomResult>,
     /// The exposure multiplier (an `f32`) the frame is to use, when a pass
     /// computes it on the GPU (auto exposure); passes that apply the
@@ -238,12 +255,6 @@ pub struct FrameBuilder<'a> {
     /// What `debug: 'exposure'` draws (`passes::auto_exposure::VIEW_SIZE`
     /// bytes), published by auto exposure.
     pub exposure_view: Option<GpuValue>,
-    /// Copies for the next step added.
-    copies: Vec<BufferCopy>,
-    /// The lookup table's and the lens dirt's views (set by the chain).
-    pub look: crate::effect::LookViews,
-    /// The user's effects, in the order they were added (set by the chain).
-    pub user_effects: &'a [crate::user_effect::UserEffect],
 }
 
 /// A built frame: its textures (released when the frame is replaced),
@@ -320,12 +331,7 @@ impl<'a> FrameBuilder<'a> {
             hdr: None,
             spare_hdr: None,
             hdr_targets: 0,
-            msaa_color: None,
-            bloom_source: None,
-            depth: None,
-            bloom: None,
-            exposure: None,
-            exposure_view: None,
+            slots: Slots::default(),
             copies: Vec::new(),
             look: Default::default(),
             user_effects: &[],

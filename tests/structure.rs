@@ -1211,3 +1211,227 @@ fn the_architecture_page_lists_the_layers_of_the_tree() {
         [("low".to_string(), vec!["a".to_string(), "b".to_string()])]
     );
 }
+
+// ---- Each capability in its own room ----
+
+/// The rows of the table that follows `heading` (a `## ` or `### `
+/// heading of ARCHITECTURE.md), header and rule aside: each row's cells,
+/// trimmed.
+fn table_after(page: &str, heading: &str) -> Vec<Vec<String>> {
+    let section = page.split(heading).nth(1).unwrap_or_default();
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The names in a cell written as `` `a`, `b` `` (the words between
+/// backticks; "nothing" for none).
+fn names_in(cell: &str) -> BTreeSet<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+fn architecture_page() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md")).unwrap()
+}
+
+/// Which modules of `passes` each pass module imports, by their names
+/// under `passes::` (a pass's own submodules aside: `composite::plan` is
+/// the composite's).
+fn pass_uses(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+    let top = |m: &str| {
+        m.strip_prefix("passes::")
+            .map(|r| r.split("::").next().unwrap_or(r).to_string())
+    };
+    let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, to) in graph {
+        let Some(pass) = top(from) else { continue };
+        let entry = uses.entry(pass.clone()).or_default();
+        for t in to {
+            if let Some(other) = top(t).filter(|o| *o != pass) {
+                entry.insert(other);
+            }
+        }
+    }
+    uses
+}
+
+/// ARCHITECTURE.md's "Which passes use which" table is what the modules
+/// of `src/passes/` import of each other: a pass module not listed, or
+/// one importing what its row does not say, fails.
+#[test]
+fn the_architecture_page_says_which_passes_use_which() {
+    let documented: BTreeMap<String, BTreeSet<String>> =
+        table_after(&architecture_page(), "\n### Which passes use which\n")
+            .into_iter()
+            .flat_map(|row| {
+                let uses = names_in(row.get(1).map_or("", String::as_str));
+                let modules = names_in(row.first().map_or("", String::as_str));
+                modules.into_iter().map(move |m| (m, uses.clone()))
+            })
+            .collect();
+    assert_eq!(
+        documented,
+        pass_uses(&src_graph()),
+        "ARCHITECTURE.md's table of which passes use which, against src/passes/"
+    );
+    // The reader of the graph: an import of another pass is seen, one of
+    // a pass's own submodule is not.
+    let planted: BTreeMap<String, BTreeSet<String>> = [
+        ("passes::a", vec!["passes::b", "frame"]),
+        ("passes::a::inner", vec!["passes::a"]),
+        ("passes::b", vec![]),
+    ]
+    .into_iter()
+    .map(|(m, to)| (m.to_string(), to.into_iter().map(str::to_string).collect()))
+    .collect();
+    let seen = pass_uses(&planted);
+    assert_eq!(seen["a"], BTreeSet::from(["b".to_string()]));
+    assert!(seen["b"].is_empty());
+}
+
+/// The fields of `pub struct <name>` in `code` (stripped), in order.
+fn struct_fields(code: &str, name: &str) -> Vec<String> {
+    let start = code
+        .find(&format!("pub struct {name} {{"))
+        .unwrap_or(code.len());
+    let body = &code[start..];
+    let body = &body[body.find('{').map_or(0, |i| i + 1)..body.find("\n}").unwrap_or(0)];
+    body.lines()
+        .filter_map(|l| {
+            let l = l.trim().strip_prefix("pub ").unwrap_or(l.trim());
+            let (field, _) = l.split_once(':')?;
+            Some(field.trim().to_string())
+        })
+        .collect()
+}
+
+/// ARCHITECTURE.md's slot table names the HDR image and each field of
+/// `frame::Slots`, no more and no fewer.
+#[test]
+fn the_slot_table_is_the_frames_slots() {
+    let frame = strip(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/frame.rs"))
+            .unwrap(),
+    );
+    let mut slots: BTreeSet<String> = struct_fields(&frame, "Slots").into_iter().collect();
+    assert!(slots.len() >= 6, "{slots:?}");
+    slots.insert("hdr".to_string());
+    // The table is the one whose header starts with `| slot |`.
+    let page = architecture_page();
+    let table = &page[page.find("\n| slot |").map_or(page.len(), |i| i + 1)..];
+    let documented: BTreeSet<String> = table
+        .lines()
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .flat_map(|l| names_in(l.trim_matches('|').split(" | ").next().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        documented, slots,
+        "ARCHITECTURE.md's slot table against frame::Slots"
+    );
+    assert_eq!(
+        struct_fields(
+            &strip("pub struct S {\n    /// x: y\n    pub a: Option<u32>,\n    b: u8,\n}\n"),
+            "S"
+        ),
+        ["a", "b"]
+    );
+}
+
+/// Lines of `src/` that name depth of field outside its pass, the
+/// options and the tests, comments aside (the pass owns its state and
+/// decisions; the rest reach it through `depth_of_field::state` and the
+/// public `DepthOfFieldState`).
+fn depth_of_field_mentions(root: &Path) -> Vec<String> {
+    let src = root.join("src");
+    let mut all = vec![];
+    files(&src, &mut all);
+    let mut found = vec![];
+    for f in all {
+        let rel = f
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("src/tests/")
+            || rel.starts_with("src/options/")
+            || rel == "src/passes/depth_of_field.rs"
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        let code = without_test_modules(&strip(&text));
+        for (line, kept) in text.lines().zip(code.lines()) {
+            if kept.trim().is_empty() && !line.trim_start().starts_with('"') {
+                continue;
+            }
+            let line = line.split("//").next().unwrap_or("").to_lowercase();
+            let named = ["depth_of_field", "depthoffield"]
+                .iter()
+                .any(|w| line.contains(w))
+                || line
+                    .match_indices("coc")
+                    .chain(line.match_indices("dof"))
+                    .any(|(i, _)| i == 0 || !line.as_bytes()[i - 1].is_ascii_alphanumeric());
+            if named {
+                found.push(format!("{rel}: {}", line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn depth_of_field_is_named_at_most_ten_times_outside_its_room() {
+    let found = depth_of_field_mentions(Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert!(
+        found.len() <= 10,
+        "{} lines:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+    assert!(
+        !found.is_empty(),
+        "the reader finds the re-export in lib.rs"
+    );
+}
+
+/// The composite keeps its jobs apart: the plan and its WGSL
+/// (`plan.rs`), the GPU pass (`mod.rs`), the neighbours' passes, each a
+/// file of at most 700 lines.
+#[test]
+fn the_composite_is_split_along_its_seams() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/passes/composite");
+    let mut all = vec![];
+    files(&dir, &mut all);
+    let names: BTreeSet<String> = all
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for part in ["mod.rs", "plan.rs", "neighbours.rs"] {
+        assert!(
+            names.contains(part),
+            "src/passes/composite/{part}: {names:?}"
+        );
+    }
+    for f in &all {
+        let lines = std::fs::read_to_string(f).unwrap().lines().count();
+        assert!(lines <= 700, "{}: {lines} lines", f.display());
+    }
+    // The plan needs no device.
+    let plan = strip(&std::fs::read_to_string(dir.join("plan.rs")).unwrap());
+    assert!(!plan.contains("Gpu") && !plan.contains("FrameBuilder"));
+}

@@ -232,11 +232,11 @@ impl Pass for AutoExposurePass {
             [1, 1, 1],
             &[],
         );
-        f.exposure = Some(GpuValue {
+        f.slots.exposure = Some(GpuValue {
             buffer: self.state.clone(),
             offset: MULTIPLIER_OFFSET,
         });
-        f.exposure_view = Some(GpuValue {
+        f.slots.exposure_view = Some(GpuValue {
             buffer: self.view.clone(),
             offset: 0,
         });

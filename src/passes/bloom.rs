@@ -407,7 +407,7 @@ impl BloomPass {
     /// An exposure metered on the GPU replaces the uniform's before the
     /// extract runs.
     fn meter(&self, f: &mut FrameBuilder<'_>) {
-        if let Some(exposure) = f.exposure.clone() {
+        if let Some(exposure) = f.slots.exposure.clone() {
             let offset = std::mem::offset_of!(BloomParams, exposure) as u64;
             f.copy_before(&exposure, &self.params.current(), offset, 4);
         }
@@ -672,7 +672,7 @@ impl Pass for BloomPass {
             return Ok(());
         }
         // Selective bloom: a caller's emissive texture replaces the scene.
-        let source = match f.bloom_source.clone() {
+        let source = match f.slots.bloom_source.clone() {
             Some(source) => source,
             None => f.hdr("bloom extract")?,
         };
@@ -684,7 +684,7 @@ impl Pass for BloomPass {
         };
         f.info.bloom_levels = result.levels;
         f.info.bloom_extent = plan.extent();
-        f.bloom = Some(result);
+        f.slots.bloom = Some(result);
         Ok(())
     }
 

@@ -390,7 +390,7 @@ impl DepthOfFieldPass {
             rings: rings(max_coc),
         };
         let (src, dst) = f.swap_hdr("depth of field")?;
-        let bloom = match f.bloom_source.clone() {
+        let bloom = match f.slots.bloom_source.clone() {
             Some(source) => Some((
                 source,
                 layer(f, "depth of field bloom", size, LAYER_FORMAT)?,
@@ -401,7 +401,7 @@ impl DepthOfFieldPass {
         if let Some((source, blurred)) = bloom {
             // The tiles hold the circles of confusion, the same for both.
             self.blur(f, depth, &layers, (&source, &blurred), false);
-            f.bloom_source = Some(blurred);
+            f.slots.bloom_source = Some(blurred);
         }
         Ok(())
     }
@@ -526,8 +526,8 @@ pub fn lens_scale(o: &crate::options::DepthOfFieldOptions, height: u32) -> f64 {
 impl Pass for DepthOfFieldPass {
     fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
         let coc_view = f.settings.debug == DebugView::Coc;
-        let on = state(f.settings, f.depth.is_some()) == DepthOfFieldState::On;
-        let Some(depth) = f.depth.clone().filter(|_| on || coc_view) else {
+        let on = state(f.settings, f.slots.depth.is_some()) == DepthOfFieldState::On;
+        let Some(depth) = f.slots.depth.clone().filter(|_| on || coc_view) else {
             return Ok(());
         };
         self.params.renew(f.gpu);

@@ -80,7 +80,7 @@ impl Pass for ResolvePass {
     /// Resolves the multisampled color the scene stored (only with
     /// `resolve: 'tonemapped'`) into the current HDR image.
     fn build(&self, f: &mut FrameBuilder<'_>) -> Result<(), Error> {
-        let Some(msaa) = f.msaa_color.take() else {
+        let Some(msaa) = f.slots.msaa_color.take() else {
             return Ok(());
         };
         let hdr = f.hdr("resolve")?;

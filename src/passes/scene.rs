@@ -409,10 +409,10 @@ impl Pass for ScenePass {
             let scene = f.external("scene texture", &input.scene, input.size, input.formats.0);
             f.set_hdr(scene);
             if let (Some(view), Some(format)) = (&input.bloom, input.formats.1) {
-                f.bloom_source = Some(f.external("bloom texture", view, input.size, format));
+                f.slots.bloom_source = Some(f.external("bloom texture", view, input.size, format));
             }
             if let Some(depth) = &input.depth {
-                f.depth = Some(depth_image(f, depth, input.size));
+                f.slots.depth = Some(depth_image(f, depth, input.size));
             }
             return Ok(());
         }
@@ -484,10 +484,10 @@ impl Pass for ScenePass {
                 &[],
                 false,
             );
-            f.bloom_source = Some(target);
+            f.slots.bloom_source = Some(target);
         }
         if tonemapped {
-            f.msaa_color = msaa;
+            f.slots.msaa_color = msaa;
         }
         f.set_hdr(hdr);
         Ok(())

@@ -503,20 +503,25 @@ impl Pass for CompositePass {
         let params = self.params.renew(f.gpu);
         // An exposure metered on the GPU replaces the uniform's before the
         // pass runs.
-        if let Some(exposure) = f.exposure.clone() {
+        if let Some(exposure) = f.slots.exposure.clone() {
             let offset = std::mem::offset_of!(CompositeParams, exposure) as u64;
             f.copy_before(&exposure, &params, offset, 4);
         }
-        if let (DebugView::Exposure, Some(view)) = (f.settings.debug, f.exposure_view.clone()) {
+        if let (DebugView::Exposure, Some(view)) = (f.settings.debug, f.slots.exposure_view.clone())
+        {
             let size = std::mem::size_of::<ExposureView>() as u64;
             f.copy_before(&view, &self.exposure_view, 0, size);
         }
         // Without bloom the HDR image stands in for the bloom binding; the
         // shader does not sample it (bloom scale 0).
-        let bloom = f.bloom.as_ref().map_or(hdr.clone(), |b| b.image.clone());
+        let bloom = f
+            .slots
+            .bloom
+            .as_ref()
+            .map_or(hdr.clone(), |b| b.image.clone());
         // What bloomed (the energy-conserving mode takes it back): the
         // caller's bloom texture, or the HDR image itself.
-        let source = f.bloom_source.clone().unwrap_or_else(|| hdr.clone());
+        let source = f.slots.bloom_source.clone().unwrap_or_else(|| hdr.clone());
         let users = f.user_effects;
         let effects = active(f.settings, &f.info, users);
         self.fused
