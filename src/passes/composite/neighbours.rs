@@ -52,7 +52,7 @@ pub struct NeighbourPasses {
     pipes: PipeCache<(usize, usize), Arc<PrepassPipe>>,
     /// The tables (passes that read nothing), computed once, by (effect,
     /// pass).
-    tables: PipeCache<(usize, usize), Result<wgpu::TextureView, Error>>,
+    tables: PipeCache<(usize, usize), Option<wgpu::TextureView>>,
 }
 
 /// The bindings of `pass`'s module, in order: the sampler, then its
@@ -178,21 +178,24 @@ impl NeighbourPasses {
         pass: &Prepass,
         (width, height): (u32, u32),
     ) -> Result<wgpu::TextureView, Error> {
-        self.tables.get(key, || {
-            let texture = gpu.create_texture(&wgpu::TextureDescriptor {
-                label: Some(pass.name),
-                size: wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: pass.format,
-                usage: USAGE,
-                view_formats: &[],
-            })?;
+        let desc = wgpu::TextureDescriptor {
+            label: Some(pass.name),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: pass.format,
+            usage: USAGE,
+            view_formats: &[],
+        };
+        // What `create_texture` refuses, refused here with its reason.
+        crate::texture_rules::check(&desc)?;
+        let made = self.tables.get(key, || {
+            let texture = gpu.create_texture(&desc).ok()?;
             let view = texture.create_view(&Default::default());
             let p = self.pipe(gpu, key, pass);
             let group = self.bind(gpu, pass, &p.layout, &[], &view);
@@ -212,8 +215,9 @@ impl NeighbourPasses {
                 cp.dispatch_workgroups(x, y, z);
             }
             gpu.queue.submit([encoder.finish()]);
-            Ok(view)
-        })
+            Some(view)
+        });
+        made.ok_or_else(|| Error::argument(pass.name, "could not be made"))
     }
 
     fn pipe(&self, gpu: &Gpu, key: (usize, usize), pass: &Prepass) -> Arc<PrepassPipe> {
