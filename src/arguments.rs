@@ -175,7 +175,7 @@ pub fn stats_gpu(value: &Value) -> Result<Option<bool>, crate::error::Error> {
         Some(Value::Bool(b)) => Ok(Some(*b)),
         Some(other) => Err(OptionError::new(
             "gpu",
-            Allowed::OneOf(vec![Value::Bool(true), Value::Bool(false)]),
+            Allowed::true_or_false(),
             format!("must be true or false, got {}", other.describe()),
         )
         .into()),
@@ -359,6 +359,7 @@ pub fn camera(value: &Value) -> Result<Camera, ArgumentError> {
 mod tests {
     use super::*;
     use crate::error::Error;
+    use crate::options::AllowedValue;
 
     #[test]
     fn dimensions() {
@@ -408,7 +409,7 @@ mod tests {
                 assert_eq!(e.field, "gian");
                 assert_eq!(
                     e.allowed,
-                    Allowed::OneOf(vec![Value::String("gain".into())])
+                    Allowed::OneOf(vec![AllowedValue::Text("gain".into())])
                 );
             }
             other => panic!("{other:?}"),

@@ -98,7 +98,7 @@ pub use lut::Lut;
 // The options and every struct and enum of their groups and values: a
 // new group's type is public by being declared in `options::types`.
 pub use options::types::*;
-pub use options::Allowed;
+pub use options::{Allowed, AllowedValue};
 pub use post::{
     display_headroom, ArgumentError, Camera, Depth, DepthOfFieldState, Effect, EffectStage, Error,
     InternalError, OptionError, Output, PostChain, ShaderError, UniformValue,

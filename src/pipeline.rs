@@ -2,6 +2,10 @@
 //! a [`Pipe`] keeps what the pipeline was created for, so the pass graph
 //! can check it against the attachments it is used with.
 
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Mutex;
+
 use crate::gpu::Gpu;
 
 /// A render pipeline together with what it was created for, so the pass
@@ -255,30 +259,27 @@ pub fn linear_sampler(gpu: &Gpu, label: &str) -> wgpu::Sampler {
 }
 
 /// Pipelines specialised by a key (override constants), made on first use
-/// and kept: a handful per pass at most, one per combination of settings
-/// actually used. Behind a mutex (uncontended: the chain is used from
-/// one thread at a time) so a chain can be shared between threads.
+/// and kept: one per combination of settings actually used, found by the
+/// key (its floats held as their bits, so that it hashes). Behind a mutex
+/// (uncontended: the chain is used from one thread at a time) so a chain
+/// can be shared between threads.
 pub struct PipeCache<K, P = Pipe> {
-    pipes: std::sync::Mutex<Vec<(K, P)>>,
+    pipes: Mutex<HashMap<K, P>>,
 }
 
-impl<K: PartialEq + Copy, P: Clone> PipeCache<K, P> {
+impl<K: Eq + Hash + Copy, P: Clone> PipeCache<K, P> {
     pub fn new() -> Self {
         PipeCache {
-            pipes: std::sync::Mutex::new(Vec::new()),
+            pipes: Mutex::new(HashMap::new()),
         }
     }
 
     /// The pipeline for `key`, made with `make` the first time.
     pub fn get(&self, key: K, make: impl FnOnce() -> P) -> P {
-        // A panic while the lock was held left nothing half-written.
+        // A panic while the lock was held left nothing half-written: the
+        // map holds a pipeline once `make` has returned it.
         let mut pipes = self.pipes.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, pipe)) = pipes.iter().find(|(k, _)| *k == key) {
-            return pipe.clone();
-        }
-        let pipe = make();
-        pipes.push((key, pipe.clone()));
-        pipe
+        pipes.entry(key).or_insert_with(make).clone()
     }
 
     #[cfg(test)]
@@ -292,7 +293,7 @@ impl<K: PartialEq + Copy, P: Clone> PipeCache<K, P> {
     }
 }
 
-impl<K: PartialEq + Copy, P: Clone> Default for PipeCache<K, P> {
+impl<K: Eq + Hash + Copy, P: Clone> Default for PipeCache<K, P> {
     fn default() -> Self {
         Self::new()
     }

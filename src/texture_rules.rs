@@ -211,7 +211,7 @@ fn check_shape(argument: &str, t: &CallerTexture<'_>) -> Result<(), crate::error
 }
 
 /// How a caller's depth texture holds distance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DepthKind {
     /// A depth buffer: 0 to 1 between the camera's planes.
     Buffer,

@@ -7,6 +7,8 @@
 //! - no function in `src/` or `xtask/src/` is longer than 100 lines (test
 //!   modules aside), nor in the JavaScript of `www/` and `npm/`;
 //! - the program of `tests/post_contract.rs` names only the public API;
+//! - no item of `src/` is `pub` and `#[doc(hidden)]`: what the crate's
+//!   own code needs is `pub(crate)`, not public and left out of the docs;
 //! - xtask's modules keep to the layers of [`XTASK_LAYERS`]: no circle, no
 //!   import of a higher layer, nothing imported from `main.rs`;
 //! - ARCHITECTURE.md's layer table is [`LAYERS`].
@@ -762,6 +764,93 @@ fn the_outside_program_names_only_the_public_api() {
         names.contains("PostChain"),
         "the detector sees the imports: {names:?}"
     );
+}
+
+/// The lines of `code` (stripped) where an attribute holding
+/// `doc(hidden)` sits on a `pub` item (other attributes between them
+/// read through); `pub(crate)` and the like are not public.
+fn hidden_public_items(code: &str) -> Vec<usize> {
+    let b = code.as_bytes();
+    // The end of the attribute opening at `at` (`#[` or `#![`).
+    let attribute_end = |at: usize| {
+        let mut depth = 0;
+        for (i, &c) in b.iter().enumerate().skip(at) {
+            match c {
+                b'[' => depth += 1,
+                b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return i + 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        b.len()
+    };
+    let line_of = |pos: usize| code[..pos].matches('\n').count() + 1;
+    let mut out = vec![];
+    let mut from = 0;
+    while let Some(at) = code[from..].find('#').map(|p| from + p) {
+        let opens = code[at + 1..].trim_start().trim_start_matches('!');
+        if !opens.trim_start().starts_with('[') {
+            from = at + 1;
+            continue;
+        }
+        let end = attribute_end(at);
+        from = end.max(at + 1);
+        let attribute: String = code[at..end].split_whitespace().collect();
+        if !attribute.contains("doc(hidden)") {
+            continue;
+        }
+        // The item: past blank space and any further attributes.
+        let mut next = end;
+        loop {
+            let rest = &code[next..];
+            let trimmed = rest.trim_start();
+            next += rest.len() - trimmed.len();
+            if trimmed.starts_with('#') {
+                next = attribute_end(next);
+            } else {
+                break;
+            }
+        }
+        let item: String = code[next..].chars().take(4).collect();
+        let public = item.starts_with("pub")
+            && !item[3..].starts_with(|c: char| c == '(' || c == '_' || c.is_alphanumeric());
+        if public {
+            out.push(line_of(at));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_public_item_of_src_is_hidden_from_the_docs() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = vec![];
+    files(&src, &mut all);
+    let mut hidden = vec![];
+    for f in &all {
+        let code = strip(&std::fs::read_to_string(f).unwrap());
+        for line in hidden_public_items(&code) {
+            hidden.push(format!("{}:{line}", f.display()));
+        }
+    }
+    assert!(
+        hidden.is_empty(),
+        "#[doc(hidden)] on a pub item: make it pub(crate), or document it as API:\n{}",
+        hidden.join("\n")
+    );
+    // The detector sees through other attributes and blank space, and
+    // leaves crate-private items, comments and other attributes alone.
+    let planted = "struct A;\n#[doc(hidden)]\npub fn a() {}\n\
+                   #[cfg(test)]\n# [ doc ( hidden ) ]\n#[inline]\n  pub  fn b() {}\n\
+                   #[doc(hidden)]\npub(crate) fn c() {}\n\
+                   // #[doc(hidden)]\npub fn d() {}\n\
+                   #[doc = \"x\"]\npub fn e() {}\n\
+                   #[doc(hidden)]\nfn public_f() {}\n";
+    assert_eq!(hidden_public_items(&strip(planted)), vec![2, 5]);
 }
 
 // ---- JavaScript: www/ and npm/ ----

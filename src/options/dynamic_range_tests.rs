@@ -41,7 +41,10 @@ fn dynamic_range_auto_leaves_format_and_tone_mapping_to_itself() {
         )]))
         .unwrap_err();
     assert_eq!(e.field, "canvas.format");
-    assert_eq!(e.allowed, Allowed::OneOf(vec![s("preferred")]));
+    assert_eq!(
+        e.allowed,
+        Allowed::OneOf(vec![AllowedValue::Text("preferred".into())])
+    );
     assert!(e.message.contains("dynamicRange"), "{e}");
     let with_auto = Options::default()
         .merged(&obj(vec![("canvas", auto)]))
@@ -53,7 +56,10 @@ fn dynamic_range_auto_leaves_format_and_tone_mapping_to_itself() {
         )]))
         .unwrap_err();
     assert_eq!(e.field, "canvas.toneMapping");
-    assert_eq!(e.allowed, Allowed::OneOf(vec![s("standard")]));
+    assert_eq!(
+        e.allowed,
+        Allowed::OneOf(vec![AllowedValue::Text("standard".into())])
+    );
     // Back to 'standard', the format can be set again.
     with_auto
         .merged(&obj(vec![(

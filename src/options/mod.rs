@@ -21,7 +21,7 @@ pub mod value;
 pub use parse::extended_needs_rgba16float;
 #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(unused_imports))]
 pub use parse::OptionsValue;
-pub use schema::{Allowed, Effect, OptionError};
+pub use schema::{Allowed, AllowedValue, Effect, OptionError};
 pub use table::{changes, reshapes};
 // For the schema and property tests.
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -63,13 +63,14 @@ impl Kind {
     /// What is allowed, for `OptionError.allowed`.
     pub fn allowed(&self) -> Allowed {
         match *self {
-            Kind::Bool => Allowed::OneOf(vec![Value::Bool(true), Value::Bool(false)]),
-            Kind::Choice(names) => {
-                Allowed::OneOf(names.iter().map(|n| Value::String(n.to_string())).collect())
-            }
-            Kind::Count { values, .. } => {
-                Allowed::OneOf(values.iter().map(|v| Value::Number(*v as f64)).collect())
-            }
+            Kind::Bool => Allowed::true_or_false(),
+            Kind::Choice(names) => Allowed::texts(names),
+            Kind::Count { values, .. } => Allowed::OneOf(
+                values
+                    .iter()
+                    .map(|v| AllowedValue::Number(f64::from(*v)))
+                    .collect(),
+            ),
             Kind::Number { .. } | Kind::Integer { .. } => Allowed::Range(self.describe()),
         }
     }
@@ -278,10 +279,32 @@ pub enum Allowed {
     /// Exactly these values (an array in JS): the choices, `[true, false]`,
     /// `[1, 4]`, the keys of an options object, or what is left given the
     /// other options.
-    OneOf(Vec<Value>),
+    OneOf(Vec<AllowedValue>),
     /// A range or a shape, as a phrase (a string in JS): `a number from 0
     /// to 1`, `an object`.
     Range(String),
+}
+
+/// One value of [`Allowed::OneOf`], as JavaScript holds it: a string
+/// (`'agx'`, a key of an options object), a number (`4`) or a boolean.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AllowedValue {
+    Text(String),
+    Number(f64),
+    Bool(bool),
+}
+
+impl Allowed {
+    /// Exactly these strings.
+    pub(crate) fn texts(values: &[&str]) -> Allowed {
+        let values = values.iter().map(|s| AllowedValue::Text(s.to_string()));
+        Allowed::OneOf(values.collect())
+    }
+
+    /// `true` or `false`.
+    pub(crate) fn true_or_false() -> Allowed {
+        Allowed::OneOf(vec![AllowedValue::Bool(true), AllowedValue::Bool(false)])
+    }
 }
 
 /// A rejected option: which one, what is allowed, and what was given.
@@ -305,8 +328,7 @@ impl OptionError {
 
     /// Allowed: exactly these strings.
     pub fn one_of(field: &str, allowed: &[&str], message: impl Into<String>) -> Self {
-        let values = allowed.iter().map(|s| Value::String(s.to_string()));
-        OptionError::new(field, Allowed::OneOf(values.collect()), message)
+        OptionError::new(field, Allowed::texts(allowed), message)
     }
 }
 

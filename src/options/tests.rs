@@ -10,6 +10,9 @@ fn obj(entries: Vec<(&str, Value)>) -> Value {
 fn s(v: &str) -> Value {
     Value::String(v.into())
 }
+fn text(v: &str) -> AllowedValue {
+    AllowedValue::Text(v.into())
+}
 
 #[test]
 fn defaults_when_absent() {
@@ -478,7 +481,7 @@ fn errors_say_what_is_allowed() {
     let e = Options::from_value(&obj(vec![("tonemapper", s("filmic"))])).unwrap_err();
     assert_eq!(
         e.allowed,
-        Allowed::OneOf(Tonemapper::NAMES.iter().map(|n| s(n)).collect())
+        Allowed::OneOf(Tonemapper::NAMES.iter().map(|n| text(n)).collect())
     );
     let e = Options::from_value(&obj(vec![(
         "bloom",
@@ -490,12 +493,12 @@ fn errors_say_what_is_allowed() {
     let e = Options::from_value(&obj(vec![("msaa", Value::Number(2.0))])).unwrap_err();
     assert_eq!(
         e.allowed,
-        Allowed::OneOf(vec![Value::Number(1.0), Value::Number(4.0)])
+        Allowed::OneOf(vec![AllowedValue::Number(1.0), AllowedValue::Number(4.0)])
     );
     let e = Options::from_value(&obj(vec![("dither", s("yes"))])).unwrap_err();
     assert_eq!(
         e.allowed,
-        Allowed::OneOf(vec![Value::Bool(true), Value::Bool(false)])
+        Allowed::OneOf(vec![AllowedValue::Bool(true), AllowedValue::Bool(false)])
     );
     let e = Options::from_value(&obj(vec![(
         "bloom",
@@ -507,7 +510,7 @@ fn errors_say_what_is_allowed() {
         panic!("{e:?}")
     };
     assert_eq!(keys.len(), 10);
-    assert!(keys.contains(&s("intensity")));
+    assert!(keys.contains(&text("intensity")));
     let e = Options::from_value(&obj(vec![("bloom", Value::Number(1.0))])).unwrap_err();
     assert_eq!(e.allowed, Allowed::Range("an object".into()));
     // Cross-option rules: what is left given the other options.
@@ -516,13 +519,13 @@ fn errors_say_what_is_allowed() {
         ("msaa", Value::Number(1.0)),
     ]))
     .unwrap_err();
-    assert_eq!(e.allowed, Allowed::OneOf(vec![s("hardware")]));
+    assert_eq!(e.allowed, Allowed::OneOf(vec![text("hardware")]));
     let e = Options::from_value(&obj(vec![(
         "canvas",
         obj(vec![("toneMapping", s("extended"))]),
     )]))
     .unwrap_err();
-    assert_eq!(e.allowed, Allowed::OneOf(vec![s("standard")]));
+    assert_eq!(e.allowed, Allowed::OneOf(vec![text("standard")]));
 }
 
 #[test]

@@ -52,17 +52,35 @@ pub enum DynamicRange {
 }
 
 /// The `canvas` group of options: everything that goes into `configure()`.
+///
+/// The JavaScript renderer configures its canvas from all of them. A
+/// [`PostChain`](crate::PostChain) writes the program's own output and
+/// reads only `alpha_mode`, `tone_mapping` and `headroom`; `format`,
+/// `color_space`, `screenshots` and `dynamic_range` are the canvas
+/// renderer's alone (each field says what the chain follows instead).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CanvasOptions {
+    /// Canvas renderer only. A `PostChain` ignores it: its output format
+    /// (given to `PostChain::new`, or `Output::format`) stands for it, and
+    /// the options are checked as if this were `Rgba16Float` for an
+    /// `Rgba16Float` or `Rgb10a2Unorm` output and `Preferred` otherwise.
     pub format: CanvasFormat,
     pub alpha_mode: AlphaMode,
+    /// Canvas renderer only. A `PostChain` ignores it and writes in
+    /// `Output::color_space`.
     pub color_space: ColorSpace,
     /// `'extended'` only with `format: 'rgba16float'`.
     pub tone_mapping: ToneMapping,
     /// `true` adds `COPY_SRC` to the canvas usage so frames can be read
-    /// back; leave it off otherwise (it can cost compression).
+    /// back; leave it off otherwise (it can cost compression). Canvas
+    /// renderer only: a `PostChain` ignores it, the output texture's usage
+    /// being the program's.
     pub screenshots: bool,
     /// `Auto` chooses `format` and `tone_mapping` from the display.
+    /// Canvas renderer only: a `PostChain` checks the options as if it
+    /// were `Standard`; the program picks the output and sets
+    /// `tone_mapping` and `headroom` itself
+    /// ([`display_headroom`](crate::display_headroom)).
     pub dynamic_range: DynamicRange,
     /// How many times SDR white the display shows at most, for the
     /// `Extended` path: the curves keep the SDR picture and roll the
@@ -128,8 +146,7 @@ pub enum Tonemapper {
 
 impl Tonemapper {
     /// Index used by composite.wgsl; keep in sync with its TONEMAP_* constants.
-    #[doc(hidden)]
-    pub fn shader_index(self) -> u32 {
+    pub(crate) fn shader_index(self) -> u32 {
         match self {
             Tonemapper::None => 0,
             Tonemapper::Agx => 1,
@@ -330,11 +347,23 @@ pub struct GrainOptions {
 
 /// All renderer options. `Options::default()` takes every default from
 /// the schema table.
+///
+/// They are the JavaScript renderer's options, so some fields only the
+/// canvas renderer reads, and a [`PostChain`](crate::PostChain) ignores:
+/// of `canvas`, `format`, `color_space`, `screenshots` and
+/// `dynamic_range` (see [`CanvasOptions`]); and `msaa`, `resolve`,
+/// `render_scale` and `auto_resize`, since the program renders the scene
+/// itself, at the size it chooses. The chain follows its output format and
+/// [`Output`](crate::Output) instead, and the sizes of the views handed
+/// to `PostChain::render` (or `PostChain::resize`). They are still checked
+/// by the table, with the rest.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
     pub canvas: CanvasOptions,
-    /// Samples per pixel of the scene pass.
+    /// Samples per pixel of the scene pass. Canvas renderer only: a
+    /// `PostChain` reads the program's scene as it is.
     pub msaa: Msaa,
+    /// Canvas renderer only, as `msaa`.
     pub resolve: Resolve,
     /// Multiplier applied to the scene before bloom and tonemapping.
     pub exposure: f64,
@@ -350,10 +379,12 @@ pub struct Options {
     pub grain: GrainOptions,
     pub depth_of_field: DepthOfFieldOptions,
     /// Size of the offscreen targets relative to the canvas; the composite
-    /// pass rescales.
+    /// pass rescales. Canvas renderer only: a `PostChain` reads the
+    /// program's scene at the size it was rendered.
     pub render_scale: f64,
     /// Keep the canvas at its displayed size in device pixels
-    /// (ResizeObserver on `device-pixel-content-box`).
+    /// (ResizeObserver on `device-pixel-content-box`). Canvas renderer
+    /// only: a `PostChain` follows its output view's size.
     pub auto_resize: bool,
     /// What the frame shows (`None`: the picture).
     pub debug: DebugView,

@@ -151,7 +151,7 @@ pub const PASS: Registration = Registration {
 /// ([`Gpu::compute_images`]: `cs_<name>`, writing bloom.wgsl's
 /// `fx_bloom_out`) and draw elsewhere (`fs_<name>`): both entry points are
 /// generated around bloom.wgsl's `fx_<name>`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Computed {
     /// The extract's boxes; `PARTIAL_BOXES`: the last boxes reach past
     /// the frame.
@@ -216,7 +216,7 @@ fn module_parts(entries: &str) -> [&str; 3] {
 const COMPUTED_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 /// A bloom pipeline that draws: the fragment stage.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Stage {
     ExtractSmooth,
     Downsample,

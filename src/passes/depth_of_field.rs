@@ -135,7 +135,7 @@ uniform! {
 }
 
 /// The stages, each a compute entry point of the shader.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Step {
     Prepare,
     Tiles,

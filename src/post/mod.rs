@@ -496,8 +496,7 @@ impl PostChain {
 
     /// Textures the chain has created (for the crate's tests).
     #[cfg(test)]
-    #[doc(hidden)]
-    pub fn textures_created(&self) -> u64 {
+    pub(crate) fn textures_created(&self) -> u64 {
         self.gpu.counters.snapshot().textures
     }
 

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::error::Error;
-use crate::options::{Allowed, OptionError, Value};
+use crate::options::{Allowed, AllowedValue, OptionError, Value};
 
 pub use crate::js::{call, get};
 
@@ -264,6 +264,15 @@ pub fn to_js(v: &Value) -> JsValue {
     }
 }
 
+/// A value of `OptionError.allowed` as JavaScript holds it.
+fn allowed_to_js(v: &AllowedValue) -> JsValue {
+    match v {
+        AllowedValue::Text(s) => JsValue::from_str(s),
+        AllowedValue::Number(n) => JsValue::from_f64(*n),
+        AllowedValue::Bool(b) => JsValue::from_bool(*b),
+    }
+}
+
 /// The JS `Error` for `e`: its message is `e`'s, its `name` is
 /// [`Error::name`], and it carries the fields of its kind (see the
 /// TypeScript declarations in `afterglow.d.ts`).
@@ -276,7 +285,9 @@ pub fn js_error(e: &Error) -> JsValue {
             (
                 "allowed",
                 match &o.allowed {
-                    Allowed::OneOf(values) => values.iter().map(to_js).collect::<Array>().into(),
+                    Allowed::OneOf(values) => {
+                        values.iter().map(allowed_to_js).collect::<Array>().into()
+                    }
                     Allowed::Range(text) => text.as_str().into(),
                 },
             ),

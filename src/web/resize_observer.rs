@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use super::interop::{call, get, js_message, num, object, set, warn};
 use crate::error::Error;
 use crate::options::value::decimal;
-use crate::options::{Allowed, OptionError, Value};
+use crate::options::{Allowed, AllowedValue, OptionError};
 
 /// A `ResizeObserver` on the canvas's `device-pixel-content-box`, writing
 /// the displayed size in device pixels (clamped to the device limit) for
@@ -30,7 +30,7 @@ impl AutoResize {
         if !element.is_instance_of::<web_sys::HtmlCanvasElement>() {
             return Err(OptionError::new(
                 "autoResize",
-                Allowed::OneOf(vec![Value::Bool(false)]),
+                Allowed::OneOf(vec![AllowedValue::Bool(false)]),
                 "needs an HTMLCanvasElement in the page (an OffscreenCanvas has no displayed \
                  size); resize it with resize(width, height)",
             )

@@ -26,7 +26,7 @@ pub const SHADER_PARTS: &[&str] = &[
 
 /// What a composite pipeline is specialised for besides its effects: the
 /// output view's format and the shader's override constants.
-#[derive(Clone, Copy, PartialEq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Variant {
     pub format: wgpu::TextureFormat,
     /// `FLAGS`: the `FLAG_*` bits of the output and the frame.
@@ -42,12 +42,12 @@ pub struct Variant {
     pub debug: u32,
     /// Which part of the frame the pipeline draws.
     pub part: Part,
-    /// `SDR_WHITE_NITS`: SDR white on a PQ output, cd/m².
-    pub sdr_white_nits: f32,
+    /// `SDR_WHITE_NITS`: SDR white on a PQ output, cd/m², as its `f32` bits.
+    pub sdr_white_nits: u32,
 }
 
 /// The part of the frame a composite pipeline draws.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Part {
     /// All of it, into the output (`fs_composite`).
     Whole,
@@ -69,7 +69,7 @@ impl Variant {
             ("ENERGY", if self.energy { 1.0 } else { 0.0 }),
             ("DEBUG", self.debug as f64),
             ("SPLIT", if self.part == Part::Head { 1.0 } else { 0.0 }),
-            ("SDR_WHITE_NITS", f64::from(self.sdr_white_nits)),
+            ("SDR_WHITE_NITS", f32::from_bits(self.sdr_white_nits).into()),
         ]
     }
 
@@ -96,8 +96,8 @@ impl Variant {
             },
             part: Part::Whole,
             sdr_white_nits: match output.transfer {
-                crate::output::Transfer::Pq { sdr_white_nits } => sdr_white_nits,
-                _ => 203.0,
+                crate::output::Transfer::Pq { sdr_white_nits } => sdr_white_nits.to_bits(),
+                _ => 203f32.to_bits(),
             },
         }
     }
