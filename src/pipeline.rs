@@ -2,8 +2,7 @@
 //! a [`Pipe`] keeps what the pipeline was created for, so the pass graph
 //! can check it against the attachments it is used with.
 
-use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
 use crate::gpu::Gpu;
@@ -263,38 +262,110 @@ pub fn linear_sampler(gpu: &Gpu, label: &str) -> wgpu::Sampler {
 /// key (its floats held as their bits, so that it hashes). Behind a mutex
 /// (uncontended: the chain is used from one thread at a time) so a chain
 /// can be shared between threads.
+///
+/// The entries are found by the key's hash, in an index sorted by it
+/// (binary search), then compared whole. A cache holds a few entries, so
+/// this is as quick as a hash map; and the index is one type for every
+/// cache, where a hash map's code, made again for each cache's types,
+/// would be kilobytes of download.
 pub struct PipeCache<K, P = Pipe> {
-    pipes: Mutex<HashMap<K, P>>,
+    pipes: Mutex<(HashIndex, Vec<(K, P)>)>,
+}
+
+/// Positions in a list, sorted by the hash of what each holds.
+#[derive(Default)]
+struct HashIndex(Vec<(u64, usize)>);
+
+impl HashIndex {
+    /// The hash of `key` (Fx: a multiply per word; the keys are a few
+    /// words of settings, none chosen by an adversary).
+    fn hash(key: &impl Hash) -> u64 {
+        let mut h = rustc_hash::FxHasher::default();
+        key.hash(&mut h);
+        h.finish()
+    }
+
+    /// Where entries of this hash begin in the index (binary search).
+    fn start(&self, hash: u64) -> usize {
+        self.0.partition_point(|e| e.0 < hash)
+    }
+
+    /// The position in the list of the index's entry `at`, if it has this
+    /// hash.
+    fn position(&self, at: usize, hash: u64) -> Option<usize> {
+        self.0.get(at).filter(|e| e.0 == hash).map(|e| e.1)
+    }
+
+    fn insert(&mut self, at: usize, hash: u64, position: usize) {
+        self.0.insert(at, (hash, position));
+    }
 }
 
 impl<K: Eq + Hash + Copy, P: Clone> PipeCache<K, P> {
     pub fn new() -> Self {
         PipeCache {
-            pipes: Mutex::new(HashMap::new()),
+            pipes: Mutex::new((HashIndex::default(), Vec::new())),
         }
     }
 
     /// The pipeline for `key`, made with `make` the first time.
     pub fn get(&self, key: K, make: impl FnOnce() -> P) -> P {
-        // A panic while the lock was held left nothing half-written: the
-        // map holds a pipeline once `make` has returned it.
-        let mut pipes = self.pipes.lock().unwrap_or_else(|e| e.into_inner());
-        pipes.entry(key).or_insert_with(make).clone()
+        let hash = HashIndex::hash(&key);
+        // A panic while the lock was held left nothing half-written: an
+        // entry is added once `make` has returned it.
+        let mut lock = self.pipes.lock().unwrap_or_else(|e| e.into_inner());
+        let (index, pipes) = &mut *lock;
+        let mut at = index.start(hash);
+        while let Some(i) = index.position(at, hash) {
+            match pipes.get(i) {
+                Some((k, pipe)) if *k == key => return pipe.clone(),
+                _ => at += 1,
+            }
+        }
+        let pipe = make();
+        index.insert(at, hash, pipes.len());
+        pipes.push((key, pipe.clone()));
+        pipe
     }
 
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.pipes.lock().map_or(0, |p| p.len())
+        self.pipes.lock().map_or(0, |p| p.1.len())
     }
 
     #[cfg(test)]
     pub fn is_empty(&self) -> bool {
-        self.pipes.lock().map_or(true, |p| p.is_empty())
+        self.pipes.lock().map_or(true, |p| p.1.is_empty())
     }
 }
 
 impl<K: Eq + Hash + Copy, P: Clone> Default for PipeCache<K, P> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::PipeCache;
+
+    /// Each key is made once and found again, in any order, among many.
+    #[test]
+    fn a_cache_makes_each_key_once_and_finds_it_again() {
+        let cache: PipeCache<(u32, bool), u32> = PipeCache::new();
+        let mut made = 0;
+        for round in 0..3 {
+            for i in (0..200u32).map(|i| (i * 7919) % 200) {
+                let got = cache.get((i, i % 3 == 0), || {
+                    made += 1;
+                    i * 10
+                });
+                assert_eq!(got, i * 10, "round {round}, key {i}");
+            }
+        }
+        assert_eq!((made, cache.len()), (200, 200));
+        // Keys that differ only in a field the hash also sees.
+        assert_eq!(cache.get((3, false), || 1), 1);
+        assert_eq!(cache.get((3, true), || 2), 30);
     }
 }
