@@ -15,7 +15,7 @@ export const OPTION_TABLE = {
   'exposure': { default: 1, doc: "Multiplier on the scene radiance." },
   'tonemapper': { default: 'agx', doc: "The curve from HDR to the display range." },
   'dither': { default: true, doc: "Noise of one 8-bit step against banding (8-bit canvases)." },
-  'antialias': { default: 'none', doc: "Anti-aliasing of the displayed picture, after the curve: `'fxaa'` one pass, the cheapest; `'smaa'` four passes, sharper. For edges a scene shader, an image or a texture drew without MSAA." },
+  'antialias': { default: 'none', doc: "Anti-aliasing of the displayed picture, after the curve: `'fxaa'` one pass, the cheapest; `'smaa'` three passes, sharper. For edges a scene shader, an image or a texture drew without MSAA." },
   'bloom.enabled': { default: true, doc: "Whether light above the threshold glows; off, no bloom pass runs." },
   'bloom.threshold': { default: 1, doc: "Brightness (after exposure) above which light blooms." },
   'bloom.knee': { default: 0.5, doc: "Softness of the threshold, 0 (hard) to 1." },

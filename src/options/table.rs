@@ -280,7 +280,7 @@ static ALL: &[OptionSpec] = &[
         effect: Effect::Rebuild,
         doc: doc_line!(
             "Anti-aliasing of the displayed picture, after the curve: `'fxaa'` one pass, the \
-              cheapest; `'smaa'` four passes, sharper. For edges a scene shader, an image or a \
+              cheapest; `'smaa'` three passes, sharper. For edges a scene shader, an image or a \
               texture drew without MSAA."
         ),
         access: choice!(Antialias, antialias),

@@ -216,8 +216,8 @@ pub enum Antialias {
     /// finds edges by luma contrast and blends along them.
     Fxaa,
     /// SMAA 1x: edges, blending weights (the area an antialiased line
-    /// covers, computed where SMAA's reference reads a table), and
-    /// neighbourhood blending: four passes, the area table's among them.
+    /// covers, read from a table computed once per device), and
+    /// neighbourhood blending: three passes.
     Smaa,
 }
 

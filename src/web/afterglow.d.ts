@@ -17,7 +17,7 @@ export interface RendererOptions {
   /** Noise of one 8-bit step against banding (8-bit canvases). Default `true`. */
   dither?: boolean;
   /** Anti-aliasing of the displayed picture, after the curve: `'fxaa'` one pass, the
-   * cheapest; `'smaa'` four passes, sharper. For edges a scene shader, an image or a
+   * cheapest; `'smaa'` three passes, sharper. For edges a scene shader, an image or a
    * texture drew without MSAA. Default `'none'`. */
   antialias?: 'none' | 'fxaa' | 'smaa';
   bloom?: BloomOptions;
