@@ -202,6 +202,88 @@ fn fx_light_at(uv: vec2f) -> vec4f {
     return vec4f(light(scene, source, uv), scene.a);
 }
 
+// The edge-adaptive upscaler (`upscale: 'edge'`), where the HDR image is
+// smaller than the output. Around the output pixel's position among the
+// texels, twelve texels (the 4 x 4 square without its corners) are read.
+// The gradients of their perceptual luma at the four nearest texels,
+// weighted by nearness, make a structure tensor: its main axis is the
+// direction across the local edge, and how much it dominates (times how
+// strong the edge is) says how edge-like the neighbourhood is. The twelve
+// texels are then filtered with a Catmull-Rom kernel whose footprint is
+// squeezed across that direction and stretched along it, as far as the
+// neighbourhood is an edge: a step stays a step, and a diagonal line stays
+// straight instead of stair-stepped; flat areas and smooth gradients get
+// the round kernel. The result is clamped to the range of the four
+// nearest texels, so the kernel's negative lobes never ring.
+const EDGE_TAPS = array<vec2i, 12>(
+    vec2i(0, -1), vec2i(1, -1),
+    vec2i(-1, 0), vec2i(0, 0), vec2i(1, 0), vec2i(2, 0),
+    vec2i(-1, 1), vec2i(0, 1), vec2i(1, 1), vec2i(2, 1),
+    vec2i(0, 2), vec2i(1, 2),
+);
+
+// Luma on a perceptual scale, for judging edges: exposed, compressed
+// (x / (1 + x)), then the square root (close to sRGB's encoding).
+fn edge_luma(c: vec3f) -> f32 {
+    let l = max(dot(c, vec3f(0.2126, 0.7152, 0.0722)), 0.0) * params.exposure;
+    return sqrt(l / (1.0 + l));
+}
+
+// Catmull-Rom's cubic at distance `d` (none beyond 2).
+fn edge_kernel(d: f32) -> f32 {
+    let x = min(d, 2.0);
+    if x < 1.0 {
+        return (1.5 * x - 2.5) * x * x + 1.0;
+    }
+    return ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0;
+}
+
+// The structure tensor's part from one texel's gradient, weighted.
+fn edge_tensor(g: vec2f, w: f32) -> vec3f {
+    return w * vec3f(g.x * g.x, g.y * g.y, g.x * g.y);
+}
+
+fn edge_upscaled(uv: vec2f) -> vec4f {
+    let size = vec2i(textureDimensions(hdr));
+    let p = uv * vec2f(size) - 0.5;
+    let t = fract(p);
+    let base = vec2i(floor(p));
+    var c: array<vec4f, 12>;
+    var l: array<f32, 12>;
+    for (var i = 0; i < 12; i++) {
+        c[i] = finite4(textureLoad(hdr, clamp(base + EDGE_TAPS[i], vec2i(0), size - 1), 0));
+        l[i] = edge_luma(c[i].rgb);
+    }
+    // Central differences at the four nearest texels (indices 3, 4, 7, 8).
+    let w = vec4f((1.0 - t.x) * (1.0 - t.y), t.x * (1.0 - t.y), (1.0 - t.x) * t.y, t.x * t.y);
+    let j = edge_tensor(vec2f(l[4] - l[2], l[7] - l[0]), w.x)
+        + edge_tensor(vec2f(l[5] - l[3], l[8] - l[1]), w.y)
+        + edge_tensor(vec2f(l[8] - l[6], l[10] - l[3]), w.z)
+        + edge_tensor(vec2f(l[9] - l[7], l[11] - l[4]), w.w);
+    let trace = j.x + j.y;
+    let spread = sqrt((j.x - j.y) * (j.x - j.y) + 4.0 * j.z * j.z);
+    // 1 where every gradient is parallel, 0 where none dominates.
+    let anisotropy = select(0.0, spread / trace, trace > 1e-8);
+    // How strong the edge is: a step of a quarter of the perceptual range
+    // between two texels or more is a full edge; a smooth gradient is not.
+    let strength = clamp(sqrt(0.5 * (trace + spread)) * 4.0, 0.0, 1.0);
+    let edge = anisotropy * strength;
+    let angle = 0.5 * atan2(2.0 * j.z, j.x - j.y);
+    let across = vec2f(cos(angle), sin(angle)) * (1.0 + 0.5 * edge);
+    let along = vec2f(-sin(angle), cos(angle)) * (1.0 - 0.5 * edge);
+    var sum = vec4f(0.0);
+    var total = 0.0;
+    for (var i = 0; i < 12; i++) {
+        let o = vec2f(EDGE_TAPS[i]) - t;
+        let k = edge_kernel(length(vec2f(dot(o, across), dot(o, along))));
+        sum += k * c[i];
+        total += k;
+    }
+    let lo = min(min(c[3], c[4]), min(c[7], c[8]));
+    let hi = max(max(c[3], c[4]), max(c[7], c[8]));
+    return clamp(sum / max(total, 1e-4), lo, hi);
+}
+
 @fragment
 fn fs_composite(in: FullscreenOut) -> @location(0) vec4f {
     return fx_composite(in);
@@ -221,7 +303,11 @@ fn fx_composite(in: FullscreenOut) -> vec4f {
             source = textureLoad(bright_source, vec2i(in.position.xy), 0).rgb;
         }
     } else {
-        scene = textureSampleLevel(hdr, linear_sampler, in.uv, 0.0);
+        if has(FLAG_EDGE_UPSCALE) {
+            scene = edge_upscaled(in.uv);
+        } else {
+            scene = textureSampleLevel(hdr, linear_sampler, in.uv, 0.0);
+        }
         if BLOOM && ENERGY {
             source = textureSampleLevel(bright_source, linear_sampler, in.uv, 0.0).rgb;
         }

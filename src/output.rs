@@ -187,9 +187,12 @@ pub const FLAG_ONE_TO_ONE: u32 = 32;
 pub const FLAG_LINEAR: u32 = 64;
 /// BT.2100 PQ output: BT.2020 primaries, PQ of absolute luminance.
 pub const FLAG_PQ: u32 = 128;
+/// The HDR image is smaller than the output and scaled up by the
+/// edge-adaptive filter (`upscale: 'edge'`), not bilinearly.
+pub const FLAG_EDGE_UPSCALE: u32 = 256;
 
 /// Every flag by its WGSL name, written into the shaders (`src/shaders.rs`).
-pub const FLAGS: [(&str, u32); 8] = [
+pub const FLAGS: [(&str, u32); 9] = [
     ("FLAG_SHADER_ENCODES", FLAG_SHADER_ENCODES),
     ("FLAG_PREMULTIPLIED", FLAG_PREMULTIPLIED),
     ("FLAG_EXTENDED", FLAG_EXTENDED),
@@ -198,6 +201,7 @@ pub const FLAGS: [(&str, u32); 8] = [
     ("FLAG_ONE_TO_ONE", FLAG_ONE_TO_ONE),
     ("FLAG_LINEAR", FLAG_LINEAR),
     ("FLAG_PQ", FLAG_PQ),
+    ("FLAG_EDGE_UPSCALE", FLAG_EDGE_UPSCALE),
 ];
 
 #[cfg(test)]

@@ -8,8 +8,8 @@ use super::schema::{Access, Effect, GroupSpec, Kind, Literal, OptionSpec};
 use super::types::{
     AlphaMode, Antialias, AutoExposureOptions, BloomMode, BloomOptions, BlurMode, CanvasFormat,
     CanvasOptions, ColorSpace, DebugView, DepthOfFieldOptions, DynamicRange, GradingOptions,
-    GrainOptions, LensOptions, Metering, Msaa, Options, Resolve, ToneMapping, Tonemapper,
-    VignetteOptions,
+    GrainOptions, LensOptions, Metering, Msaa, Options, Resolve, SharpenOptions, ToneMapping,
+    Tonemapper, Upscale, VignetteOptions,
 };
 
 use super::schema::{choice, doc_line, flag, number, whole};
@@ -88,6 +88,9 @@ groups! {
          the HDR (headroom) output alike. At the defaults the composite leaves it out.";
     "grain" GrainOptions = grain:
         "Film grain on the displayed picture.";
+    "sharpen" SharpenOptions = sharpen:
+        "Contrast-adaptive sharpening of the displayed picture, limited by each pixel's \
+         neighbourhood so flat areas and already-sharp edges are left alone.";
 }
 
 // `Default` for the options' enums: their option's default.
@@ -105,6 +108,7 @@ default_from_table! {
     Metering => auto_exposure.metering;
     DebugView => debug;
     Antialias => antialias;
+    Upscale => upscale;
 }
 
 impl Default for Options {
@@ -703,6 +707,17 @@ static ALL: &[OptionSpec] = &[
         doc: doc_line!("Size of a grain in output pixels: 1 is a grain per pixel at any resolution."),
         access: number!(grain.size),
     },
+    OptionSpec {
+        path: "sharpen.amount",
+        kind: FRACTION,
+        default: Literal::Num(0.0),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "How much to sharpen, 0 (off) to 1, on display values after the curve and \
+              anti-aliasing. Counters the softness of a low `renderScale` and of FXAA."
+        ),
+        access: number!(sharpen.amount),
+    },
     // The page's options: the canvas's size and what the frame shows.
     OptionSpec {
         path: "renderScale",
@@ -715,6 +730,17 @@ static ALL: &[OptionSpec] = &[
         effect: Effect::Resize,
         doc: doc_line!("Size of the offscreen targets relative to the canvas."),
         access: number!(render_scale),
+    },
+    OptionSpec {
+        path: "upscale",
+        kind: Kind::Choice(Upscale::NAMES),
+        default: Literal::Str("bilinear"),
+        effect: Effect::Rebuild,
+        doc: doc_line!(
+            "How the scene is scaled up to the canvas where `renderScale` is below 1: \
+              `'bilinear'` the cheapest; `'edge'` edge-adaptive, sharp edges without ringing."
+        ),
+        access: choice!(Upscale, upscale),
     },
     OptionSpec {
         path: "autoResize",

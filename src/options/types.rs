@@ -221,6 +221,21 @@ pub enum Antialias {
     Smaa,
 }
 
+/// How the composite scales the scene up to the output when `render_scale`
+/// is below 1 (at 1 every output pixel is one scene texel, and neither
+/// runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Upscale {
+    /// Each output pixel interpolated from the four texels around it: the
+    /// cheapest; edges go soft and stepped.
+    Bilinear,
+    /// Edge-adaptive: the direction and strength of the edge through
+    /// twelve texels around the pixel shape a filter stretched along the
+    /// edge and narrow across it, whose result is clamped to the four
+    /// nearest texels' range (no ringing).
+    Edge,
+}
+
 /// What the frame shows, for seeing what the chain does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DebugView {
@@ -345,6 +360,14 @@ pub struct GrainOptions {
     pub size: f64,
 }
 
+/// The `sharpen` group: contrast-adaptive sharpening of the displayed
+/// picture.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SharpenOptions {
+    /// 0 (off: the default) to 1.
+    pub amount: f64,
+}
+
 /// All renderer options. `Options::default()` takes every default from
 /// the schema table.
 ///
@@ -377,11 +400,15 @@ pub struct Options {
     pub vignette: VignetteOptions,
     pub lens: LensOptions,
     pub grain: GrainOptions,
+    pub sharpen: SharpenOptions,
     pub depth_of_field: DepthOfFieldOptions,
     /// Size of the offscreen targets relative to the canvas; the composite
     /// pass rescales. Canvas renderer only: a `PostChain` reads the
     /// program's scene at the size it was rendered.
     pub render_scale: f64,
+    /// How the scene is scaled up where `render_scale` is below 1. Canvas
+    /// renderer only, as `render_scale`.
+    pub upscale: Upscale,
     /// Keep the canvas at its displayed size in device pixels
     /// (ResizeObserver on `device-pixel-content-box`). Canvas renderer
     /// only: a `PostChain` follows its output view's size.
@@ -467,6 +494,7 @@ pub(crate) const PREDICTABLE: Options = Options {
         intensity: 0.0,
         size: 1.0,
     },
+    sharpen: SharpenOptions { amount: 0.0 },
     depth_of_field: DepthOfFieldOptions {
         enabled: false,
         focus_distance: 10.0,
@@ -476,6 +504,7 @@ pub(crate) const PREDICTABLE: Options = Options {
         max_blur: 16.0,
     },
     render_scale: 1.0,
+    upscale: Upscale::Bilinear,
     auto_resize: false,
     debug: DebugView::None,
 };
@@ -515,6 +544,7 @@ names! {
     ToneMapping { Standard => "standard", Extended => "extended" }
     Metering { Average => "average", Center => "center" }
     Antialias { None => "none", Fxaa => "fxaa", Smaa => "smaa" }
+    Upscale { Bilinear => "bilinear", Edge => "edge" }
     DebugView { None => "none", Bloom => "bloom", Exposure => "exposure", Coc => "coc" }
     DynamicRange { Standard => "standard", Auto => "auto" }
     Resolve { Hardware => "hardware", Tonemapped => "tonemapped" }

@@ -27,6 +27,8 @@ mod reference;
 mod schema;
 #[cfg(not(target_arch = "wasm32"))]
 mod shaders;
+#[cfg(not(target_arch = "wasm32"))]
+mod upscale;
 
 // Tools, run on request (`--ignored`; docs/developing.md): the per-pass
 // GPU benchmark, one frame as a PNG, the plots of docs/.

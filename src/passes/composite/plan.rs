@@ -80,9 +80,16 @@ impl Variant {
         } else {
             0
         };
+        // Scaled up (a render scale below 1), by the edge-adaptive filter.
+        let upscaled = info.size.0 < info.output_size.0 || info.size.1 < info.output_size.1;
+        let edge = if upscaled && settings.upscale == crate::options::Upscale::Edge {
+            crate::output::FLAG_EDGE_UPSCALE
+        } else {
+            0
+        };
         Variant {
             format: output.view_format,
-            flags: output.shader_flags(settings.dither) | one_to_one,
+            flags: output.shader_flags(settings.dither) | one_to_one | edge,
             tonemapper: settings.tonemapper.shader_index(),
             bloom: info.bloom_levels > 0,
             energy: info.bloom_levels > 0 && settings.bloom.mode == BloomMode::EnergyConserving,

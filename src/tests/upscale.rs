@@ -1,0 +1,143 @@
+//! Rendering fewer pixels (natively, lavapipe): the edge-adaptive
+//! upscaler and sharpening against references. The scene is hard edges
+//! at many angles and one-pixel lines, each pixel averaged over 4 x 4
+//! samples of its own footprint (the scene supersamples itself), so a
+//! frame at `renderScale: 0.5` holds what a camera would at that size and
+//! the same scene at full size is the reference. Prints its figures
+//! (`cargo test --lib tests::upscale -- --nocapture`; BENCHMARKS.md).
+
+use crate::headless::Headless;
+use crate::options::{Msaa, Options, Tonemapper, Upscale};
+use crate::readback::Image;
+use crate::Content;
+
+use super::common::{frame, headless_with};
+
+/// The output's side in pixels.
+const SIDE: u32 = 256;
+
+/// Squares turned by eight angles (top half) and one-pixel lines at eight
+/// angles (bottom half), in cells of 64 output pixels, each pixel the
+/// mean of 4 x 4 samples over its footprint (`dpdx`, `dpdy`: any size).
+const SCENE: &str = "
+fn lit_at(p: vec2f) -> f32 {
+    let cell = min(vec2u(p / 64.0), vec2u(3u));
+    let local = p - (vec2f(cell) * 64.0 + 32.0);
+    let index = cell.y * 4u + cell.x;
+    let angles = array<f32, 8>(2.0, 9.0, 17.0, 26.0, 37.0, 45.0, 63.0, 81.0);
+    let a = radians(angles[index % 8u]);
+    let along = vec2f(cos(a), sin(a));
+    let across = vec2f(-along.y, along.x);
+    if index < 8u {
+        let q = vec2f(dot(local, along), dot(local, across));
+        return select(0.0, 1.0, max(abs(q.x), abs(q.y)) < 17.0);
+    }
+    return select(0.0, 1.0, abs(dot(local, across)) < 0.5 && abs(dot(local, along)) < 26.0);
+}
+
+fn scene(uv: vec2f, time: f32) -> vec4f {
+    let p = uv * 256.0;
+    let step = vec2f(abs(dpdx(p).x), abs(dpdy(p).y));
+    var lit = 0.0;
+    for (var i = 0; i < 16; i++) {
+        let o = (vec2f(f32(i % 4), f32(i / 4)) + 0.5) / 4.0 - 0.5;
+        lit += lit_at(p + o * step);
+    }
+    return vec4f(mix(vec3f(0.05), vec3f(0.9, 0.8, 0.7), lit / 16.0), 1.0);
+}
+";
+
+/// No curve (display values are the scene's), no bloom, no MSAA, no
+/// dither: what is measured is the upscaling alone.
+fn options(upscale: Upscale) -> Options {
+    let mut o = Options::default();
+    o.tonemapper = Tonemapper::None;
+    o.bloom.enabled = false;
+    o.msaa = Msaa::Off;
+    o.dither = false;
+    o.upscale = upscale;
+    o
+}
+
+/// The frame at `scale` of the output's size, scaled up as `o` says.
+fn render(o: Options, scale: f64) -> Image {
+    let mut h: Headless = headless_with(o, wgpu::TextureFormat::Rgba8Unorm, (SIDE, SIDE));
+    h.set_content(Content::Shader(SCENE.into())).expect("scene");
+    let inner = (SIDE as f64 * scale).round() as u32;
+    h.chain
+        .resize_scaled(&h.gpu, (inner, inner), (SIDE, SIDE))
+        .expect("resize");
+    frame(&h, 0.0)
+}
+
+/// The red channel (the three move together) at `(x, y)`, 0 to 255.
+fn at(img: &Image, x: u32, y: u32) -> i32 {
+    i32::from(img.rgba8(x, y)[0])
+}
+
+/// The least and greatest of `img` within `r` pixels of `(x, y)`.
+fn range(img: &Image, x: u32, y: u32, r: i32) -> (i32, i32) {
+    let (mut lo, mut hi) = (255, 0);
+    for dy in -r..=r {
+        for dx in -r..=r {
+            let (sx, sy) = (x as i32 + dx, y as i32 + dy);
+            if sx >= 0 && sy >= 0 && sx < SIDE as i32 && sy < SIDE as i32 {
+                let v = at(img, sx as u32, sy as u32);
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+        }
+    }
+    (lo, hi)
+}
+
+/// Mean absolute error against `reference` over the pixels near an edge
+/// (where the reference varies within 2 pixels), and the largest error
+/// where it is flat within 3 pixels.
+fn errors(img: &Image, reference: &Image) -> (f64, i32) {
+    let (mut sum, mut n, mut flat) = (0.0, 0, 0);
+    for y in 0..SIDE {
+        for x in 0..SIDE {
+            let e = (at(img, x, y) - at(reference, x, y)).abs();
+            let (lo, hi) = range(reference, x, y, 2);
+            if hi - lo > 8 {
+                sum += f64::from(e);
+                n += 1;
+            }
+            let (lo, hi) = range(reference, x, y, 3);
+            if hi == lo {
+                flat = flat.max(e);
+            }
+        }
+    }
+    (sum / f64::from(n.max(1)), flat)
+}
+
+#[test]
+fn the_edge_upscaler_keeps_edges_closer_to_the_full_size_frame() {
+    let reference = render(options(Upscale::Bilinear), 1.0);
+    let bilinear = render(options(Upscale::Bilinear), 0.5);
+    let edge = render(options(Upscale::Edge), 0.5);
+    let (bilinear_error, _) = errors(&bilinear, &reference);
+    let (edge_error, flat) = errors(&edge, &reference);
+    let ratio = edge_error / bilinear_error;
+    println!(
+        "renderScale 0.5, edge error (mean |8-bit| near edges): bilinear {bilinear_error:.2}, \
+         edge {edge_error:.2} ({ratio:.2}x); flat areas off by at most {flat}/255"
+    );
+    assert!(ratio <= 0.75, "edge {edge_error:.2} against bilinear {bilinear_error:.2}");
+    assert!(flat <= 1, "a flat area moved by {flat}/255");
+    // No ringing: no pixel beyond what the full-size frame holds around it.
+    let mut worst = 0;
+    for y in 0..SIDE {
+        for x in 0..SIDE {
+            let (lo, hi) = range(&reference, x, y, 2);
+            let v = at(&edge, x, y);
+            worst = worst.max(lo - v).max(v - hi);
+        }
+    }
+    assert!(worst <= 2, "a pixel lies {worst}/255 outside its neighbourhood's range");
+    // The option does nothing at full size: the frame is loaded as it is.
+    let full = render(options(Upscale::Edge), 1.0);
+    assert_eq!(full.data, reference.data, "upscale: 'edge' at renderScale 1");
+}
