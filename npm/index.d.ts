@@ -32,6 +32,7 @@ export type {
   GrainOptions,
   LensOptions,
   RendererOptions,
+  SharpenOptions,
   VignetteOptions,
 } from './afterglow.js';
 // End of the part generated from the option table.

@@ -201,6 +201,13 @@ pub struct Neighbours {
     pub passes: &'static [Prepass],
     /// What the effect's function reads besides `fx_input`, by WGSL name.
     pub reads: &'static [(&'static str, Input)],
+    /// The function is a hook's instead, `fn fx_<name>(c: vec4f, uv:
+    /// vec2f) -> vec4f`: it changes the colour so far (after the effect
+    /// the frame was split at, if any) from the display image around its
+    /// pixel. It needs the frame split, but not started by it: where it is
+    /// the first such effect, the pass that resumes the frame starts from
+    /// the display image at its pixel (sharpening).
+    pub hook: bool,
 }
 
 /// A pass of a [`Neighbours`] effect: a module of its own (the

@@ -311,6 +311,10 @@ function setUpStats(demo, clock) {
     const fps = started ? `${(1000 / clock.frameMs).toFixed(0)} fps` : 'starting…';
     const ev = s.exposureEv !== null ? ` · ${s.exposureEv >= 0 ? '+' : '−'}${Math.abs(s.exposureEv).toFixed(1)} EV` : '';
     $('stats-toggle').textContent = `${fps}${ev} ${open ? '▾' : '▸'}`;
+    // Beside the resolution's controls, what they cost.
+    const gpu = s.gpuMs ? ` · GPU ${Object.values(s.gpuMs).reduce((a, b) => a + b, 0).toFixed(2)} ms` : '';
+    $('resolution-frame').textContent = started
+      ? `frame ${clock.frameMs.toFixed(2)} ms (${fps})${gpu}` : 'frame: starting…';
     if (!open) return;
     const lines = [
       started ? `frame ${clock.frameMs.toFixed(2)} ms (${fps})` : 'frame (starting…: none drawn yet)',

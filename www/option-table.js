@@ -52,7 +52,9 @@ export const OPTION_TABLE = {
   'grading.lutIntensity': { default: 1, doc: "How much of the 3D lookup table (`setLut`) is mixed in, after the curve in display space. No table, or 0: no cost." },
   'grain.intensity': { default: 0, doc: "Film grain, animated by time and strongest in the mid-tones: at 1 a mid grey moves by up to ±0.2 of the encoded range. 0: none, and no cost." },
   'grain.size': { default: 1, doc: "Size of a grain in output pixels: 1 is a grain per pixel at any resolution." },
+  'sharpen.amount': { default: 0, doc: "How much to sharpen, 0 (off) to 1, on display values after the curve and anti-aliasing. Counters the softness of a low `renderScale` and of FXAA." },
   'renderScale': { default: 1, doc: "Size of the offscreen targets relative to the canvas." },
+  'upscale': { default: 'bilinear', doc: "How the scene is scaled up to the canvas where `renderScale` is below 1: `'bilinear'` the cheapest; `'edge'` edge-adaptive, sharp edges without ringing." },
   'autoResize': { default: false, doc: "Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement` in the page)." },
   'debug': { default: 'none', doc: "What the frame shows: `'bloom'` the bloom alone; `'exposure'` auto exposure's histogram over the lower part, the metered range in white, its average in orange; `'coc'` depth of field's circle of confusion (near red, far blue, in focus green)." },
 };

@@ -61,8 +61,12 @@ const SCHEMA = [
     ['canvas.alphaMode', 'Transparency', 'select', ['opaque', 'premultiplied']],
     ['canvas.screenshots', 'Allow screenshots', 'bool'],
   ]],
-  ['Frame', [
+  ['Resolution', [
     ['renderScale', 'Resolution scale', 'range', [0.25, 2, 0.05]],
+    ['upscale', 'Scaling up', 'select', ['bilinear', 'edge']],
+    ['sharpen.amount', 'Sharpening', 'range', [0, 1, 0.05]],
+  ]],
+  ['Frame', [
     ['msaa', 'Antialiasing samples', 'select', [4, 1]],
     ['antialias', 'Edge smoothing', 'select', ['none', 'fxaa', 'smaa']],
     ['resolve', 'Sample averaging', 'select', ['hardware', 'tonemapped']],
@@ -136,6 +140,8 @@ for (const path of ['enabled', 'focusDistance', 'fStop', 'focalLength', 'sensorH
     off: true, why: 'the demo scene gives no depth: see the own-renderer and three.js pages',
   });
 }
+RULES.upscale = (o) => o.renderScale >= 1
+  && { off: true, why: 'nothing is scaled up at a resolution scale of 1 or more' };
 RULES['grain.size'] = (o) => o.grain.intensity === 0
   && { off: true, why: 'there is no grain (intensity 0)' };
 const iterations = RULES['bloom.iterations'];

@@ -18,5 +18,6 @@ pub const EFFECT: Builtin = Builtin {
     neighbours: Some(&Neighbours {
         passes: &[],
         reads: &[],
+        hook: false,
     }),
 };

@@ -10,6 +10,7 @@ pub mod fxaa;
 pub mod grading;
 pub mod lens_dirt;
 pub mod lookup_table;
+pub mod sharpen;
 pub mod smaa;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod smaa_model;
@@ -26,6 +27,7 @@ pub const BUILTINS: &[&Builtin] = &[
     &grading::EFFECT,
     &fxaa::EFFECT,
     &smaa::EFFECT,
+    &sharpen::EFFECT,
     &lookup_table::EFFECT,
     &film_grain::EFFECT,
 ];

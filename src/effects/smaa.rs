@@ -62,5 +62,6 @@ pub const EFFECT: Builtin = Builtin {
             },
         ],
         reads: &[("smaa_weights", Input::Pass(2))],
+        hook: false,
     }),
 };

@@ -526,6 +526,22 @@ fn errors_say_what_is_allowed() {
     )]))
     .unwrap_err();
     assert_eq!(e.allowed, Allowed::OneOf(vec![text("standard")]));
+    // Rendering fewer pixels: the upscaler's two choices, sharpening's range.
+    let e = Options::from_value(&obj(vec![("upscale", s("fsr"))])).unwrap_err();
+    assert_eq!(e.field, "upscale");
+    assert_eq!(
+        e.allowed,
+        Allowed::OneOf(vec![text("bilinear"), text("edge")])
+    );
+    for amount in [-0.1, 1.5, f64::NAN] {
+        let e = Options::from_value(&obj(vec![(
+            "sharpen",
+            obj(vec![("amount", Value::Number(amount))]),
+        )]))
+        .unwrap_err();
+        assert_eq!(e.field, "sharpen.amount", "{amount}");
+        assert_eq!(e.allowed, Allowed::Range("a number from 0 to 1".into()));
+    }
 }
 
 #[test]

@@ -701,6 +701,7 @@ fn the_demo_panel_sections_come_in_the_order_a_user_reaches_for_them() {
             "Exposure and curve",
             "Look",
             "Canvas",
+            "Resolution",
             "Frame",
             "Depth of field"
         ],

@@ -125,7 +125,10 @@ fn the_edge_upscaler_keeps_edges_closer_to_the_full_size_frame() {
         "renderScale 0.5, edge error (mean |8-bit| near edges): bilinear {bilinear_error:.2}, \
          edge {edge_error:.2} ({ratio:.2}x); flat areas off by at most {flat}/255"
     );
-    assert!(ratio <= 0.75, "edge {edge_error:.2} against bilinear {bilinear_error:.2}");
+    assert!(
+        ratio <= 0.75,
+        "edge {edge_error:.2} against bilinear {bilinear_error:.2}"
+    );
     assert!(flat <= 1, "a flat area moved by {flat}/255");
     // No ringing: no pixel beyond what the full-size frame holds around it.
     let mut worst = 0;
@@ -136,8 +139,92 @@ fn the_edge_upscaler_keeps_edges_closer_to_the_full_size_frame() {
             worst = worst.max(lo - v).max(v - hi);
         }
     }
-    assert!(worst <= 2, "a pixel lies {worst}/255 outside its neighbourhood's range");
+    assert!(
+        worst <= 2,
+        "a pixel lies {worst}/255 outside its neighbourhood's range"
+    );
     // The option does nothing at full size: the frame is loaded as it is.
     let full = render(options(Upscale::Edge), 1.0);
-    assert_eq!(full.data, reference.data, "upscale: 'edge' at renderScale 1");
+    assert_eq!(
+        full.data, reference.data,
+        "upscale: 'edge' at renderScale 1"
+    );
+}
+
+/// A soft vertical edge: linear light rising from 0.05 to 0.8 along a
+/// smoothstep 6 pixels wide, centred on the output's middle column.
+const SOFT_EDGE: &str = "
+fn scene(uv: vec2f, time: f32) -> vec4f {
+    let t = smoothstep(-3.0, 3.0, uv.x * 256.0 - 128.0);
+    return vec4f(vec3f(mix(0.05, 0.8, t)), 1.0);
+}
+";
+
+fn render_soft(o: Options) -> Image {
+    let mut h: Headless = headless_with(o, wgpu::TextureFormat::Rgba8Unorm, (SIDE, 32));
+    h.set_content(Content::Shader(SOFT_EDGE.into()))
+        .expect("scene");
+    frame(&h, 0.0)
+}
+
+/// Pixels between where row `y` crosses 10 % and 90 % of its range.
+fn rise(img: &Image, y: u32) -> f64 {
+    let row: Vec<f64> = (0..img.width).map(|x| f64::from(at(img, x, y))).collect();
+    let (lo, hi) = (row[0], row[row.len() - 1]);
+    let cross = |f: f64| {
+        let level = lo + f * (hi - lo);
+        let i = row.iter().position(|&v| v >= level).unwrap_or(0).max(1);
+        (i - 1) as f64 + (level - row[i - 1]) / (row[i] - row[i - 1]).max(1e-9)
+    };
+    cross(0.9) - cross(0.1)
+}
+
+#[test]
+fn sharpening_steepens_a_soft_edge_without_a_halo() {
+    let mut o = options(Upscale::Bilinear);
+    let soft = render_soft(o);
+    o.sharpen.amount = 0.5;
+    let sharp = render_soft(o);
+    let (before, after) = (rise(&soft, 16), rise(&sharp, 16));
+    println!(
+        "sharpen 0.5: a soft edge's 10-90 % rise {before:.2} px -> {after:.2} px ({:.2}x)",
+        after / before
+    );
+    assert!(after <= 0.8 * before, "rise {before:.2} -> {after:.2} px");
+    let (mut flat, mut halo) = (0, 0);
+    for y in 0..32 {
+        for x in 0..SIDE {
+            let v = at(&sharp, x, y);
+            let (lo, hi) = {
+                let row = |dx: i32| at(&soft, (x as i32 + dx).clamp(0, SIDE as i32 - 1) as u32, y);
+                let n = [row(-1), row(0), row(1)];
+                (
+                    n.iter().copied().min().unwrap_or(0),
+                    n.iter().copied().max().unwrap_or(0),
+                )
+            };
+            halo = halo.max(lo - v).max(v - hi);
+            if lo == hi {
+                flat = flat.max((v - at(&soft, x, y)).abs());
+            }
+        }
+    }
+    assert!(flat <= 1, "a flat area moved by {flat}/255");
+    assert!(
+        halo <= 2,
+        "a pixel lies {halo}/255 outside its neighbourhood's range"
+    );
+    // With anti-aliasing, after it; the frame draws without a GPU error.
+    for antialias in [
+        crate::options::Antialias::Fxaa,
+        crate::options::Antialias::Smaa,
+    ] {
+        o.antialias = antialias;
+        let with = render_soft(o);
+        let r = rise(&with, 16);
+        assert!(
+            r <= 0.8 * before,
+            "{antialias:?}: rise {before:.2} -> {r:.2} px"
+        );
+    }
 }

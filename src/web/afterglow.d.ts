@@ -27,9 +27,14 @@ export interface RendererOptions {
   vignette?: VignetteOptions;
   grading?: GradingOptions;
   grain?: GrainOptions;
+  sharpen?: SharpenOptions;
   /** Size of the offscreen targets relative to the canvas. A number from 0.25 to 2.
    * Default `1`. */
   renderScale?: number;
+  /** How the scene is scaled up to the canvas where `renderScale` is below 1: `'bilinear'`
+   * the cheapest; `'edge'` edge-adaptive, sharp edges without ringing.
+   * Default `'bilinear'`. */
+  upscale?: 'bilinear' | 'edge';
   /** Keep the canvas at its displayed size in device pixels (an `HTMLCanvasElement` in the
    * page). Default `false`. */
   autoResize?: boolean;
@@ -206,8 +211,17 @@ export interface GrainOptions {
   size?: number;
 }
 
+/** Contrast-adaptive sharpening of the displayed picture, limited by each pixel's
+ * neighbourhood so flat areas and already-sharp edges are left alone. */
+export interface SharpenOptions {
+  /** How much to sharpen, 0 (off) to 1, on display values after the curve and
+   * anti-aliasing. Counters the softness of a low `renderScale` and of FXAA. A number from
+   * 0 to 1. Default `0`. */
+  amount?: number;
+}
+
 /** Every option with its effective value. */
-export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure' | 'depthOfField' | 'lens' | 'vignette' | 'grading' | 'grain'>> & {
+export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom' | 'autoExposure' | 'depthOfField' | 'lens' | 'vignette' | 'grading' | 'grain' | 'sharpen'>> & {
   canvas: Required<CanvasOptions>;
   bloom: Required<BloomOptions>;
   autoExposure: Required<AutoExposureOptions>;
@@ -216,6 +230,7 @@ export type EffectiveOptions = Required<Omit<RendererOptions, 'canvas' | 'bloom'
   vignette: Required<VignetteOptions>;
   grading: Required<GradingOptions>;
   grain: Required<GrainOptions>;
+  sharpen: Required<SharpenOptions>;
 };
 // End of the part generated from the option table.
 

@@ -104,8 +104,8 @@ pub const PASS: Registration = Registration {
     stage: Stage::Composite,
     make: Some(|gpu| Box::new(CompositePass::new(gpu))),
     // The composite with every built-in effect on; split at each one that
-    // reads around its pixel (one at a time: they are choices of one
-    // option), named by it, and its passes.
+    // reads around its pixel (anti-aliasing's are choices of one option),
+    // named by it, and its passes.
     #[cfg(test)]
     shaders: || {
         let all = all_builtins();
@@ -116,13 +116,22 @@ pub const PASS: Registration = Registration {
                 fused_source(&all, &plan(&all), Some(wgpu::TextureFormat::Rgba8Unorm)),
             ),
         ];
+        // Those that read as a hook (sharpening) run with each of the rest.
+        let hooks: Vec<usize> = (0..BUILTINS.len())
+            .filter(|&i| BUILTINS[i].neighbours.is_some_and(|n| n.hook))
+            .collect();
         for (i, b) in BUILTINS.iter().enumerate() {
             if let Some(n) = b.neighbours {
                 // Drawn and computed into the output both (`fs_resume`,
                 // `cs_output`).
-                let all = builtins_with(Some(i));
                 let output = Some(wgpu::TextureFormat::Rgba8Unorm);
+                let all = builtins_with(&[i]);
                 shaders.push((b.name, fused_source(&all, &plan(&all), output)));
+                if !n.hook && !hooks.is_empty() {
+                    let all = builtins_with(&[&[i][..], &hooks].concat());
+                    let name = format!("{} and the hooks", b.name).leak();
+                    shaders.push((name, fused_source(&all, &plan(&all), output)));
+                }
                 for pass in n.passes {
                     shaders.push((pass.name, neighbours::source(pass)));
                 }
@@ -133,7 +142,12 @@ pub const PASS: Registration = Registration {
     #[cfg(test)]
     uniforms: || {
         use crate::uniform::Uniform;
-        let all = all_builtins();
+        // Every built-in's block: those that read around their pixel as
+        // a hook are declared with the rest.
+        let hooks: Vec<usize> = (0..BUILTINS.len())
+            .filter(|&i| BUILTINS[i].neighbours.is_some_and(|n| n.hook))
+            .collect();
+        let all = builtins_with(&hooks);
         let source = fused_source(&all, &plan(&all), None);
         let mut all: Vec<crate::pass::UniformLayout> = vec![
             (

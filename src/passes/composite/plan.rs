@@ -131,7 +131,7 @@ pub enum Active<'a> {
 
 impl Active<'_> {
     /// What it reads around its pixel, if it does.
-    fn neighbours(&self) -> Option<&'static Neighbours> {
+    pub(super) fn neighbours(&self) -> Option<&'static Neighbours> {
         match self {
             Active::Builtin(_, b) => b.neighbours,
             Active::User(_) => None,
@@ -242,10 +242,16 @@ pub fn split(effects: &[Active<'_>]) -> Option<usize> {
 
 /// Whether effect `i`, `e`, of a frame split at `split` runs in the pass
 /// that resumes the frame: the effect split at (its function starts that
-/// pass) and the display effects after it (through `fx_resumed`). The rest
-/// run in the composite, through their place's hook.
+/// pass, or runs first in `fx_resumed` where it is a hook) and the display
+/// effects after it (through `fx_resumed`). The rest run in the
+/// composite, through their place's hook.
 fn resumed(split: Option<usize>, i: usize, e: &Active<'_>) -> bool {
     split.is_some_and(|k| i == k || (i > k && e.place() == Place::Display))
+}
+
+/// Whether `e` reads around its pixel as a hook ([`Neighbours::hook`]).
+fn is_hook(e: &Active<'_>) -> bool {
+    e.neighbours().is_some_and(|n| n.hook)
 }
 
 /// Whether every effect of `effects` can run in a compute entry point:
@@ -317,6 +323,7 @@ pub fn plan(effects: &[Active<'_>]) -> Vec<Planned> {
             number: first + number,
         });
     };
+    let split = split(effects);
     let [frame, sampler] = shared_bindings();
     add(frame, Source::EffectFrame, None, 0);
     add(sampler, Source::Sampler, None, 0);
@@ -332,8 +339,10 @@ pub fn plan(effects: &[Active<'_>]) -> Vec<Planned> {
                 }
                 // What it reads around its pixel, in the pass that resumes
                 // the frame there: the display image first.
+                // The display image is declared once, with the effect the
+                // frame is split at.
                 let reads = b.neighbours.map_or(&[][..], |n| n.reads);
-                let display = b.neighbours.map(|_| (INPUT, Input::Display));
+                let display = (split == Some(i)).then_some((INPUT, Input::Display));
                 for &(name, read) in display.iter().chain(reads) {
                     let binding = Binding {
                         name: std::borrow::Cow::Borrowed(name),
@@ -417,7 +426,7 @@ pub fn fused_source(
             }
         };
         match split {
-            Some(k) if i == k => {}
+            Some(k) if i == k && !is_hook(e) => {}
             _ if resumed(split, i, e) => calls.push((RESUMED, function)),
             _ => calls.push((e.place().hook(), function)),
         }
@@ -452,13 +461,19 @@ fn push_entry_points(
     output_image: Option<wgpu::TextureFormat>,
 ) {
     let split = split(effects);
-    if let Some(Active::Builtin(_, b)) = split.and_then(|k| effects.get(k)) {
+    if let Some(e @ Active::Builtin(_, b)) = split.and_then(|k| effects.get(k)) {
+        // An effect that starts the pass, or the display image at the
+        // pixel where a hook reads around it.
+        let start = match is_hook(e) {
+            true => "textureLoad(fx_input, vec2i(in.position.xy), 0)".to_string(),
+            false => b.function() + "(in.uv)",
+        };
         push_all(
             s,
             &[
                 "fn fx_resume(in: FullscreenOut) -> vec4f {\n    var c = ",
-                &b.function(),
-                "(in.uv);\n    if FX_RESUMED {\n        c = fx_resumed(c, in.uv);\n    }\n    \
+                &start,
+                ";\n    if FX_RESUMED {\n        c = fx_resumed(c, in.uv);\n    }\n    \
                  return fx_finish(c.rgb, c.a, in.position.xy, in.uv);\n}\n\
                  @fragment\nfn fs_resume(in: FullscreenOut) -> @location(0) vec4f {\n    \
                  return fx_resume(in);\n}\n",
@@ -496,19 +511,19 @@ pub(super) const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba
 /// they run.
 #[cfg(test)]
 pub fn all_builtins() -> Vec<Active<'static>> {
-    builtins_with(None)
+    builtins_with(&[])
 }
 
 /// [`all_builtins`] and the one at `neighbour` in [`BUILTINS`], which
 /// reads around its pixel, in the order they run.
 #[cfg(test)]
-pub fn builtins_with(neighbour: Option<usize>) -> Vec<Active<'static>> {
+pub fn builtins_with(neighbour: &[usize]) -> Vec<Active<'static>> {
     let mut all = Vec::new();
     for place in Place::ALL {
         let here = BUILTINS
             .iter()
             .enumerate()
-            .filter(|(i, b)| b.place == place && (b.neighbours.is_none() || Some(*i) == neighbour));
+            .filter(|(i, b)| b.place == place && (b.neighbours.is_none() || neighbour.contains(i)));
         all.extend(here.map(|(i, b)| Active::Builtin(i, b)));
     }
     all
