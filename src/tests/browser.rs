@@ -3227,3 +3227,79 @@ async fn antialiasing_and_light_at_from_javascript() {
     assert!(message(&e).contains("'scene'"), "{}", message(&e));
     assert_no_gpu_errors(&r);
 }
+
+/// `upscale` and `sharpen` from JavaScript: at `renderScale: 0.5` the
+/// edge-adaptive upscaler keeps a leaning edge (drawn supersampled) closer
+/// to the full-size frame than bilinear does, and leaves the flat parts as
+/// they were; sharpening moves edge pixels and not flat ones; bad values
+/// are `OptionError`s naming the option.
+#[wasm_bindgen_test]
+async fn rendering_fewer_pixels_from_javascript() {
+    let c = canvas(64, 64);
+    let r = exact(&c).await;
+    // A bright half-plane leaning 30° off vertical, each pixel the mean of
+    // 4 x 4 samples of its footprint.
+    let edge = "fn scene(uv: vec2f, time: f32) -> vec4f {\n  let p = uv * 64.0;\n  \
+                let step = vec2f(abs(dpdx(p).x), abs(dpdy(p).y));\n  var lit = 0.0;\n  \
+                for (var i = 0; i < 16; i++) {\n    \
+                let q = p + ((vec2f(f32(i % 4), f32(i / 4)) + 0.5) / 4.0 - 0.5) * step;\n    \
+                lit += select(0.0, 1.0, q.x - 20.0 > (q.y - 32.0) * 0.577);\n  }\n  \
+                return vec4f(mix(vec3f(0.02), vec3f(0.9), lit / 16.0), 1.0);\n}";
+    JsFuture::from(r.set_scene_shader(edge.into()))
+        .await
+        .unwrap();
+    let full = read(&r).await;
+    // Mean error near the edge, and the largest error away from it.
+    let error = |img: &crate::readback::Image| {
+        let (mut near, mut n, mut far) = (0.0, 0, 0);
+        for y in 4..60 {
+            for x in 0..64 {
+                let e = img.rgba8(x, y)[1].abs_diff(full.rgba8(x, y)[1]);
+                let edge_x = 20.0 + (y as f32 + 0.5 - 32.0) * 0.577;
+                if (x as f32 + 0.5 - edge_x).abs() <= 2.0 {
+                    near += f64::from(e);
+                    n += 1;
+                } else if (x as f32 + 0.5 - edge_x).abs() > 4.0 {
+                    far = far.max(e);
+                }
+            }
+        }
+        (near / f64::from(n), far)
+    };
+    set(&r, r#"{"renderScale":0.5,"upscale":"bilinear"}"#);
+    let (bilinear, _) = error(&read(&r).await);
+    set(&r, r#"{"upscale":"edge"}"#);
+    let edge_frame = read(&r).await;
+    let (edge_error, far) = error(&edge_frame);
+    assert!(
+        edge_error <= 0.75 * bilinear,
+        "edge {edge_error:.2} against bilinear {bilinear:.2}"
+    );
+    assert!(far <= 1, "flat parts moved by {far}");
+    set(&r, r#"{"sharpen":{"amount":0.5}}"#);
+    let sharpened = read(&r).await;
+    let mut moved = 0;
+    for y in 4..60 {
+        for x in 0..64 {
+            let (a, b) = (edge_frame.rgba8(x, y)[1], sharpened.rgba8(x, y)[1]);
+            let edge_x = 20.0 + (y as f32 + 0.5 - 32.0) * 0.577;
+            if (x as f32 + 0.5 - edge_x).abs() > 4.0 {
+                assert_close(b, a, 1, &format!("sharpened, flat ({x}, {y})"));
+            } else if a.abs_diff(b) > 2 {
+                moved += 1;
+            }
+        }
+    }
+    assert!(moved >= 20, "{moved} edge pixels sharpened");
+    let e = r.set_options(opts(r#"{"upscale":"fsr"}"#)).unwrap_err();
+    assert_kind(&e, "OptionError", &[]);
+    for name in ["'bilinear'", "'edge'"] {
+        assert!(message(&e).contains(name), "{}", message(&e));
+    }
+    let e = r
+        .set_options(opts(r#"{"sharpen":{"amount":2}}"#))
+        .unwrap_err();
+    assert_kind(&e, "OptionError", &[]);
+    assert!(message(&e).contains("sharpen.amount"), "{}", message(&e));
+    assert_no_gpu_errors(&r);
+}

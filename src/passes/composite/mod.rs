@@ -17,7 +17,7 @@
 mod neighbours;
 mod plan;
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub use neighbours::source as neighbour_source;
 use neighbours::NeighbourPasses;
 use plan::*;
