@@ -1,9 +1,11 @@
 // What anti-aliasing and depth of field cost in Chromium on a GPU, as
 // afterglow's own timestamp queries measure it (`stats({ gpu: true })`):
 //
-// - anti-aliasing: the benchmark's afterglow page (the discs, mip bloom,
-//   msaa 1) with `antialias` 'none', 'fxaa' and 'smaa', at 1920×1080 and
-//   3840×2160, the three interleaved round by round;
+// - the effects on the displayed picture: the benchmark's afterglow page
+//   (the discs, mip bloom, msaa 1) with `antialias` 'none', 'fxaa' and
+//   'smaa', sharpening at 0.5, and at renderScale 0.5 scaled up bilinearly
+//   and edge-adaptively, at 1920×1080 and 3840×2160 (the output's size),
+//   interleaved round by round;
 // - depth of field: the demo's own-renderer page (its colour and depth
 //   textures handed to afterglow), focused at the centre with `maxBlur` 16,
 //   and the same frames with depth of field off, at 1920×1080.
@@ -29,7 +31,16 @@ import { command, header, machine, record } from './record.mjs';
 const ROUNDS = 3;
 const FRAMES = 30;
 const SIZES = [{ width: 1920, height: 1080, msaa: 1 }, { width: 3840, height: 2160, msaa: 1 }];
-const MODES = ['none', 'fxaa', 'smaa'];
+// Each mode's page query, by its name in the report.
+const QUERIES = {
+  none: {},
+  fxaa: { antialias: 'fxaa' },
+  smaa: { antialias: 'smaa' },
+  sharpen: { sharpen: 0.5 },
+  'half, bilinear': { scale: 0.5, upscale: 'bilinear' },
+  'half, edge': { scale: 0.5, upscale: 'edge' },
+};
+const MODES = Object.keys(QUERIES);
 const sum = (per) => Object.values(per).reduce((a, b) => a + b, 0);
 const medians = (per) => Object.fromEntries(Object.entries(per).map(([k, v]) => [k, median(v)]));
 
@@ -44,13 +55,13 @@ async function measure(out) {
     const rounds = Object.fromEntries(MODES.map((m) => [m, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const mode of MODES) {
-        const opened = await openPage(browser, baseUrl(), PAGES[0], config, { antialias: mode });
+        const opened = await openPage(browser, baseUrl(), PAGES[0], config, QUERIES[mode]);
         for (const a of opened.info.adapters ?? []) adapters.add(JSON.stringify(a));
         const { per } = await passTimes(opened.tab, FRAMES);
         if (opened.problems.length) throw opened.fail('errors while rendering');
         if (!Object.keys(per).length) throw opened.fail('no GPU times (stats().gpuMs)');
         rounds[mode].push(medians(per));
-        log(`${label(config)} antialias ${mode} round ${round + 1}: ${sum(medians(per)).toFixed(3)} ms of passes`);
+        log(`${label(config)} ${mode} round ${round + 1}: ${sum(medians(per)).toFixed(3)} ms of passes`);
         await opened.tab.close();
       }
     }
@@ -146,8 +157,9 @@ function render(file) {
   };
   const gpu = data.adapters.map((a) => a.name).filter((n, i, all) => all.indexOf(n) === i).join('; ');
   const lines = [
-    '**Anti-aliasing**: the benchmark\'s afterglow page (the discs, mip bloom, no MSAA), GPU time of all of afterglow\'s passes per frame: '
-      + `median of ${FRAMES} frames, then of ${ROUNDS} interleaved rounds; the ratio is to antialias 'none' (its range over rounds).`,
+    '**Effects on the displayed picture**: the benchmark\'s afterglow page (the discs, mip bloom, no MSAA), GPU time of all of afterglow\'s passes per frame: '
+      + `median of ${FRAMES} frames, then of ${ROUNDS} interleaved rounds; the ratio is to 'none' (its range over rounds). `
+      + "'half' is renderScale 0.5: the upscaler's cost is 'half, edge' less 'half, bilinear' (the composite, which scales up).",
     '',
     `| msaa 1 | ${MODES.join(' | ')} |`,
     `|---|${MODES.map(() => '---:').join('|')}|`,
@@ -172,7 +184,7 @@ function render(file) {
     const m = (rs) => (rs[0][n] === undefined ? '—' : median(rs.map((r) => r[n])).toFixed(3));
     lines.push(`| ${n} | ${m(rounds.off)} | ${m(rounds.on)} |`);
   }
-  const text = `${header({ title: 'Anti-aliasing and depth of field in the browser, on a GPU', tree: data.tree, browser: `Chromium ${data.chromium} on ${gpu}`, at: data.at })}\n${lines.join('\n')}`;
+  const text = `${header({ title: 'Effects on the displayed picture and depth of field in the browser, on a GPU', tree: data.tree, browser: `Chromium ${data.chromium} on ${gpu}`, at: data.at })}\n${lines.join('\n')}`;
   console.log(text);
   console.error(`written to ${record('gpu-effects', data.tree, text)}`);
 }

@@ -177,7 +177,9 @@ void main() {
  * radius and threshold and takes its documentation's example, 1.5, 0.4,
  * 0.85) or `off`; and for afterglow `intensity=X` and `radius=R` over its
  * defaults; `antialias=none` (the default), `fxaa` or `smaa` (afterglow's
- * and postprocessing's pages; the others refuse anything but none).
+ * and postprocessing's pages; the others refuse anything but none);
+ * for afterglow, `sharpen=A` (0 to 1), `scale=S` (its renderScale, 0.25
+ * to 1) and `upscale=bilinear` (the default) or `edge`.
  * Refuses anything else, naming the parameter and what it takes. */
 export function pageContent(search = globalThis.location?.search ?? '') {
   const q = new URLSearchParams(search);
@@ -197,7 +199,13 @@ export function pageContent(search = globalThis.location?.search ?? '') {
   if (radius !== null && !(radius > 0 && radius <= 8)) {
     throw new Error(`radius: '${q.get('radius')}' is not a number above 0 and at most 8`);
   }
-  const common = { scene, tonemapper, bloom, intensity, radius, antialias };
+  const sharpen = Number(q.get('sharpen') ?? 0);
+  if (!(sharpen >= 0 && sharpen <= 1)) throw new Error(`sharpen: '${q.get('sharpen')}' is not a number from 0 to 1`);
+  const renderScale = Number(q.get('scale') ?? 1);
+  if (!(renderScale >= 0.25 && renderScale <= 1)) throw new Error(`scale: '${q.get('scale')}' is not a number from 0.25 to 1`);
+  const upscale = q.get('upscale') ?? 'bilinear';
+  if (!['bilinear', 'edge'].includes(upscale)) throw new Error(`upscale: '${upscale}' is not 'bilinear' or 'edge'`);
+  const common = { scene, tonemapper, bloom, intensity, radius, antialias, sharpen, renderScale, upscale };
   if (scene === 'aa') {
     return { ...common, wgsl: WGSL_AA, wgslNeedsDisc: false, glsl: GLSL_AA };
   }

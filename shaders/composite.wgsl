@@ -268,9 +268,13 @@ fn edge_upscaled(uv: vec2f) -> vec4f {
     // between two texels or more is a full edge; a smooth gradient is not.
     let strength = clamp(sqrt(0.5 * (trace + spread)) * 4.0, 0.0, 1.0);
     let edge = anisotropy * strength;
-    let angle = 0.5 * atan2(2.0 * j.z, j.x - j.y);
-    let across = vec2f(cos(angle), sin(angle)) * (1.0 + 0.5 * edge);
-    let along = vec2f(-sin(angle), cos(angle)) * (1.0 - 0.5 * edge);
+    // The main axis: the eigenvector of the larger eigenvalue (an axis of
+    // the grid where the tensor has no cross term).
+    let v = vec2f(0.5 * (trace + spread) - j.y, j.z);
+    let axis = select(vec2f(1.0, 0.0), vec2f(0.0, 1.0), j.y > j.x);
+    let normal = select(axis, normalize(v), dot(v, v) > 1e-12);
+    let across = normal * (1.0 + 0.5 * edge);
+    let along = vec2f(-normal.y, normal.x) * (1.0 - 0.5 * edge);
     var sum = vec4f(0.0);
     var total = 0.0;
     for (var i = 0; i < 12; i++) {

@@ -41,6 +41,9 @@ expose({
       msaa,
       bloom,
       antialias: content.antialias,
+      sharpen: { amount: content.sharpen },
+      renderScale: content.renderScale,
+      upscale: content.upscale,
     });
     await renderer.setSceneShader(afterglowSource(content));
   },

@@ -48,6 +48,28 @@ mod native {
             configs.push((name, o));
         }
         let mut o = base;
+        o.msaa = Msaa::Off;
+        o.sharpen.amount = 0.5;
+        configs.push(("msaa 1, sharpen 0.5", o));
+        // Half the pixels (renderScale 0.5, which the loop applies), scaled
+        // up each way: the upscaler's cost is the composite's difference.
+        for (name, upscale) in [
+            (
+                "msaa 1, render scale 0.5, bilinear",
+                crate::options::Upscale::Bilinear,
+            ),
+            (
+                "msaa 1, render scale 0.5, edge",
+                crate::options::Upscale::Edge,
+            ),
+        ] {
+            let mut o = base;
+            o.msaa = Msaa::Off;
+            o.render_scale = 0.5;
+            o.upscale = upscale;
+            configs.push((name, o));
+        }
+        let mut o = base;
         o.resolve = Resolve::Tonemapped;
         configs.push(("msaa 4 tonemapped resolve", o));
         let mut o = base;
@@ -164,6 +186,10 @@ mod native {
                         }),
                 )?;
                 h.set_settings(*options)?;
+                // The scene at renderScale of the output's size.
+                let scaled = |n: u32| ((f64::from(n) * options.render_scale).round() as u32).max(1);
+                h.chain
+                    .resize_scaled(&h.gpu, (scaled(size.0), scaled(size.1)), size)?;
                 if *name == TINT {
                     add_tint(&mut h)?;
                 }
