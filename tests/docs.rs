@@ -65,6 +65,12 @@ const RUN: &[(&str, &str, &str, &str)] = &[
         "tests/e2e/readme.test.mjs",
     ),
     (
+        "docs/performance.md",
+        "## Render fewer pixels",
+        "js",
+        "tests/e2e/readme.test.mjs",
+    ),
+    (
         "docs/api.md",
         "## Errors",
         "js",

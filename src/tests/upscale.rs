@@ -228,3 +228,48 @@ fn sharpening_steepens_a_soft_edge_without_a_halo() {
         );
     }
 }
+
+/// The picture of docs/performance.md "Render fewer pixels": parts of the
+/// test scene (a turned square, a one-pixel line) magnified three times,
+/// as the full-size frame, then at renderScale 0.5 scaled up
+/// bilinearly, edge-adaptively, and edge-adaptively with sharpening 0.5:
+/// `cargo test --lib tests::upscale::pictures -- --ignored`.
+#[test]
+#[ignore = "a tool: writes docs/render-fewer-pixels.png"]
+fn pictures() -> Result<(), Box<dyn std::error::Error>> {
+    let mut sharpened = options(Upscale::Edge);
+    sharpened.sharpen.amount = 0.5;
+    let frames = [
+        render(options(Upscale::Bilinear), 1.0),
+        render(options(Upscale::Bilinear), 0.5),
+        render(options(Upscale::Edge), 0.5),
+        render(sharpened, 0.5),
+    ];
+    // 64 × 64 pixels around the 17° square (top row) and the 17° line
+    // (bottom row), magnified three times.
+    let (side, zoom, gap) = (64u32, 3u32, 6u32);
+    let cell = side * zoom + gap;
+    let width = frames.len() as u32 * cell - gap;
+    let height = 2 * cell - gap;
+    let mut data = vec![255u8; (width * height * 4) as usize];
+    for (row, (x0, y0)) in [(128u32, 0u32), (128, 128)].into_iter().enumerate() {
+        for (i, img) in frames.iter().enumerate() {
+            for y in 0..side * zoom {
+                for x in 0..side * zoom {
+                    let px = img.rgba8(x0 + x / zoom, y0 + y / zoom);
+                    let (ox, oy) = (i as u32 * cell + x, row as u32 * cell + y);
+                    let at = ((oy * width + ox) * 4) as usize;
+                    data[at..at + 4].copy_from_slice(&px);
+                }
+            }
+        }
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/render-fewer-pixels.png");
+    let file = std::fs::File::create(path)?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header()?.write_image_data(&data)?;
+    println!("wrote {path}");
+    Ok(())
+}

@@ -73,6 +73,27 @@ test("the effects guide's snippet adds, changes, lists and removes an effect", a
   await page.close();
 });
 
+// The performance guide's snippet on the demo's renderer: the options
+// it sets are the renderer's, the frame draws on, and nothing is logged.
+test("the performance guide's snippet renders fewer pixels", async () => {
+  const page = await browser.newPage({ viewport: { width: 320, height: 200 } });
+  const messages = [];
+  record(page, messages);
+  await page.goto(url);
+  await page.waitForFunction(() => window.afterglow !== undefined, null, { timeout: 30000 });
+  const code = snippet('docs/performance.md', '## Render fewer pixels', 'js');
+  const options = await page.evaluate(async (code) => {
+    const renderer = window.afterglow;
+    new Function('renderer', code)(renderer);
+    renderer.render(1);
+    const o = renderer.options();
+    return { renderScale: o.renderScale, upscale: o.upscale, sharpen: o.sharpen.amount };
+  }, code);
+  assert.deepEqual(options, { renderScale: 0.5, upscale: 'edge', sharpen: 0.3 });
+  assert.deepEqual(problems(messages), []);
+  await page.close();
+});
+
 // The light-around-a-pixel snippet on a canvas of its own, a still scene:
 // its shift moves the frame 8 pixels right exactly, its edge filter is
 // gone after, and each anti-aliasing mode turns on and off around it.
