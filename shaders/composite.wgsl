@@ -194,12 +194,8 @@ fn glow_alpha(rgb: vec3f, coverage: f32) -> f32 {
 // those that read around it (chromatic aberration, a user's effect in the
 // scene stage, as `light_at`).
 fn fx_light_at(uv: vec2f) -> vec4f {
-    let scene = finite4(textureSampleLevel(hdr, linear_sampler, uv, 0.0));
-    var source = vec3f(0.0);
-    if BLOOM && ENERGY {
-        source = textureSampleLevel(bright_source, linear_sampler, uv, 0.0).rgb;
-    }
-    return vec4f(light(scene, source, uv), scene.a);
+    let at = scene_at(uv);
+    return vec4f(light(at.scene, at.source, uv), at.scene.a);
 }
 
 // The edge-adaptive upscaler (`upscale: 'edge'`), where the HDR image is
@@ -226,7 +222,7 @@ const EDGE_TAPS = array<vec2i, 12>(
 // (x / (1 + x)), then the square root (close to sRGB's encoding).
 fn edge_luma(c: vec3f) -> f32 {
     let l = max(dot(c, vec3f(0.2126, 0.7152, 0.0722)), 0.0) * params.exposure;
-    return sqrt(l / (1.0 + l));
+    return sqrt(1.0 - 1.0 / (1.0 + l));
 }
 
 // Catmull-Rom's cubic at distance `d` (none beyond 2).
@@ -243,16 +239,23 @@ fn edge_tensor(g: vec2f, w: f32) -> vec3f {
     return w * vec3f(g.x * g.x, g.y * g.y, g.x * g.y);
 }
 
-fn edge_upscaled(uv: vec2f) -> vec4f {
+// The filter at one position: the texel the taps are around and each
+// tap's weight (their total divides).
+struct EdgeFilter {
+    base: vec2i,
+    w: array<f32, 12>,
+    total: f32,
+}
+
+fn edge_filter(uv: vec2f) -> EdgeFilter {
     let size = vec2i(textureDimensions(hdr));
     let p = uv * vec2f(size) - 0.5;
     let t = fract(p);
     let base = vec2i(floor(p));
-    var c: array<vec4f, 12>;
     var l: array<f32, 12>;
     for (var i = 0; i < 12; i++) {
-        c[i] = finite4(textureLoad(hdr, clamp(base + EDGE_TAPS[i], vec2i(0), size - 1), 0));
-        l[i] = edge_luma(c[i].rgb);
+        let c = finite4(textureLoad(hdr, clamp(base + EDGE_TAPS[i], vec2i(0), size - 1), 0));
+        l[i] = edge_luma(c.rgb);
     }
     // Central differences at the four nearest texels (indices 3, 4, 7, 8).
     let w = vec4f((1.0 - t.x) * (1.0 - t.y), t.x * (1.0 - t.y), (1.0 - t.x) * t.y, t.x * t.y);
@@ -266,26 +269,71 @@ fn edge_upscaled(uv: vec2f) -> vec4f {
     let anisotropy = select(0.0, spread / trace, trace > 1e-8);
     // How strong the edge is: a step of a quarter of the perceptual range
     // between two texels or more is a full edge; a smooth gradient is not.
-    let strength = clamp(sqrt(0.5 * (trace + spread)) * 4.0, 0.0, 1.0);
-    let edge = anisotropy * strength;
-    // The main axis: the eigenvector of the larger eigenvalue (an axis of
-    // the grid where the tensor has no cross term).
-    let v = vec2f(0.5 * (trace + spread) - j.y, j.z);
+    let larger = 0.5 * (trace + spread);
+    let edge = anisotropy * clamp(sqrt(larger) * 4.0, 0.0, 1.0);
+    // The main axis: the eigenvector of the larger eigenvalue, from the
+    // row of the tensor less that eigenvalue which cancels least (an axis
+    // of the grid where the tensor has no cross term).
+    let v = select(vec2f(larger - j.y, j.z), vec2f(j.z, larger - j.x), j.y > j.x);
     let axis = select(vec2f(1.0, 0.0), vec2f(0.0, 1.0), j.y > j.x);
     let normal = select(axis, normalize(v), dot(v, v) > 1e-12);
     let across = normal * (1.0 + 0.5 * edge);
     let along = vec2f(-normal.y, normal.x) * (1.0 - 0.5 * edge);
-    var sum = vec4f(0.0);
-    var total = 0.0;
+    var f: EdgeFilter;
+    f.base = base;
+    f.total = 0.0;
     for (var i = 0; i < 12; i++) {
         let o = vec2f(EDGE_TAPS[i]) - t;
-        let k = edge_kernel(length(vec2f(dot(o, across), dot(o, along))));
-        sum += k * c[i];
-        total += k;
+        f.w[i] = edge_kernel(length(vec2f(dot(o, across), dot(o, along))));
+        f.total += f.w[i];
     }
-    let lo = min(min(c[3], c[4]), min(c[7], c[8]));
-    let hi = max(max(c[3], c[4]), max(c[7], c[8]));
-    return clamp(sum / max(total, 1e-4), lo, hi);
+    return f;
+}
+
+// `image` (the HDR image, or what bloomed, of its size) filtered as `f`
+// says, clamped to the range of the four nearest texels.
+fn edge_apply(image: texture_2d<f32>, f: EdgeFilter) -> vec4f {
+    let size = vec2i(textureDimensions(image));
+    var sum = vec4f(0.0);
+    var lo = vec4f(3.0e38);
+    var hi = vec4f(-3.0e38);
+    for (var i = 0; i < 12; i++) {
+        let c = finite4(textureLoad(image, clamp(f.base + EDGE_TAPS[i], vec2i(0), size - 1), 0));
+        sum += f.w[i] * c;
+        if i == 3 || i == 4 || i == 7 || i == 8 {
+            lo = min(lo, c);
+            hi = max(hi, c);
+        }
+    }
+    return clamp(sum / max(f.total, 1e-4), lo, hi);
+}
+
+// The HDR image and what bloomed at `uv`, as the frame's size and
+// `upscale` say: sampled bilinearly, or by the edge-adaptive filter (the
+// same weights for both, so what the energy-conserving bloom takes back
+// lies where the light does).
+struct SceneAt {
+    scene: vec4f,
+    source: vec3f,
+}
+
+fn scene_at(uv: vec2f) -> SceneAt {
+    var out: SceneAt;
+    out.source = vec3f(0.0);
+    if has(FLAG_EDGE_UPSCALE) {
+        let f = edge_filter(uv);
+        out.scene = edge_apply(hdr, f);
+        if BLOOM && ENERGY {
+            out.source = edge_apply(bright_source, f).rgb;
+        }
+    } else {
+        out.scene = textureSampleLevel(hdr, linear_sampler, uv, 0.0);
+        if BLOOM && ENERGY {
+            out.source = textureSampleLevel(bright_source, linear_sampler, uv, 0.0).rgb;
+        }
+    }
+    out.scene = finite4(out.scene);
+    return out;
 }
 
 @fragment
@@ -307,14 +355,9 @@ fn fx_composite(in: FullscreenOut) -> vec4f {
             source = textureLoad(bright_source, vec2i(in.position.xy), 0).rgb;
         }
     } else {
-        if has(FLAG_EDGE_UPSCALE) {
-            scene = edge_upscaled(in.uv);
-        } else {
-            scene = textureSampleLevel(hdr, linear_sampler, in.uv, 0.0);
-        }
-        if BLOOM && ENERGY {
-            source = textureSampleLevel(bright_source, linear_sampler, in.uv, 0.0).rgb;
-        }
+        let at = scene_at(in.uv);
+        scene = at.scene;
+        source = at.source;
     }
     scene = finite4(scene);
     if DEBUG == 3u {

@@ -143,7 +143,11 @@ pub fn display_headroom(info: &wgpu::DisplayHdrInfo) -> f64 {
 /// recorded keeps its own targets and uniforms when a change rebuilds the
 /// chain (another size, another view, a reshaping option); a change that
 /// only rewrites uniforms (`bloom.intensity`, `exposure`) reaches it too,
-/// as any `queue.write_buffer` before the submit does.
+/// as any `queue.write_buffer` before the submit does. Everything else
+/// is recorded into the program's encoder, but for one thing: the first
+/// frame with `antialias: Smaa` submits a command buffer of its own to the
+/// queue, once, computing SMAA's constant area table before the frame is
+/// recorded.
 ///
 /// Views are taken whole: wgpu cannot tell a view's mip level or format,
 /// so pass views of mip 0 (the default view) and say the output view's

@@ -273,3 +273,89 @@ fn pictures() -> Result<(), Box<dyn std::error::Error>> {
     println!("wrote {path}");
     Ok(())
 }
+
+/// Sharpening after anti-aliasing keeps its blend: a hard edge leaning
+/// 30° that FXAA or SMAA smoothed is smoothed as much with sharpening at
+/// 0.5 (the aliased image's own pixel is held by its neighbourhood's
+/// range, so sharpening adds nothing there).
+#[test]
+fn sharpening_keeps_what_anti_aliasing_smoothed() {
+    const HARD: &str = "
+fn scene(uv: vec2f, time: f32) -> vec4f {
+    let p = uv * 256.0;
+    let lit = p.x - 128.0 > (p.y - 16.0) * 0.577;
+    return vec4f(select(vec3f(0.05), vec3f(0.8), lit), 1.0);
+}
+";
+    let draw = |o: Options| {
+        let mut h: Headless = headless_with(o, wgpu::TextureFormat::Rgba8Unorm, (SIDE, 32));
+        h.set_content(Content::Shader(HARD.into())).expect("scene");
+        frame(&h, 0.0)
+    };
+    // Pixels strictly between the two sides' values.
+    let between = |img: &Image| {
+        let (lo, hi) = (at(img, 0, 16), at(img, SIDE - 1, 16));
+        let mut n = 0;
+        for y in 0..32 {
+            for x in 0..SIDE {
+                let v = at(img, x, y);
+                n += usize::from(v > lo + 8 && v < hi - 8);
+            }
+        }
+        n
+    };
+    for antialias in [
+        crate::options::Antialias::Fxaa,
+        crate::options::Antialias::Smaa,
+    ] {
+        let mut o = options(Upscale::Bilinear);
+        o.antialias = antialias;
+        let smoothed = draw(o);
+        o.sharpen.amount = 0.5;
+        let sharpened = draw(o);
+        let (before, after) = (between(&smoothed), between(&sharpened));
+        assert!(before >= 16, "{antialias:?}: {before} pixels smoothed");
+        assert!(
+            after * 10 >= before * 9,
+            "{antialias:?}: {before} pixels smoothed, {after} with sharpening"
+        );
+    }
+}
+
+/// On a transparent canvas coverage moves with the light: every pixel
+/// stays premultiplied (colour at most alpha) and no edge pixel turns
+/// darker than both sides while still partly covered.
+#[test]
+fn sharpening_keeps_a_transparent_canvas_premultiplied() {
+    const SOFT_DISC: &str = "
+fn scene(uv: vec2f, time: f32) -> vec4f {
+    let cover = 1.0 - smoothstep(0.26, 0.34, length(uv - 0.5));
+    return vec4f(vec3f(0.9, 0.6, 0.3) * cover, cover);
+}
+";
+    let mut o = options(Upscale::Bilinear);
+    o.canvas.alpha_mode = crate::options::AlphaMode::Premultiplied;
+    o.sharpen.amount = 1.0;
+    let mut h: Headless = headless_with(o, wgpu::TextureFormat::Rgba8Unorm, (64, 64));
+    h.set_content(Content::Shader(SOFT_DISC.into()))
+        .expect("scene");
+    let img = frame(&h, 0.0);
+    super::common::check_premultiplied(&img, "sharpen 1");
+    let mut partial = 0;
+    for y in 0..64 {
+        for x in 0..64 {
+            let [r, _, _, a] = img.rgba8(x, y);
+            if a > 16 && a < 240 {
+                partial += 1;
+                // Light in proportion to coverage, as drawn: 0.9 of it.
+                let want = f64::from(a) * 0.9;
+                let got = f64::from(r);
+                assert!(
+                    (got - want).abs() <= 0.12 * want + 3.0,
+                    "({x}, {y}): red {r}, alpha {a}"
+                );
+            }
+        }
+    }
+    assert!(partial >= 20, "{partial} partly covered pixels");
+}

@@ -267,4 +267,23 @@ mod tests {
         // SMAA's weights read the edges and the area table; the blend, the weights.
         assert!(seen >= 3, "{seen}");
     }
+
+    /// Only the effect the frame is split at has its passes built and its
+    /// reads bound; one that reads as a hook may run behind another, so it
+    /// has neither, and a table reads nothing.
+    #[test]
+    fn hooks_have_no_passes_and_tables_read_nothing() {
+        let mut hooks = 0;
+        for b in BUILTINS {
+            let Some(n) = b.neighbours else { continue };
+            if n.hook {
+                hooks += 1;
+                assert!(n.passes.is_empty() && n.reads.is_empty(), "{}", b.name);
+            }
+            for p in n.passes.iter().filter(|p| p.table.is_some()) {
+                assert!(p.reads.is_empty(), "{}: {}", b.name, p.name);
+            }
+        }
+        assert!(hooks >= 1, "sharpening reads as a hook");
+    }
 }

@@ -81,7 +81,9 @@ impl Variant {
             0
         };
         // Scaled up (a render scale below 1), by the edge-adaptive filter.
-        let upscaled = info.size.0 < info.output_size.0 || info.size.1 < info.output_size.1;
+        let upscaled = info.size != info.output_size
+            && info.size.0 <= info.output_size.0
+            && info.size.1 <= info.output_size.1;
         let edge = if upscaled && settings.upscale == crate::options::Upscale::Edge {
             crate::output::FLAG_EDGE_UPSCALE
         } else {
@@ -539,6 +541,7 @@ mod tests {
         let plan = plan(&effects);
         let own: usize = BUILTINS
             .iter()
+            .filter(|b| b.neighbours.is_none())
             .map(|b| usize::from(b.params.is_some()) + b.textures.len())
             .sum();
         assert_eq!(plan.len(), 2 + own);
