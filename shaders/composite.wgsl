@@ -211,12 +211,12 @@ fn fx_light_at(uv: vec2f) -> vec4f {
 // straight instead of stair-stepped; flat areas and smooth gradients get
 // the round kernel. The result is clamped to the range of the four
 // nearest texels, so the kernel's negative lobes never ring.
-const EDGE_TAPS = array<vec2i, 12>(
-    vec2i(0, -1), vec2i(1, -1),
-    vec2i(-1, 0), vec2i(0, 0), vec2i(1, 0), vec2i(2, 0),
-    vec2i(-1, 1), vec2i(0, 1), vec2i(1, 1), vec2i(2, 1),
-    vec2i(0, 2), vec2i(1, 2),
-);
+// The twelve taps, by their offsets from the texel below and left of the
+// position (index: offset): 0 (0,-1), 1 (1,-1), 2 (-1,0), 3 (0,0),
+// 4 (1,0), 5 (2,0), 6 (-1,1), 7 (0,1), 8 (1,1), 9 (2,1), 10 (0,2),
+// 11 (1,2). The code is written out tap by tap: a loop over an array
+// indexed at run time is far slower on some compilers (an emulation's
+// among them).
 
 // Luma on a perceptual scale, for judging edges: exposed, compressed
 // (x / (1 + x)), then the square root (close to sRGB's encoding).
@@ -240,11 +240,22 @@ fn edge_tensor(g: vec2f, w: f32) -> vec3f {
 }
 
 // The filter at one position: the texel the taps are around and each
-// tap's weight (their total divides).
+// tap's weight, in tap order, four to a vector (their total divides).
 struct EdgeFilter {
     base: vec2i,
-    w: array<f32, 12>,
-    total: f32,
+    w0: vec4f,
+    w1: vec4f,
+    w2: vec4f,
+}
+
+fn edge_luma_at(p: vec2i, size: vec2i) -> f32 {
+    return edge_luma(finite4(textureLoad(hdr, clamp(p, vec2i(0), size - 1), 0)).rgb);
+}
+
+// The kernel's weight of the tap at `o` from the position, in the frame
+// of the edge (`across` and `along` carry their scales).
+fn edge_weight(o: vec2f, across: vec2f, along: vec2f) -> f32 {
+    return edge_kernel(length(vec2f(dot(o, across), dot(o, along))));
 }
 
 fn edge_filter(uv: vec2f) -> EdgeFilter {
@@ -252,17 +263,24 @@ fn edge_filter(uv: vec2f) -> EdgeFilter {
     let p = uv * vec2f(size) - 0.5;
     let t = fract(p);
     let base = vec2i(floor(p));
-    var l: array<f32, 12>;
-    for (var i = 0; i < 12; i++) {
-        let c = finite4(textureLoad(hdr, clamp(base + EDGE_TAPS[i], vec2i(0), size - 1), 0));
-        l[i] = edge_luma(c.rgb);
-    }
-    // Central differences at the four nearest texels (indices 3, 4, 7, 8).
+    let l0 = edge_luma_at(base + vec2i(0, -1), size);
+    let l1 = edge_luma_at(base + vec2i(1, -1), size);
+    let l2 = edge_luma_at(base + vec2i(-1, 0), size);
+    let l3 = edge_luma_at(base + vec2i(0, 0), size);
+    let l4 = edge_luma_at(base + vec2i(1, 0), size);
+    let l5 = edge_luma_at(base + vec2i(2, 0), size);
+    let l6 = edge_luma_at(base + vec2i(-1, 1), size);
+    let l7 = edge_luma_at(base + vec2i(0, 1), size);
+    let l8 = edge_luma_at(base + vec2i(1, 1), size);
+    let l9 = edge_luma_at(base + vec2i(2, 1), size);
+    let l10 = edge_luma_at(base + vec2i(0, 2), size);
+    let l11 = edge_luma_at(base + vec2i(1, 2), size);
+    // Central differences at the four nearest texels (taps 3, 4, 7, 8).
     let w = vec4f((1.0 - t.x) * (1.0 - t.y), t.x * (1.0 - t.y), (1.0 - t.x) * t.y, t.x * t.y);
-    let j = edge_tensor(vec2f(l[4] - l[2], l[7] - l[0]), w.x)
-        + edge_tensor(vec2f(l[5] - l[3], l[8] - l[1]), w.y)
-        + edge_tensor(vec2f(l[8] - l[6], l[10] - l[3]), w.z)
-        + edge_tensor(vec2f(l[9] - l[7], l[11] - l[4]), w.w);
+    let j = edge_tensor(vec2f(l4 - l2, l7 - l0), w.x)
+        + edge_tensor(vec2f(l5 - l3, l8 - l1), w.y)
+        + edge_tensor(vec2f(l8 - l6, l10 - l3), w.z)
+        + edge_tensor(vec2f(l9 - l7, l11 - l4), w.w);
     let trace = j.x + j.y;
     let spread = sqrt((j.x - j.y) * (j.x - j.y) + 4.0 * j.z * j.z);
     // 1 where every gradient is parallel, 0 where none dominates.
@@ -281,31 +299,54 @@ fn edge_filter(uv: vec2f) -> EdgeFilter {
     let along = vec2f(-normal.y, normal.x) * (1.0 - 0.5 * edge);
     var f: EdgeFilter;
     f.base = base;
-    f.total = 0.0;
-    for (var i = 0; i < 12; i++) {
-        let o = vec2f(EDGE_TAPS[i]) - t;
-        f.w[i] = edge_kernel(length(vec2f(dot(o, across), dot(o, along))));
-        f.total += f.w[i];
-    }
+    f.w0 = vec4f(
+        edge_weight(vec2f(0.0, -1.0) - t, across, along),
+        edge_weight(vec2f(1.0, -1.0) - t, across, along),
+        edge_weight(vec2f(-1.0, 0.0) - t, across, along),
+        edge_weight(vec2f(0.0, 0.0) - t, across, along),
+    );
+    f.w1 = vec4f(
+        edge_weight(vec2f(1.0, 0.0) - t, across, along),
+        edge_weight(vec2f(2.0, 0.0) - t, across, along),
+        edge_weight(vec2f(-1.0, 1.0) - t, across, along),
+        edge_weight(vec2f(0.0, 1.0) - t, across, along),
+    );
+    f.w2 = vec4f(
+        edge_weight(vec2f(1.0, 1.0) - t, across, along),
+        edge_weight(vec2f(2.0, 1.0) - t, across, along),
+        edge_weight(vec2f(0.0, 2.0) - t, across, along),
+        edge_weight(vec2f(1.0, 2.0) - t, across, along),
+    );
     return f;
+}
+
+fn edge_at(image: texture_2d<f32>, p: vec2i, size: vec2i) -> vec4f {
+    return finite4(textureLoad(image, clamp(p, vec2i(0), size - 1), 0));
 }
 
 // `image` (the HDR image, or what bloomed, of its size) filtered as `f`
 // says, clamped to the range of the four nearest texels.
 fn edge_apply(image: texture_2d<f32>, f: EdgeFilter) -> vec4f {
     let size = vec2i(textureDimensions(image));
-    var sum = vec4f(0.0);
-    var lo = vec4f(3.0e38);
-    var hi = vec4f(-3.0e38);
-    for (var i = 0; i < 12; i++) {
-        let c = finite4(textureLoad(image, clamp(f.base + EDGE_TAPS[i], vec2i(0), size - 1), 0));
-        sum += f.w[i] * c;
-        if i == 3 || i == 4 || i == 7 || i == 8 {
-            lo = min(lo, c);
-            hi = max(hi, c);
-        }
-    }
-    return clamp(sum / max(f.total, 1e-4), lo, hi);
+    let c0 = edge_at(image, f.base + vec2i(0, -1), size);
+    let c1 = edge_at(image, f.base + vec2i(1, -1), size);
+    let c2 = edge_at(image, f.base + vec2i(-1, 0), size);
+    let c3 = edge_at(image, f.base + vec2i(0, 0), size);
+    let c4 = edge_at(image, f.base + vec2i(1, 0), size);
+    let c5 = edge_at(image, f.base + vec2i(2, 0), size);
+    let c6 = edge_at(image, f.base + vec2i(-1, 1), size);
+    let c7 = edge_at(image, f.base + vec2i(0, 1), size);
+    let c8 = edge_at(image, f.base + vec2i(1, 1), size);
+    let c9 = edge_at(image, f.base + vec2i(2, 1), size);
+    let c10 = edge_at(image, f.base + vec2i(0, 2), size);
+    let c11 = edge_at(image, f.base + vec2i(1, 2), size);
+    let sum = f.w0.x * c0 + f.w0.y * c1 + f.w0.z * c2 + f.w0.w * c3
+        + f.w1.x * c4 + f.w1.y * c5 + f.w1.z * c6 + f.w1.w * c7
+        + f.w2.x * c8 + f.w2.y * c9 + f.w2.z * c10 + f.w2.w * c11;
+    let total = dot(f.w0 + f.w1 + f.w2, vec4f(1.0));
+    let lo = min(min(c3, c4), min(c7, c8));
+    let hi = max(max(c3, c4), max(c7, c8));
+    return clamp(sum / max(total, 1e-4), lo, hi);
 }
 
 // The HDR image and what bloomed at `uv`, as the frame's size and
