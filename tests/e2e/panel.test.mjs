@@ -337,11 +337,27 @@ test(inFirefox ? "every control's label, tooltip and description are the option 
 
 test('the sections come in the order a user reaches for them, bloom first', async () => {
   const titles = await page.evaluate(() => [...document.querySelectorAll('#panel-body section > h2')].map((h) => h.textContent));
-  assert.deepEqual(titles.slice(0, 6), ['Content', 'Bloom', 'Exposure and curve', 'Look', 'Canvas', 'Frame']);
+  assert.deepEqual(titles.slice(0, 7), ['Content', 'Bloom', 'Exposure and curve', 'Look', 'Canvas', 'Resolution', 'Frame']);
   // The bloom's strength is on the first screen at 1280×800.
   await page.evaluate(() => { document.getElementById('panel').scrollTop = 0; });
   const strength = await page.locator('[data-option="bloom.intensity"]').boundingBox();
   assert.ok(strength.y + strength.height <= 800, `bloom.intensity at y ${strength.y}`);
+});
+
+test('the Resolution section sets render scale, upscaler and sharpening, with the frame time beside them', async () => {
+  // Scaling up is off while nothing is scaled up.
+  await page.fill('[data-option="renderScale"]', '1');
+  assert.equal(await page.isDisabled('[data-option="upscale"]'), true, 'upscale at renderScale 1');
+  await page.fill('[data-option="renderScale"]', '0.5');
+  assert.equal(await page.isDisabled('[data-option="upscale"]'), false, 'upscale at renderScale 0.5');
+  await page.selectOption('[data-option="upscale"]', 'edge');
+  await page.fill('[data-option="sharpen.amount"]', '0.3');
+  const o = await page.evaluate(() => window.afterglow.options());
+  assert.deepEqual([o.renderScale, o.upscale, o.sharpen.amount], [0.5, 'edge', 0.3]);
+  await page.waitForFunction(() => /^frame \d+\.\d\d ms/.test(document.getElementById('resolution-frame').textContent), null, { timeout: 10000 });
+  await page.fill('[data-option="renderScale"]', '1');
+  await page.fill('[data-option="sharpen.amount"]', '0');
+  assert.deepEqual(await pageErrors(), []);
 });
 
 test('"Library defaults" gives what Renderer.create gives, "Demo preset" what the page started with', async () => {
