@@ -411,20 +411,8 @@ impl<'a> FrameBuilder<'a> {
         mips: u32,
         usage: wgpu::TextureUsages,
     ) -> Result<wgpu::Texture, Error> {
-        self.gpu.create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width: size.0,
-                height: size.1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: mips,
-            sample_count: samples,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage,
-            view_formats: &[],
-        })
+        self.gpu
+            .create_texture_2d(label, size, format, (samples, mips), usage)
     }
 
     /// A one-mip view of `tex`.

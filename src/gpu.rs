@@ -339,6 +339,32 @@ impl Gpu {
         Ok(self.device.create_texture(desc))
     }
 
+    /// A 2D texture of one layer, `mips` levels and `samples` per texel,
+    /// as [`Gpu::create_texture`] makes it.
+    pub fn create_texture_2d(
+        &self,
+        label: &str,
+        size: (u32, u32),
+        format: wgpu::TextureFormat,
+        (samples, mips): (u32, u32),
+        usage: wgpu::TextureUsages,
+    ) -> Result<wgpu::Texture, Error> {
+        self.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width: size.0,
+                height: size.1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: mips,
+            sample_count: samples,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        })
+    }
+
     pub fn create_view(
         &self,
         texture: &wgpu::Texture,

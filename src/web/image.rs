@@ -268,20 +268,9 @@ pub fn show(gpu: &Gpu, chain: &mut Chain, source: &ImageSource, gain: f32) -> Re
 /// so sampling decodes to linear; exactly the usages
 /// `copyExternalImageToTexture` requires plus sampling.
 pub fn image_texture(gpu: &Gpu, size: (u32, u32), label: &str) -> Result<wgpu::Texture, Error> {
-    gpu.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d {
-            width: size.0,
-            height: size.1,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::COPY_DST
-            | wgpu::TextureUsages::RENDER_ATTACHMENT,
-        view_formats: &[],
-    })
+    let usage = wgpu::TextureUsages::TEXTURE_BINDING
+        | wgpu::TextureUsages::COPY_DST
+        | wgpu::TextureUsages::RENDER_ATTACHMENT;
+    let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+    gpu.create_texture_2d(label, size, format, (1, 1), usage)
 }

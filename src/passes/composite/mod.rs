@@ -408,22 +408,35 @@ impl CompositePass {
             part: Part::Resume,
             ..variant
         };
-        let groups = vec![group, inputs];
+        self.finish(f, shape, resume, b.name, vec![group, inputs], &read);
+        Ok(())
+    }
+
+    /// The pass that writes the output (the whole composite, or the frame
+    /// resumed after a split): computed where the shape computes it
+    /// ([`output_computes`]), drawn otherwise.
+    fn finish(
+        &self,
+        f: &mut FrameBuilder<'_>,
+        shape: &Shape,
+        v: Variant,
+        label: &'static str,
+        groups: Vec<wgpu::BindGroup>,
+        read: &[&Image],
+    ) {
         match &shape.output {
             Some(c) => {
-                let pipe = c.pipes.get(resume, || {
+                let pipe = c.pipes.get(v, || {
                     let (layout, module) = (&c.pipeline_layout, &shape.module);
-                    let constants = resume.constants();
-                    compute_pipeline(f.gpu, b.name, layout, module, "cs_output", &constants)
+                    compute_pipeline(f.gpu, label, layout, module, "cs_output", &v.constants())
                 });
-                f.compute_output(b.name.into(), &pipe, groups, &c.layout, &read);
+                f.compute_output(label.into(), &pipe, groups, &c.layout, read);
             }
             None => {
-                let pipe = self.pipe(f.gpu, shape, resume);
-                f.fullscreen_groups(b.name.into(), &pipe, groups, None, &read, false);
+                let pipe = self.pipe(f.gpu, shape, v);
+                f.fullscreen_groups(label.into(), &pipe, groups, None, read, false);
             }
         }
-        Ok(())
     }
 
     /// The resources of the effects' bindings in group 0, by number, and
@@ -564,33 +577,7 @@ impl Pass for CompositePass {
         match at {
             Some(at) => self.build_split(f, &shape, at, group, variant, &sampled),
             None => {
-                match &shape.output {
-                    Some(c) => {
-                        let pipe = c.pipes.get(variant, || {
-                            let (layout, module) = (&c.pipeline_layout, &shape.module);
-                            let constants = variant.constants();
-                            compute_pipeline(
-                                f.gpu,
-                                "composite",
-                                layout,
-                                module,
-                                "cs_output",
-                                &constants,
-                            )
-                        });
-                        f.compute_output(
-                            "composite".into(),
-                            &pipe,
-                            vec![group],
-                            &c.layout,
-                            &sampled,
-                        );
-                    }
-                    None => {
-                        let pipe = self.pipe(f.gpu, &shape, variant);
-                        f.fullscreen("composite".into(), &pipe, group, None, &sampled, false);
-                    }
-                }
+                self.finish(f, &shape, variant, "composite", vec![group], &sampled);
                 Ok(())
             }
         }
