@@ -120,6 +120,31 @@ struct ErrorLog {
     last: Mutex<Option<String>>,
 }
 
+/// The descriptor of a 2D texture of one layer, `mips` levels and
+/// `samples` per texel ([`Gpu::create_texture_2d`]).
+pub fn texture_2d<'a>(
+    label: &'a str,
+    size: (u32, u32),
+    format: wgpu::TextureFormat,
+    (samples, mips): (u32, u32),
+    usage: wgpu::TextureUsages,
+) -> wgpu::TextureDescriptor<'a> {
+    wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: size.0,
+            height: size.1,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: mips,
+        sample_count: samples,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage,
+        view_formats: &[],
+    }
+}
+
 impl Gpu {
     /// Requests an adapter and a device from `instance` (natively; the web
     /// asks the browser with every wait bounded, in `web::request`).
@@ -349,20 +374,7 @@ impl Gpu {
         (samples, mips): (u32, u32),
         usage: wgpu::TextureUsages,
     ) -> Result<wgpu::Texture, Error> {
-        self.create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width: size.0,
-                height: size.1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: mips,
-            sample_count: samples,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage,
-            view_formats: &[],
-        })
+        self.create_texture(&texture_2d(label, size, format, (samples, mips), usage))
     }
 
     pub fn create_view(

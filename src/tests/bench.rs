@@ -144,6 +144,45 @@ mod native {
         v[v.len() / 2]
     }
 
+    /// Renders `h` as it is set up, 30 frames to warm up then `frames`
+    /// timed, and prints the median frame, each pass and the bloom's
+    /// passes together under `label`.
+    fn measure(h: &Headless, label: &str, frames: usize) -> Result<(), Box<dyn std::error::Error>> {
+        for i in 0..30 {
+            h.render(i as f64 / 60.0);
+            h.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
+        }
+        let mut per_pass: BTreeMap<usize, (String, Vec<f64>)> = BTreeMap::new();
+        let mut totals = Vec::new();
+        let mut cpu = Vec::new();
+        for i in 0..frames {
+            let start = std::time::Instant::now();
+            h.render(1.0 + i as f64 / 60.0);
+            cpu.push(start.elapsed().as_secs_f64() * 1e3);
+            h.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
+            if let Some(times) = h.chain.pass_times() {
+                keep(times, &mut per_pass, &mut totals);
+            }
+        }
+        println!(
+            "\n{label}: frame GPU {:.3} ms (median of {}), CPU encode+submit {:.3} ms, targets {:.1} MiB",
+            if totals.is_empty() { f64::NAN } else { median(&mut totals) },
+            totals.len(),
+            median(&mut cpu),
+            h.chain.target_bytes() as f64 / (1024.0 * 1024.0)
+        );
+        let bloom: f64 = per_pass
+            .values_mut()
+            .filter(|(p, _)| p.starts_with("bloom"))
+            .map(|(_, v)| median(v))
+            .sum();
+        for (pass, v) in per_pass.values_mut() {
+            println!("  {pass:<24} {:.4} ms", median(v));
+        }
+        println!("  {:<24} {bloom:.4} ms", "(all bloom passes)");
+        Ok(())
+    }
+
     pub fn main(args: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
         let frames: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(200);
         let gpu = pollster::block_on(vulkan_gpu())?;
@@ -193,40 +232,7 @@ mod native {
                 if *name == TINT {
                     add_tint(&mut h)?;
                 }
-                for i in 0..30 {
-                    h.render(i as f64 / 60.0);
-                    h.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
-                }
-                let mut per_pass: BTreeMap<usize, (String, Vec<f64>)> = BTreeMap::new();
-                let mut totals = Vec::new();
-                let mut cpu = Vec::new();
-                for i in 0..frames {
-                    let start = std::time::Instant::now();
-                    h.render(1.0 + i as f64 / 60.0);
-                    cpu.push(start.elapsed().as_secs_f64() * 1e3);
-                    h.gpu.device.poll(wgpu::PollType::wait_indefinitely())?;
-                    if let Some(times) = h.chain.pass_times() {
-                        keep(times, &mut per_pass, &mut totals);
-                    }
-                }
-                println!(
-                    "\n{}×{} {name}: frame GPU {:.3} ms (median of {}), CPU encode+submit {:.3} ms, targets {:.1} MiB",
-                    size.0,
-                    size.1,
-                    if totals.is_empty() { f64::NAN } else { median(&mut totals) },
-                    totals.len(),
-                    median(&mut cpu),
-                    h.chain.target_bytes() as f64 / (1024.0 * 1024.0)
-                );
-                let bloom: f64 = per_pass
-                    .values_mut()
-                    .filter(|(p, _)| p.starts_with("bloom"))
-                    .map(|(_, v)| median(v))
-                    .sum();
-                for (pass, v) in per_pass.values_mut() {
-                    println!("  {pass:<24} {:.4} ms", median(v));
-                }
-                println!("  {:<24} {bloom:.4} ms", "(all bloom passes)");
+                measure(&h, &format!("{}×{} {name}", size.0, size.1), frames)?;
                 if *name == TINT {
                     h.chain.remove_effect(&h.gpu, "tint")?;
                 }

@@ -299,20 +299,9 @@ fn texture(
     mips: u32,
     samples: u32,
 ) -> wgpu::TextureDescriptor<'static> {
-    wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d {
-            width: size.0,
-            height: size.1,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: mips,
-        sample_count: samples,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba16Float,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-        view_formats: &[],
-    }
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+    let format = wgpu::TextureFormat::Rgba16Float;
+    crate::gpu::texture_2d(label, size, format, (samples, mips), usage)
 }
 
 /// Known examples: the documented minimum radius is accepted and

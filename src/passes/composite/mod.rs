@@ -22,7 +22,7 @@ pub use neighbours::source as neighbour_source;
 use neighbours::NeighbourPasses;
 use plan::*;
 #[cfg(test)]
-pub use plan::{all_builtins, builtins_with};
+pub use plan::{all_builtins, builtins_with, hook_builtins};
 pub use plan::{fused_source, plan, Active};
 
 use crate::effect::{Builtin, EffectFrame, Neighbours};
@@ -117,9 +117,7 @@ pub const PASS: Registration = Registration {
             ),
         ];
         // Those that read as a hook (sharpening) run with each of the rest.
-        let hooks: Vec<usize> = (0..BUILTINS.len())
-            .filter(|&i| BUILTINS[i].neighbours.is_some_and(|n| n.hook))
-            .collect();
+        let hooks = hook_builtins();
         for (i, b) in BUILTINS.iter().enumerate() {
             if let Some(n) = b.neighbours {
                 // Drawn and computed into the output both (`fs_resume`,
@@ -144,9 +142,7 @@ pub const PASS: Registration = Registration {
         use crate::uniform::Uniform;
         // Every built-in's block: those that read around their pixel as
         // a hook are declared with the rest.
-        let hooks: Vec<usize> = (0..BUILTINS.len())
-            .filter(|&i| BUILTINS[i].neighbours.is_some_and(|n| n.hook))
-            .collect();
+        let hooks = hook_builtins();
         let all = builtins_with(&hooks);
         let source = fused_source(&all, &plan(&all), None);
         let mut all: Vec<crate::pass::UniformLayout> = vec![

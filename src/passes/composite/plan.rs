@@ -516,8 +516,17 @@ pub fn all_builtins() -> Vec<Active<'static>> {
     builtins_with(&[])
 }
 
-/// [`all_builtins`] and the one at `neighbour` in [`BUILTINS`], which
-/// reads around its pixel, in the order they run.
+/// The indices in [`BUILTINS`] of the effects that read around their
+/// pixel as a hook (sharpening): they may run beside the others.
+#[cfg(test)]
+pub fn hook_builtins() -> Vec<usize> {
+    (0..BUILTINS.len())
+        .filter(|&i| BUILTINS[i].neighbours.is_some_and(|n| n.hook))
+        .collect()
+}
+
+/// [`all_builtins`] and those at `neighbour` in [`BUILTINS`], which read
+/// around their pixel, in the order they run.
 #[cfg(test)]
 pub fn builtins_with(neighbour: &[usize]) -> Vec<Active<'static>> {
     let mut all = Vec::new();
