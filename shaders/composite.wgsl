@@ -211,8 +211,9 @@ fn fx_light_at(uv: vec2f) -> vec4f {
 // straight instead of stair-stepped; flat areas and smooth gradients get
 // the round kernel. The result is clamped to the range of the four
 // nearest texels, so the kernel's negative lobes never ring.
-// The twelve taps, by their offsets from the texel below and left of the
-// position (index: offset): 0 (0,-1), 1 (1,-1), 2 (-1,0), 3 (0,0),
+//
+// The twelve taps, by their offsets from the texel up and to the left of
+// the position (index: offset): 0 (0,-1), 1 (1,-1), 2 (-1,0), 3 (0,0),
 // 4 (1,0), 5 (2,0), 6 (-1,1), 7 (0,1), 8 (1,1), 9 (2,1), 10 (0,2),
 // 11 (1,2). The code is written out tap by tap: a loop over an array
 // indexed at run time is far slower on some compilers (an emulation's
@@ -249,7 +250,7 @@ struct EdgeFilter {
 }
 
 fn edge_luma_at(p: vec2i, size: vec2i) -> f32 {
-    return edge_luma(finite4(textureLoad(hdr, clamp(p, vec2i(0), size - 1), 0)).rgb);
+    return edge_luma(edge_at(hdr, p, size).rgb);
 }
 
 // The kernel's weight of the tap at `o` from the position, in the frame
@@ -320,6 +321,7 @@ fn edge_filter(uv: vec2f) -> EdgeFilter {
     return f;
 }
 
+// The texel of `image` at `p`, the edge's texels standing in beyond it.
 fn edge_at(image: texture_2d<f32>, p: vec2i, size: vec2i) -> vec4f {
     return finite4(textureLoad(image, clamp(p, vec2i(0), size - 1), 0));
 }
